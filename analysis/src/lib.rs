@@ -1,0 +1,1 @@
+//! agc analysis (under construction).

@@ -1,0 +1,2 @@
+//! placeholder
+pub use melior; pub use inkwell;

@@ -1,0 +1,319 @@
+//! Typing rules: the result type of each op from its operand types.
+//!
+//! Shared by the frontend (which turns a [`TypeError`] into a diagnostic at the
+//! user's span) and by the verifier (which re-derives every result type).
+
+use crate::ops::SliceDim;
+use crate::types::{DType, Dim, TensorType};
+use thiserror::Error;
+
+/// Why an op's operand types are not acceptable.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum TypeError {
+    /// Shapes do not broadcast together.
+    #[error("operands could not be broadcast together with shapes {0} and {1}")]
+    Broadcast(String, String),
+    /// A matmul whose contracted dims differ.
+    #[error("matmul: shapes {0} and {1} are not aligned: {2} (dim {3}) != {4} (dim {5})")]
+    MatMulAlign(String, String, String, usize, String, usize),
+    /// A matmul on a rank-0 operand.
+    #[error("matmul: operands must have at least one dimension, got shapes {0} and {1}")]
+    MatMulScalar(String, String),
+    /// An axis outside the operand's rank.
+    #[error("axis {0} is out of bounds for array of dimension {1}")]
+    Axis(i64, usize),
+    /// The same axis twice.
+    #[error("duplicate value in 'axis'")]
+    DuplicateAxis,
+    /// A reshape that changes the element count.
+    #[error("cannot reshape array of shape {0} into shape {1}")]
+    Reshape(String, String),
+    /// A bad permutation.
+    #[error("axes {0:?} don't match array of dimension {1}")]
+    Permutation(Vec<usize>, usize),
+    /// Concatenation of mismatched operands.
+    #[error("all the input array dimensions except for the concatenation axis must match exactly: {0} vs {1}")]
+    Concat(String, String),
+    /// Operands of different ranks where equal ranks are required.
+    #[error("all the input arrays must have same number of dimensions, got {0} and {1}")]
+    RankMismatch(usize, usize),
+    /// An op that needs one dtype got two.
+    #[error("operand dtypes differ: {0} and {1}")]
+    DTypeMismatch(DType, DType),
+    /// An op that does not accept this dtype.
+    #[error("{op} is not defined for dtype {dtype}")]
+    DType {
+        /// The op.
+        op: String,
+        /// The offending dtype.
+        dtype: String,
+    },
+    /// Anything else, with a message.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// numpy broadcasting of two shapes.
+pub fn broadcast_dims(a: &[Dim], b: &[Dim]) -> Result<Vec<Dim>, TypeError> {
+    let rank = a.len().max(b.len());
+    let err = || {
+        TypeError::Broadcast(
+            TensorType::new(DType::F32, a.to_vec()).shape_string(),
+            TensorType::new(DType::F32, b.to_vec()).shape_string(),
+        )
+    };
+    let mut out = Vec::with_capacity(rank);
+    for i in 0..rank {
+        let da = (i + a.len()).checked_sub(rank).map(|j| &a[j]);
+        let db = (i + b.len()).checked_sub(rank).map(|j| &b[j]);
+        let d = match (da, db) {
+            (Some(x), None) | (None, Some(x)) => x.clone(),
+            (Some(x), Some(y)) if x == y => x.clone(),
+            (Some(Dim::Static(1)), Some(y)) => y.clone(),
+            (Some(x), Some(Dim::Static(1))) => x.clone(),
+            _ => return Err(err()),
+        };
+        out.push(d);
+    }
+    Ok(out)
+}
+
+/// Broadcast of several operand shapes (elementwise ops).
+pub fn broadcast_all(types: &[&TensorType]) -> Result<Vec<Dim>, TypeError> {
+    let mut dims: Vec<Dim> = Vec::new();
+    for t in types {
+        dims = broadcast_dims(&dims, &t.dims)?;
+    }
+    Ok(dims)
+}
+
+/// Result type of `np.matmul(a, b)`.
+pub fn matmul(a: &TensorType, b: &TensorType) -> Result<TensorType, TypeError> {
+    if a.dtype != b.dtype {
+        return Err(TypeError::DTypeMismatch(a.dtype, b.dtype));
+    }
+    if a.rank() == 0 || b.rank() == 0 {
+        return Err(TypeError::MatMulScalar(a.shape_string(), b.shape_string()));
+    }
+    let ka = a.rank() - 1;
+    let kb = if b.rank() == 1 { 0 } else { b.rank() - 2 };
+    if a.dims[ka] != b.dims[kb] {
+        return Err(TypeError::MatMulAlign(
+            a.shape_string(),
+            b.shape_string(),
+            a.dims[ka].to_string(),
+            ka,
+            b.dims[kb].to_string(),
+            kb,
+        ));
+    }
+    let a_batch = if a.rank() > 2 { &a.dims[..a.rank() - 2] } else { &[][..] };
+    let b_batch = if b.rank() > 2 { &b.dims[..b.rank() - 2] } else { &[][..] };
+    let mut dims = broadcast_dims(a_batch, b_batch)
+        .map_err(|_| TypeError::Broadcast(a.shape_string(), b.shape_string()))?;
+    if a.rank() >= 2 {
+        dims.push(a.dims[a.rank() - 2].clone());
+    }
+    if b.rank() >= 2 {
+        dims.push(b.dims[b.rank() - 1].clone());
+    }
+    Ok(TensorType::new(a.dtype, dims))
+}
+
+/// Normalises a possibly negative axis against `rank`.
+pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, TypeError> {
+    let r = rank as i64;
+    if axis < -r || axis >= r {
+        return Err(TypeError::Axis(axis, rank));
+    }
+    Ok(if axis < 0 { (axis + r) as usize } else { axis as usize })
+}
+
+/// Result dims of a reduction over `axes` (normalised, sorted, unique).
+pub fn reduce(t: &TensorType, axes: &[usize], keepdims: bool) -> Vec<Dim> {
+    t.dims
+        .iter()
+        .enumerate()
+        .filter_map(|(i, d)| match (axes.contains(&i), keepdims) {
+            (false, _) => Some(d.clone()),
+            (true, true) => Some(Dim::Static(1)),
+            (true, false) => None,
+        })
+        .collect()
+}
+
+/// Result type of a transpose by `perm`.
+pub fn transpose(t: &TensorType, perm: &[usize]) -> Result<TensorType, TypeError> {
+    let mut seen = vec![false; t.rank()];
+    if perm.len() != t.rank() || perm.iter().any(|&p| p >= t.rank() || std::mem::replace(&mut seen[p], true)) {
+        return Err(TypeError::Permutation(perm.to_vec(), t.rank()));
+    }
+    Ok(TensorType::new(t.dtype, perm.iter().map(|&p| t.dims[p].clone()).collect()))
+}
+
+/// Result type of concatenating `ts` along `axis`.
+pub fn concat(ts: &[&TensorType], axis: usize) -> Result<TensorType, TypeError> {
+    let first = ts[0];
+    let mut total: Option<i64> = Some(0);
+    let mut sym_parts = Vec::new();
+    for t in ts {
+        if t.rank() != first.rank() {
+            return Err(TypeError::RankMismatch(first.rank(), t.rank()));
+        }
+        if t.dtype != first.dtype {
+            return Err(TypeError::DTypeMismatch(first.dtype, t.dtype));
+        }
+        for (i, (x, y)) in first.dims.iter().zip(&t.dims).enumerate() {
+            if i != axis && x != y {
+                return Err(TypeError::Concat(first.shape_string(), t.shape_string()));
+            }
+        }
+        match &t.dims[axis] {
+            Dim::Static(n) => total = total.map(|s| s + n),
+            Dim::Sym(s) => sym_parts.push(s.clone()),
+        }
+    }
+    let mut dims = first.dims.clone();
+    dims[axis] = if sym_parts.is_empty() {
+        Dim::Static(total.unwrap_or(0))
+    } else {
+        let mut name = sym_parts.join("+");
+        if let Some(n) = total.filter(|&n| n != 0) {
+            name = format!("{name}+{n}");
+        }
+        Dim::Sym(format!("({name})"))
+    };
+    Ok(TensorType::new(first.dtype, dims))
+}
+
+/// The size of `dim` after slicing it with `s`.
+pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
+    match dim {
+        Dim::Static(n) => Dim::Static(s.len_for(*n)),
+        Dim::Sym(_) if s.is_full() => dim.clone(),
+        Dim::Sym(name) => {
+            let part = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
+            Dim::Sym(format!("{name}[{}:{}:{}]", part(s.start), part(s.stop), s.step))
+        }
+    }
+}
+
+/// Result type of a basic slice (one [`SliceDim`] per axis).
+pub fn slice(t: &TensorType, dims: &[SliceDim]) -> Result<TensorType, TypeError> {
+    if dims.len() != t.rank() {
+        return Err(TypeError::RankMismatch(t.rank(), dims.len()));
+    }
+    Ok(TensorType::new(t.dtype, t.dims.iter().zip(dims).map(|(d, s)| slice_dim(d, s)).collect()))
+}
+
+/// Splits dims into (product of static dims, sorted symbolic names).
+fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
+    let mut prod = 1i64;
+    let mut syms = Vec::new();
+    for d in dims {
+        match d {
+            Dim::Static(n) => prod *= n,
+            Dim::Sym(s) => syms.push(s.clone()),
+        }
+    }
+    syms.sort();
+    (prod, syms)
+}
+
+/// True when two shapes provably hold the same number of elements.
+pub fn same_numel(a: &[Dim], b: &[Dim]) -> bool {
+    factor(a) == factor(b)
+}
+
+/// Resolves numpy reshape arguments (`None` = `-1`) against `from`.
+/// Symbolic dims are matched by name: `(B, 28, 28) -> (B, -1)` gives `(B, 784)`.
+pub fn reshape_dims(from: &TensorType, target: &[Option<Dim>]) -> Result<Vec<Dim>, TypeError> {
+    let err = || {
+        let spelled: Vec<String> = target.iter().map(|d| d.as_ref().map_or("-1".into(), |d| d.to_string())).collect();
+        TypeError::Reshape(from.shape_string(), format!("({})", spelled.join(", ")))
+    };
+    let unknown = target.iter().filter(|d| d.is_none()).count();
+    if unknown > 1 {
+        return Err(TypeError::Other("can only specify one unknown dimension".into()));
+    }
+    let known: Vec<Dim> = target.iter().flatten().cloned().collect();
+    let (from_prod, mut from_syms) = factor(&from.dims);
+    let (to_prod, to_syms) = factor(&known);
+    if unknown == 0 {
+        return if same_numel(&from.dims, &known) { Ok(known) } else { Err(err()) };
+    }
+    for s in &to_syms {
+        match from_syms.iter().position(|x| x == s) {
+            Some(i) => {
+                from_syms.remove(i);
+            }
+            None => return Err(err()),
+        }
+    }
+    if to_prod == 0 || from_prod % to_prod != 0 {
+        return Err(err());
+    }
+    let static_part = from_prod / to_prod;
+    let inferred = match from_syms.len() {
+        0 => Dim::Static(static_part),
+        1 if static_part == 1 => Dim::Sym(from_syms[0].clone()),
+        _ => {
+            let mut parts = from_syms.clone();
+            if static_part != 1 {
+                parts.push(static_part.to_string());
+            }
+            Dim::Sym(format!("({})", parts.join("*")))
+        }
+    };
+    Ok(target.iter().map(|d| d.clone().unwrap_or_else(|| inferred.clone())).collect())
+}
+
+/// Which operand dtypes an elementwise op accepts, and its result dtype.
+pub fn check_dtype(op: &str, dtype: DType, allowed: &[DType]) -> Result<(), TypeError> {
+    if allowed.contains(&dtype) {
+        Ok(())
+    } else {
+        Err(TypeError::DType { op: op.into(), dtype: dtype.numpy_name().into() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(dims: &[Dim]) -> TensorType {
+        TensorType::new(DType::F32, dims.to_vec())
+    }
+    fn s(n: &str) -> Dim {
+        Dim::Sym(n.into())
+    }
+    use Dim::Static as S;
+
+    #[test]
+    fn broadcasting_follows_numpy() {
+        assert_eq!(broadcast_dims(&[S(3), S(1)], &[S(4)]).unwrap(), vec![S(3), S(4)]);
+        assert_eq!(broadcast_dims(&[s("B"), S(4)], &[S(1), S(4)]).unwrap(), vec![s("B"), S(4)]);
+        assert!(broadcast_dims(&[S(3)], &[S(4)]).is_err());
+        assert!(broadcast_dims(&[s("B")], &[s("T")]).is_err());
+    }
+
+    #[test]
+    fn matmul_shapes_follow_numpy() {
+        let r = matmul(&t(&[s("B"), S(784)]), &t(&[S(784), S(10)])).unwrap();
+        assert_eq!(r.dims, vec![s("B"), S(10)]);
+        assert_eq!(matmul(&t(&[S(3)]), &t(&[S(3), S(5)])).unwrap().dims, vec![S(5)]);
+        assert_eq!(matmul(&t(&[S(4), S(3)]), &t(&[S(3)])).unwrap().dims, vec![S(4)]);
+        assert_eq!(matmul(&t(&[S(3)]), &t(&[S(3)])).unwrap().dims, Vec::<Dim>::new());
+        assert_eq!(matmul(&t(&[S(2), S(4), S(3)]), &t(&[S(3), S(5)])).unwrap().dims, vec![S(2), S(4), S(5)]);
+        assert!(matmul(&t(&[S(4), S(3)]), &t(&[S(4), S(3)])).is_err());
+    }
+
+    #[test]
+    fn reshape_infers_unknown_dim_through_symbols() {
+        let from = t(&[s("B"), S(28), S(28)]);
+        assert_eq!(reshape_dims(&from, &[Some(s("B")), None]).unwrap(), vec![s("B"), S(784)]);
+        assert_eq!(reshape_dims(&from, &[None, Some(S(28))]).unwrap()[0], Dim::Sym("(B*28)".into()));
+        assert!(reshape_dims(&t(&[S(6)]), &[Some(S(4)), None]).is_err());
+        assert_eq!(reshape_dims(&t(&[S(6)]), &[Some(S(2)), None]).unwrap(), vec![S(2), S(3)]);
+    }
+}

@@ -1,0 +1,398 @@
+//! Operation kinds of the agc IR and their printed names.
+//!
+//! Every op takes operand values and produces result values whose types are
+//! stored on the values; the typing rules live in [`crate::infer`]. Elementwise
+//! ops (unary, binary, compare, select) broadcast their operands the numpy way:
+//! the result shape is the broadcast of the operand shapes.
+
+use crate::types::DType;
+
+/// Elementwise unary operations.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `np.exp`
+    Exp,
+    /// `np.log`
+    Log,
+    /// `np.tanh`
+    Tanh,
+    /// `np.sqrt`
+    Sqrt,
+    /// `np.abs`
+    Abs,
+    /// `np.sin`
+    Sin,
+    /// `np.cos`
+    Cos,
+    /// `np.floor`
+    Floor,
+    /// `np.ceil`
+    Ceil,
+    /// `np.logical_not` / `~` on bools
+    Not,
+    /// `np.sign`
+    Sign,
+}
+
+/// Elementwise binary operations (operands already promoted to one dtype).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BinaryOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (float operands)
+    Div,
+    /// `//` (floor division, Python semantics)
+    FloorDiv,
+    /// `%` (Python semantics: sign of the divisor)
+    Mod,
+    /// `**`
+    Pow,
+    /// `np.maximum`
+    Max,
+    /// `np.minimum`
+    Min,
+    /// `&` on bools or ints
+    And,
+    /// `|` on bools or ints
+    Or,
+    /// `^` on bools or ints
+    Xor,
+}
+
+/// Elementwise comparisons, producing `bool`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// Reductions over a set of axes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ReduceKind {
+    /// `np.sum`
+    Sum,
+    /// `np.prod`
+    Prod,
+    /// `np.max`
+    Max,
+    /// `np.min`
+    Min,
+}
+
+/// Index-of-extremum reductions along one axis (first occurrence wins).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ArgKind {
+    /// `np.argmax`
+    ArgMax,
+    /// `np.argmin`
+    ArgMin,
+}
+
+/// One axis of a [`OpKind::Slice`], in Python's slice semantics.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct SliceDim {
+    /// `start`, `None` for the default.
+    pub start: Option<i64>,
+    /// `stop`, `None` for the default.
+    pub stop: Option<i64>,
+    /// `step`, never 0.
+    pub step: i64,
+}
+
+impl SliceDim {
+    /// The whole axis (`:`).
+    pub const FULL: SliceDim = SliceDim { start: None, stop: None, step: 1 };
+
+    /// Python's `slice.indices(n)` then the length: the size of the result axis.
+    pub fn len_for(&self, n: i64) -> i64 {
+        let (start, stop) = self.bounds_for(n);
+        if self.step > 0 {
+            if stop > start { (stop - start + self.step - 1) / self.step } else { 0 }
+        } else if start > stop {
+            (start - stop + (-self.step) - 1) / (-self.step)
+        } else {
+            0
+        }
+    }
+
+    /// Python's `slice.indices(n)`: clamped `(start, stop)`.
+    pub fn bounds_for(&self, n: i64) -> (i64, i64) {
+        let clamp = |v: i64, lo: i64, hi: i64| v.max(lo).min(hi);
+        let norm = |v: i64| if v < 0 { v + n } else { v };
+        if self.step > 0 {
+            let start = self.start.map_or(0, |s| clamp(norm(s), 0, n));
+            let stop = self.stop.map_or(n, |s| clamp(norm(s), 0, n));
+            (start, stop)
+        } else {
+            let start = self.start.map_or(n - 1, |s| clamp(norm(s), -1, n - 1));
+            let stop = self.stop.map_or(-1, |s| clamp(norm(s), -1, n - 1));
+            (start, stop)
+        }
+    }
+
+    /// True for `:`.
+    pub fn is_full(&self) -> bool {
+        *self == SliceDim::FULL
+    }
+}
+
+/// Compile-time literal data of a [`OpKind::Const`], row-major.
+#[derive(Clone, PartialEq, Debug)]
+pub enum ConstData {
+    /// Float elements (for `f32`/`f64` tensors).
+    Float(Vec<f64>),
+    /// Integer elements (for `i32`/`i64` tensors).
+    Int(Vec<i64>),
+    /// Boolean elements.
+    Bool(Vec<bool>),
+}
+
+impl ConstData {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            ConstData::Float(v) => v.len(),
+            ConstData::Int(v) => v.len(),
+            ConstData::Bool(v) => v.len(),
+        }
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True when every element equals the first (a splat).
+    pub fn is_splat(&self) -> bool {
+        match self {
+            ConstData::Float(v) => v.windows(2).all(|w| w[0].to_bits() == w[1].to_bits()),
+            ConstData::Int(v) => v.windows(2).all(|w| w[0] == w[1]),
+            ConstData::Bool(v) => v.windows(2).all(|w| w[0] == w[1]),
+        }
+    }
+
+    /// The data converted for a tensor of `dtype` (numpy's `astype`).
+    pub fn cast(&self, dtype: DType) -> ConstData {
+        let as_f64: Vec<f64> = match self {
+            ConstData::Float(v) => v.clone(),
+            ConstData::Int(v) => v.iter().map(|&x| x as f64).collect(),
+            ConstData::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
+        };
+        match dtype {
+            DType::F32 => ConstData::Float(as_f64.iter().map(|&x| x as f32 as f64).collect()),
+            DType::F64 => ConstData::Float(as_f64),
+            DType::I32 | DType::I64 => ConstData::Int(match self {
+                ConstData::Int(v) if dtype == DType::I64 => v.clone(),
+                ConstData::Int(v) => v.iter().map(|&x| x as i32 as i64).collect(),
+                _ => as_f64.iter().map(|&x| if dtype == DType::I32 { x as i32 as i64 } else { x as i64 }).collect(),
+            }),
+            DType::Bool => ConstData::Bool(as_f64.iter().map(|&x| x != 0.0).collect()),
+        }
+    }
+}
+
+/// What an op does. Attributes that are not values live here; operands and
+/// results are on the [`crate::OpData`].
+#[derive(Clone, PartialEq, Debug)]
+pub enum OpKind {
+    /// A literal tensor; the result type gives dtype and (static) shape.
+    Const(ConstData),
+    /// Broadcasts a rank-0 operand to the result type's shape (`np.full`).
+    Fill,
+    /// Elementwise unary op; result dtype = operand dtype.
+    Unary(UnaryOp),
+    /// Elementwise binary op on operands of one dtype, numpy broadcasting.
+    Binary(BinaryOp),
+    /// Elementwise comparison of operands of one dtype, result `bool`.
+    Compare(CmpOp),
+    /// `np.where(cond, a, b)`: `cond` is `bool`, `a` and `b` one dtype.
+    Select,
+    /// `astype`: elementwise conversion to the result dtype (C casts; float→bool is `!= 0`).
+    Cast,
+    /// `np.matmul` with numpy's 1-D and batch-broadcast rules.
+    MatMul,
+    /// Reduction over `axes` (sorted, unique).
+    Reduce {
+        /// Which reduction.
+        kind: ReduceKind,
+        /// Reduced axes of the operand.
+        axes: Vec<usize>,
+        /// Keep reduced axes as size 1.
+        keepdims: bool,
+    },
+    /// `argmax`/`argmin` along `axis`, result `i64`.
+    ArgReduce {
+        /// Which extremum.
+        kind: ArgKind,
+        /// Reduced axis of the operand.
+        axis: usize,
+        /// Keep the reduced axis as size 1.
+        keepdims: bool,
+    },
+    /// Row-major reshape to the result type (same element count).
+    Reshape,
+    /// Permutes axes: result dim `i` is operand dim `perm[i]`.
+    Transpose {
+        /// The permutation.
+        perm: Vec<usize>,
+    },
+    /// Broadcasts the operand to the result type's shape (numpy rules).
+    BroadcastTo,
+    /// Concatenates the operands along `axis`.
+    Concat {
+        /// The axis.
+        axis: usize,
+    },
+    /// Basic slicing: one [`SliceDim`] per operand axis; result keeps the rank.
+    Slice {
+        /// Per-axis slices.
+        dims: Vec<SliceDim>,
+    },
+    /// `np.arange`-style ramp along a rank-1 result: `start + i * step`.
+    Iota {
+        /// First value.
+        start: f64,
+        /// Increment.
+        step: f64,
+    },
+    /// The run-time size of axis `axis` of the operand, as a rank-0 `i64`.
+    Dim {
+        /// The axis.
+        axis: usize,
+    },
+    /// Ends the function body, returning its operands.
+    Return,
+}
+
+impl UnaryOp {
+    /// Printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "neg",
+            UnaryOp::Exp => "exp",
+            UnaryOp::Log => "log",
+            UnaryOp::Tanh => "tanh",
+            UnaryOp::Sqrt => "sqrt",
+            UnaryOp::Abs => "abs",
+            UnaryOp::Sin => "sin",
+            UnaryOp::Cos => "cos",
+            UnaryOp::Floor => "floor",
+            UnaryOp::Ceil => "ceil",
+            UnaryOp::Not => "not",
+            UnaryOp::Sign => "sign",
+        }
+    }
+}
+
+impl BinaryOp {
+    /// Printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::Div => "div",
+            BinaryOp::FloorDiv => "floordiv",
+            BinaryOp::Mod => "mod",
+            BinaryOp::Pow => "pow",
+            BinaryOp::Max => "max",
+            BinaryOp::Min => "min",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
+            BinaryOp::Xor => "xor",
+        }
+    }
+}
+
+impl CmpOp {
+    /// Printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "eq",
+            CmpOp::Ne => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::Le => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::Ge => "ge",
+        }
+    }
+}
+
+impl ReduceKind {
+    /// Printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "sum",
+            ReduceKind::Prod => "prod",
+            ReduceKind::Max => "max",
+            ReduceKind::Min => "min",
+        }
+    }
+}
+
+impl OpKind {
+    /// The op's printed name, e.g. `add`, `matmul`, `reduce.sum`.
+    pub fn name(&self) -> String {
+        match self {
+            OpKind::Const(_) => "const".into(),
+            OpKind::Fill => "fill".into(),
+            OpKind::Unary(u) => u.name().into(),
+            OpKind::Binary(b) => b.name().into(),
+            OpKind::Compare(c) => format!("cmp.{}", c.name()),
+            OpKind::Select => "select".into(),
+            OpKind::Cast => "cast".into(),
+            OpKind::MatMul => "matmul".into(),
+            OpKind::Reduce { kind, .. } => format!("reduce.{}", kind.name()),
+            OpKind::ArgReduce { kind: ArgKind::ArgMax, .. } => "argmax".into(),
+            OpKind::ArgReduce { kind: ArgKind::ArgMin, .. } => "argmin".into(),
+            OpKind::Reshape => "reshape".into(),
+            OpKind::Transpose { .. } => "transpose".into(),
+            OpKind::BroadcastTo => "broadcast_to".into(),
+            OpKind::Concat { .. } => "concat".into(),
+            OpKind::Slice { .. } => "slice".into(),
+            OpKind::Iota { .. } => "iota".into(),
+            OpKind::Dim { .. } => "dim".into(),
+            OpKind::Return => "return".into(),
+        }
+    }
+
+    /// True for ops that end a region.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, OpKind::Return)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_lengths_follow_python() {
+        // Compared with len(range(n)[s]) in CPython for these cases.
+        let s = |a, b, c| SliceDim { start: a, stop: b, step: c };
+        assert_eq!(s(None, None, 1).len_for(5), 5);
+        assert_eq!(s(Some(1), None, 1).len_for(5), 4);
+        assert_eq!(s(None, Some(-1), 1).len_for(5), 4);
+        assert_eq!(s(None, None, -1).len_for(5), 5);
+        assert_eq!(s(Some(-2), None, -2).len_for(5), 2);
+        assert_eq!(s(Some(10), Some(20), 1).len_for(5), 0);
+        assert_eq!(s(None, None, 2).len_for(5), 3);
+        assert_eq!(s(Some(3), Some(0), -1).len_for(5), 3);
+    }
+}

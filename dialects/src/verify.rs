@@ -1,0 +1,240 @@
+//! The IR verifier. Checklist, in order:
+//!
+//! 1. every handle (value, op, region) is in range;
+//! 2. every region ends with exactly one terminator and has none elsewhere;
+//! 3. every operand is defined before use: a parameter of the region or an
+//!    enclosing one, or a result of an earlier op in such a region;
+//! 4. each op has the operand count its kind needs;
+//! 5. each result type agrees with the typing rules of [`crate::infer`];
+//! 6. the function's `return` matches its declared result types.
+
+use crate::entities::{OpId, RegionId, Value};
+use crate::function::{Function, Module};
+use crate::infer;
+use crate::ops::{BinaryOp, OpKind};
+use crate::types::{DType, TensorType};
+use thiserror::Error;
+
+/// A verifier failure: which function and op, and what is wrong.
+#[derive(Debug, Error, PartialEq)]
+#[error("verifier: in @{func}, {location}: {message}")]
+pub struct VerifyError {
+    /// The function.
+    pub func: String,
+    /// The op (`op7 (matmul)`) or `body`.
+    pub location: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Verifies every function of a module.
+pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
+    for f in &m.funcs {
+        verify_function(f)?;
+    }
+    Ok(())
+}
+
+/// Verifies one function.
+pub fn verify_function(f: &Function) -> Result<(), VerifyError> {
+    let mut visible = vec![false; f.num_values()];
+    Verifier { f, visible: &mut visible }.region(f.body, true)
+}
+
+struct Verifier<'a> {
+    f: &'a Function,
+    visible: &'a mut Vec<bool>,
+}
+
+impl Verifier<'_> {
+    fn err(&self, op: Option<OpId>, message: impl Into<String>) -> VerifyError {
+        let location = match op {
+            Some(op) if op.index() < self.f.num_ops() => format!("{op} ({})", self.f.op(op).kind.name()),
+            Some(op) => op.to_string(),
+            None => "body".into(),
+        };
+        VerifyError { func: self.f.name.clone(), location, message: message.into() }
+    }
+
+    fn region(&mut self, r: RegionId, is_body: bool) -> Result<(), VerifyError> {
+        if r.index() >= self.f.num_regions() {
+            return Err(self.err(None, format!("region {r} out of range")));
+        }
+        let data = self.f.region(r);
+        let mark: Vec<Value> = data.params.clone();
+        for &p in &mark {
+            self.visible[p.index()] = true;
+        }
+        let ops = data.ops.clone();
+        let mut defined = mark;
+        for (i, &op) in ops.iter().enumerate() {
+            if op.index() >= self.f.num_ops() {
+                return Err(self.err(Some(op), "op handle out of range"));
+            }
+            let od = self.f.op(op);
+            let last = i + 1 == ops.len();
+            if od.kind.is_terminator() != last {
+                return Err(self.err(Some(op), "a region must end with exactly one terminator"));
+            }
+            for &v in &od.operands {
+                if v.index() >= self.f.num_values() || !self.visible[v.index()] {
+                    return Err(self.err(Some(op), format!("operand {v} used before its definition")));
+                }
+            }
+            for &inner in &od.regions {
+                self.region(inner, false)?;
+            }
+            self.op_types(op)?;
+            if od.kind == OpKind::Return && is_body {
+                let got: Vec<_> = od.operands.iter().map(|v| self.f.ty(*v).clone()).collect();
+                if got != self.f.result_types {
+                    return Err(self.err(Some(op), "return types differ from the function's result types"));
+                }
+            }
+            for &res in &od.results {
+                self.visible[res.index()] = true;
+                defined.push(res);
+            }
+        }
+        if ops.is_empty() {
+            return Err(self.err(None, format!("region {r} is empty")));
+        }
+        // Values of this region go out of scope when it ends.
+        for v in defined {
+            self.visible[v.index()] = false;
+        }
+        Ok(())
+    }
+
+    fn op_types(&self, op: OpId) -> Result<(), VerifyError> {
+        let od = self.f.op(op);
+        let ins: Vec<&TensorType> = od.operands.iter().map(|v| self.f.ty(*v).tensor()).collect();
+        let outs: Vec<&TensorType> = od.results.iter().map(|v| self.f.ty(*v).tensor()).collect();
+        let arity = |n: usize| -> Result<(), VerifyError> {
+            if ins.len() != n || outs.len() != 1 {
+                return Err(self.err(Some(op), format!("expects {n} operands and 1 result")));
+            }
+            Ok(())
+        };
+        let expect = |want: TensorType| -> Result<(), VerifyError> {
+            if *outs[0] != want {
+                return Err(self.err(Some(op), format!("result type {} should be {want}", outs[0])));
+            }
+            Ok(())
+        };
+        let te = |e: infer::TypeError| self.err(Some(op), e.to_string());
+        match &od.kind {
+            OpKind::Const(data) => {
+                arity(0)?;
+                if outs[0].static_numel() != Some(data.len() as i64) {
+                    return Err(self.err(Some(op), "constant element count differs from its type"));
+                }
+            }
+            OpKind::Fill => {
+                arity(1)?;
+                if ins[0].rank() != 0 || ins[0].dtype != outs[0].dtype {
+                    return Err(self.err(Some(op), "fill takes a rank-0 operand of the result dtype"));
+                }
+            }
+            OpKind::Unary(_) => {
+                arity(1)?;
+                expect((*ins[0]).clone())?;
+            }
+            OpKind::Binary(b) => {
+                arity(2)?;
+                if ins[0].dtype != ins[1].dtype {
+                    return Err(te(infer::TypeError::DTypeMismatch(ins[0].dtype, ins[1].dtype)));
+                }
+                if matches!(b, BinaryOp::Div) && !ins[0].dtype.is_float() {
+                    return Err(self.err(Some(op), "div takes float operands"));
+                }
+                expect(TensorType::new(ins[0].dtype, infer::broadcast_all(&ins).map_err(te)?))?;
+            }
+            OpKind::Compare(_) => {
+                arity(2)?;
+                if ins[0].dtype != ins[1].dtype {
+                    return Err(te(infer::TypeError::DTypeMismatch(ins[0].dtype, ins[1].dtype)));
+                }
+                expect(TensorType::new(DType::Bool, infer::broadcast_all(&ins).map_err(te)?))?;
+            }
+            OpKind::Select => {
+                arity(3)?;
+                if ins[0].dtype != DType::Bool || ins[1].dtype != ins[2].dtype {
+                    return Err(self.err(Some(op), "select takes a bool condition and two operands of one dtype"));
+                }
+                expect(TensorType::new(ins[1].dtype, infer::broadcast_all(&ins).map_err(te)?))?;
+            }
+            OpKind::Cast => {
+                arity(1)?;
+                expect(ins[0].with_dtype(outs[0].dtype))?;
+            }
+            OpKind::MatMul => {
+                arity(2)?;
+                expect(infer::matmul(ins[0], ins[1]).map_err(te)?)?;
+            }
+            OpKind::Reduce { axes, keepdims, .. } => {
+                arity(1)?;
+                if axes.iter().any(|&a| a >= ins[0].rank()) || axes.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err(self.err(Some(op), "axes must be sorted, unique and in range"));
+                }
+                expect(TensorType::new(ins[0].dtype, infer::reduce(ins[0], axes, *keepdims)))?;
+            }
+            OpKind::ArgReduce { axis, keepdims, .. } => {
+                arity(1)?;
+                if *axis >= ins[0].rank() {
+                    return Err(te(infer::TypeError::Axis(*axis as i64, ins[0].rank())));
+                }
+                expect(TensorType::new(DType::I64, infer::reduce(ins[0], &[*axis], *keepdims)))?;
+            }
+            OpKind::Reshape => {
+                arity(1)?;
+                if ins[0].dtype != outs[0].dtype || !infer::same_numel(&ins[0].dims, &outs[0].dims) {
+                    return Err(self.err(Some(op), format!("cannot reshape {} to {}", ins[0], outs[0])));
+                }
+            }
+            OpKind::Transpose { perm } => {
+                arity(1)?;
+                expect(infer::transpose(ins[0], perm).map_err(te)?)?;
+            }
+            OpKind::BroadcastTo => {
+                arity(1)?;
+                let b = infer::broadcast_dims(&ins[0].dims, &outs[0].dims).map_err(te)?;
+                if b != outs[0].dims || ins[0].dtype != outs[0].dtype {
+                    return Err(self.err(Some(op), format!("cannot broadcast {} to {}", ins[0], outs[0])));
+                }
+            }
+            OpKind::Concat { axis } => {
+                if ins.is_empty() || outs.len() != 1 || *axis >= ins[0].rank() {
+                    return Err(self.err(Some(op), "concat needs operands and an axis in range"));
+                }
+                expect(infer::concat(&ins, *axis).map_err(te)?)?;
+            }
+            OpKind::Slice { dims } => {
+                arity(1)?;
+                if dims.iter().any(|d| d.step == 0) {
+                    return Err(self.err(Some(op), "slice step cannot be zero"));
+                }
+                expect(infer::slice(ins[0], dims).map_err(te)?)?;
+            }
+            OpKind::Iota { .. } => {
+                arity(0)?;
+                if outs[0].rank() != 1 {
+                    return Err(self.err(Some(op), "iota produces a rank-1 tensor"));
+                }
+            }
+            OpKind::Dim { axis } => {
+                arity(1)?;
+                if *axis >= ins[0].rank() {
+                    return Err(te(infer::TypeError::Axis(*axis as i64, ins[0].rank())));
+                }
+                expect(TensorType::scalar(DType::I64))?;
+            }
+            OpKind::Return => {
+                if !outs.is_empty() {
+                    return Err(self.err(Some(op), "return has no results"));
+                }
+            }
+        }
+        Ok(())
+    }
+}

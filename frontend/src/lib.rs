@@ -1,0 +1,1 @@
+//! agc frontend (under construction).

@@ -1,0 +1,1 @@
+//! agc lowering (under construction).

@@ -1,0 +1,1 @@
+//! agc runtime (under construction).
