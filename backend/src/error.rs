@@ -1,0 +1,24 @@
+//! Errors of the backend. All of them are internal errors from the user's
+//! point of view (exit code 2): the frontend has already accepted the program.
+
+use thiserror::Error;
+
+/// What went wrong while turning IR into a library.
+#[derive(Debug, Error)]
+pub enum BackendError {
+    /// MLIR rejected generated code or a pass failed.
+    #[error("MLIR: {0}")]
+    Mlir(String),
+    /// LLVM rejected generated code (verification, target, codegen).
+    #[error("LLVM: {0}")]
+    Llvm(String),
+    /// The system linker or archiver failed.
+    #[error("link: {0}")]
+    Link(String),
+    /// An IR construct this backend does not lower yet.
+    #[error("unsupported in the backend: {0}")]
+    Unsupported(String),
+    /// File system trouble in the temporary build directory.
+    #[error("I/O: {0}")]
+    Io(#[from] std::io::Error),
+}

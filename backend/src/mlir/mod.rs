@@ -1,0 +1,1 @@
+//! IR → MLIR → LLVM IR (under construction).
