@@ -1,0 +1,131 @@
+//! Status codes, the thread-local last error, and the pending kernel status.
+//!
+//! Every call of an exported function starts by clearing this thread's error
+//! state ([`begin_call`]); a failure stores a message that
+//! `<NAME>_last_error()` returns until the next call on the same thread.
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, CStr, CString};
+
+/// The status an exported function returns (the numbering is part of the ABI
+/// and mirrored by `AGC_STATUS_*` in every generated header).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Success.
+    Ok = 0,
+    /// An argument does not match the signature (NULL, dtype, rank, shape,
+    /// symbolic dim, strides, device).
+    InvalidArgument = 1,
+    /// An allocation failed.
+    OutOfMemory = 2,
+    /// An index was out of range at run time.
+    IndexOutOfRange = 3,
+    /// A staged recursion went deeper than the library allows.
+    RecursionTooDeep = 4,
+    /// Anything else: a bug in agc or the library.
+    Internal = 5,
+}
+
+thread_local! {
+    /// `None` means no error (`""`).
+    static LAST_ERROR: RefCell<Option<CString>> = const { RefCell::new(None) };
+    /// The status raised by a kernel during the current call, 0 if none.
+    static PENDING: Cell<i32> = const { Cell::new(0) };
+}
+
+/// Records `message` as this thread's last error and returns `status`.
+pub fn fail(status: Status, message: impl Into<String>) -> i32 {
+    set_message(message.into());
+    status as i32
+}
+
+fn set_message(message: String) {
+    // Interior NULs cannot appear in a C string: cut the message there.
+    let mut bytes = message.into_bytes();
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        bytes.truncate(nul);
+    }
+    let c = CString::new(bytes).unwrap_or_default();
+    // try_with: during thread teardown the slot may be gone; drop the message.
+    let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = Some(c));
+}
+
+/// Clears the last error and the pending status at the start of a call.
+pub fn begin_call() {
+    let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = None);
+    let _ = PENDING.try_with(|p| p.set(0));
+}
+
+/// Takes the status a kernel raised during this call (0 if none).
+pub fn take_pending() -> i32 {
+    PENDING.try_with(|p| p.replace(0)).unwrap_or(0)
+}
+
+/// This thread's last error message: `""` if the last call succeeded. The
+/// pointer stays valid until the next call into the library on this thread.
+#[no_mangle]
+pub extern "C" fn agc_rt_last_error() -> *const c_char {
+    LAST_ERROR
+        .try_with(|slot| slot.borrow().as_ref().map_or(c"".as_ptr(), |c| c.as_ptr()))
+        .unwrap_or(c"agc: error state unavailable during thread exit".as_ptr())
+}
+
+/// Called by kernels to report a run-time failure: records `message` and
+/// `status` (one of [`Status`]); the first raise of a call wins. The exported
+/// function returns `status` once the kernel has returned.
+///
+/// # Safety
+/// `message` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_raise(status: i32, message: *const c_char) {
+    let status = if status == 0 { Status::Internal as i32 } else { status };
+    let first = PENDING.try_with(|p| if p.get() == 0 { p.set(status); true } else { false });
+    if first == Ok(true) {
+        let text = if message.is_null() {
+            "run-time error".to_string()
+        } else {
+            // SAFETY: the caller passes a NUL-terminated string.
+            unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned()
+        };
+        set_message(text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last() -> String {
+        // SAFETY: agc_rt_last_error returns a valid C string.
+        unsafe { CStr::from_ptr(agc_rt_last_error()) }.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn fail_sets_and_begin_clears() {
+        assert_eq!(fail(Status::InvalidArgument, "bad\0tail"), 1);
+        assert_eq!(last(), "bad");
+        begin_call();
+        assert_eq!(last(), "");
+    }
+
+    #[test]
+    fn first_raise_wins() {
+        begin_call();
+        // SAFETY: literal C strings.
+        unsafe {
+            agc_rt_raise(3, c"index 9 out of range".as_ptr());
+            agc_rt_raise(4, c"later".as_ptr());
+        }
+        assert_eq!(take_pending(), 3);
+        assert_eq!(take_pending(), 0);
+        assert_eq!(last(), "index 9 out of range");
+    }
+
+    #[test]
+    fn errors_are_per_thread() {
+        fail(Status::Internal, "main");
+        std::thread::spawn(|| assert_eq!(last(), "")).join().unwrap();
+        assert_eq!(last(), "main");
+    }
+}

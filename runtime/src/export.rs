@@ -1,0 +1,306 @@
+//! Result export: wrap the kernel's result descriptors into library-owned
+//! `DLTensor`s, and release them.
+//!
+//! The kernel returns freshly `malloc`ed, identity-layout buffers, which the
+//! tensors adopt without a copy. Defensively, a result that does not own its
+//! buffer is copied into a fresh one: a buffer that is a parameter's data (a
+//! kernel that returns its input), a constant global (MLIR marks those with
+//! the `allocated` pointer `0xdeadbeef`), a buffer already adopted by an
+//! earlier result, or a non-compact view.
+
+use crate::dlpack::{DLDataType, DLDevice, DLTensor, DEVICE_CPU};
+use crate::error::{fail, take_pending, Status};
+use crate::import::{descriptor_words, is_compact};
+use crate::spec::{slice, FuncSpec};
+use std::ffi::c_void;
+
+extern "C" {
+    fn malloc(size: usize) -> *mut c_void;
+    fn free(p: *mut c_void);
+}
+
+/// The `allocated` pointer MLIR gives views of constant globals.
+const MLIR_GLOBAL_SENTINEL: i64 = 0xdead_beef;
+/// Marks a live tensor made by [`agc_rt_export_results`].
+const MAGIC: u64 = 0x6167_635f_7465_6e73;
+
+/// A tensor handed to the caller: the `DLTensor` first, so that the pointer
+/// the caller holds is a pointer to this struct.
+#[repr(C)]
+struct Owned {
+    tensor: DLTensor,
+    magic: u64,
+    allocated: *mut c_void,
+    /// Shape, then strides: what `tensor.shape` and `tensor.strides` point at.
+    dims: Box<[i64]>,
+}
+
+/// One result descriptor, read from the kernel's return buffer.
+struct View<'a> {
+    allocated: i64,
+    aligned: i64,
+    offset: i64,
+    sizes: &'a [i64],
+    strides: &'a [i64],
+}
+
+/// Finishes a call: checks for a status a kernel raised, then stores one new
+/// tensor per result in `*outs[k]`. On failure every result buffer is freed,
+/// every `*outs[k]` stays NULL and the status is returned.
+///
+/// # Safety
+/// `spec` is the signature passed to `agc_rt_import_args`, `ret` the
+/// kernel's (zero-initialised, then filled) result descriptors one after the
+/// other, `descs` the parameters' descriptors, `outs` the checked slots.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_export_results(
+    spec: *const FuncSpec,
+    ret: *const i64,
+    descs: *const i64,
+    outs: *const *mut *mut DLTensor,
+) -> i32 {
+    // SAFETY: the generated code passes its constant signature.
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return fail(Status::Internal, "agc: missing signature");
+    };
+    let mut views = Vec::new();
+    let mut off = 0usize;
+    for r in spec.results() {
+        let rank = r.rank();
+        // SAFETY: `ret` holds every result's descriptor.
+        let d = unsafe { std::slice::from_raw_parts(ret.add(off), descriptor_words(rank)) };
+        off += descriptor_words(rank);
+        views.push(View { allocated: d[0], aligned: d[1], offset: d[2], sizes: &d[3..3 + rank], strides: &d[3 + rank..] });
+    }
+    let mut inputs = Vec::new();
+    let mut off = 0usize;
+    for p in spec.params() {
+        // SAFETY: `descs` holds every parameter's descriptor.
+        inputs.push(unsafe { *descs.add(off) });
+        off += descriptor_words(p.rank());
+    }
+    // Buffers this call owns and must either hand over or free.
+    let mut to_free: Vec<Option<i64>> = Vec::new();
+    let mut owner = Vec::new();
+    for (k, v) in views.iter().enumerate() {
+        let a = v.allocated;
+        let owned = a != 0 && a != MLIR_GLOBAL_SENTINEL && !inputs.contains(&a) && !views[..k].iter().any(|w| w.allocated == a);
+        if owned {
+            to_free.push(Some(a));
+        }
+        owner.push(owned);
+    }
+    // SAFETY: `outs` holds `nresults` slots, checked non-NULL at import.
+    let out_slots = unsafe { slice(outs, spec.nresults) };
+    let name = spec.name();
+    let mut status = take_pending();
+    let mut made = Vec::new();
+    if status == 0 {
+        for (k, v) in views.iter().enumerate() {
+            let dtype = spec.results()[k].dtype();
+            let adopt = owner[k] && is_compact(v.sizes, v.strides);
+            match make_tensor(v, dtype, adopt) {
+                Ok(t) => {
+                    if adopt {
+                        to_free.iter_mut().filter(|a| **a == Some(v.allocated)).for_each(|a| *a = None);
+                    }
+                    made.push(t);
+                }
+                Err(msg) => {
+                    status = fail(Status::OutOfMemory, format!("{name}: result {k}: {msg}"));
+                    break;
+                }
+            }
+        }
+    }
+    for a in to_free.into_iter().flatten() {
+        // SAFETY: a buffer the kernel malloc'ed, owned by nobody else.
+        unsafe { free(a as *mut c_void) };
+    }
+    if status != 0 {
+        for t in made {
+            // SAFETY: made by make_tensor above.
+            unsafe { agc_rt_release(t) };
+        }
+        return status;
+    }
+    for (slot, t) in out_slots.iter().zip(made) {
+        // SAFETY: slots are valid, checked at import.
+        unsafe { **slot = t };
+    }
+    Status::Ok as i32
+}
+
+/// A new tensor for one result: adopting its buffer, or copying it.
+fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor, String> {
+    let elem = usize::from(dtype.bits / 8).max(1);
+    let rank = v.sizes.len();
+    if v.sizes.iter().any(|&s| s < 0) {
+        return Err(format!("negative size in {:?}", v.sizes));
+    }
+    let numel = v.sizes.iter().try_fold(1usize, |acc, &s| acc.checked_mul(s as usize));
+    let bytes = numel.and_then(|n| n.checked_mul(elem)).ok_or("size overflow")?;
+    let src = (v.aligned as *mut u8).wrapping_add((v.offset as usize).wrapping_mul(elem));
+    let (data, allocated) = if adopt {
+        (src as *mut c_void, v.allocated as *mut c_void)
+    } else {
+        // SAFETY: plain allocation; checked for NULL below.
+        let dst = unsafe { malloc(bytes.max(1)) } as *mut u8;
+        if dst.is_null() {
+            return Err(format!("out of memory allocating {bytes} bytes"));
+        }
+        if bytes > 0 {
+            // SAFETY: `src` is a valid strided view of `numel` elements, `dst` holds `bytes`.
+            unsafe { copy_strided(src, v.sizes, v.strides, elem, dst) };
+        }
+        (dst as *mut c_void, dst as *mut c_void)
+    };
+    let mut dims = vec![0i64; 2 * rank].into_boxed_slice();
+    let mut stride = 1i64;
+    for d in (0..rank).rev() {
+        dims[d] = v.sizes[d];
+        dims[rank + d] = stride;
+        stride = stride.wrapping_mul(v.sizes[d]);
+    }
+    let mut owned = Box::new(Owned {
+        tensor: DLTensor {
+            data,
+            device: DLDevice { device_type: DEVICE_CPU, device_id: 0 },
+            ndim: rank as i32,
+            dtype,
+            shape: std::ptr::null_mut(),
+            strides: std::ptr::null_mut(),
+            byte_offset: 0,
+        },
+        magic: MAGIC,
+        allocated,
+        dims,
+    });
+    if rank > 0 {
+        owned.tensor.shape = owned.dims.as_mut_ptr();
+        // SAFETY: `dims` holds 2 * rank entries.
+        owned.tensor.strides = unsafe { owned.dims.as_mut_ptr().add(rank) };
+    }
+    Ok(Box::into_raw(owned) as *mut DLTensor)
+}
+
+/// Copies a strided view (strides in elements) into a compact buffer.
+///
+/// # Safety
+/// `src` addresses every element of the view, `dst` holds all of them.
+unsafe fn copy_strided(src: *const u8, sizes: &[i64], strides: &[i64], elem: usize, dst: *mut u8) {
+    let rank = sizes.len();
+    let mut index = vec![0i64; rank];
+    let mut out = 0usize;
+    loop {
+        let off: i64 = index.iter().zip(strides).map(|(i, s)| i * s).sum();
+        // SAFETY: in bounds of the view and of `dst` (caller contract).
+        unsafe { std::ptr::copy_nonoverlapping(src.offset(off as isize * elem as isize), dst.add(out), elem) };
+        out += elem;
+        // Odometer increment, last dim fastest.
+        let mut d = rank;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < sizes[d] {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+/// Releases a tensor returned by an exported function: frees its data, shape
+/// and the tensor itself. NULL is ignored; a pointer this library did not
+/// return (or returned and was already released) is reported through the
+/// last error and otherwise ignored, when that can be detected.
+///
+/// # Safety
+/// `t` is NULL or a tensor returned by an exported function of an agc library.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_release(t: *mut DLTensor) {
+    if t.is_null() {
+        return;
+    }
+    let owned = t as *mut Owned;
+    // SAFETY: `t` came from make_tensor (caller contract); the magic check
+    // catches double releases while the memory is still mapped.
+    unsafe {
+        if (*owned).magic != MAGIC {
+            fail(Status::InvalidArgument, "release: not a live tensor returned by an agc library");
+            return;
+        }
+        (*owned).magic = 0;
+        free((*owned).allocated);
+        drop(Box::from_raw(owned));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::tests::make;
+
+    fn call(ret: &[i64], descs: &[i64]) -> (i32, Vec<*mut DLTensor>) {
+        let s = make("f", &[], &[("x", (2, 32), vec![2])], &[("out0", (2, 32), vec![-1]), ("out1", (2, 32), vec![-1])]);
+        let mut outs = [std::ptr::null_mut(); 2];
+        let slots = [&mut outs[0] as *mut _, &mut outs[1] as *mut _];
+        // SAFETY: buffers sized for the spec.
+        let st = unsafe { agc_rt_export_results(&*s.spec, ret.as_ptr(), descs.as_ptr(), slots.as_ptr()) };
+        (st, outs.to_vec())
+    }
+
+    fn malloc_f32(v: &[f32]) -> i64 {
+        // SAFETY: plain allocation of the right size.
+        unsafe {
+            let p = malloc(4 * v.len()) as *mut f32;
+            std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
+            p as i64
+        }
+    }
+
+    fn values(t: *mut DLTensor) -> Vec<f32> {
+        // SAFETY: a live compact f32 tensor.
+        unsafe { std::slice::from_raw_parts((*t).data as *const f32, *(*t).shape as usize).to_vec() }
+    }
+
+    #[test]
+    fn adopts_owned_and_copies_aliases() {
+        let mut input = [5f32, 6.0];
+        let a = malloc_f32(&[1.0, 2.0, 3.0]);
+        let inp = input.as_mut_ptr() as i64;
+        // out0 adopts `a` reversed (non-compact view: copied, then `a` freed), out1 aliases the input.
+        let ret = [a, a + 8, 0, 3, -1, inp, inp, 0, 2, 1];
+        let (st, outs) = call(&ret, &[inp, inp, 0, 2, 1]);
+        assert_eq!(st, 0);
+        assert_eq!(values(outs[0]), vec![3.0, 2.0, 1.0]);
+        assert_eq!(values(outs[1]), vec![5.0, 6.0]);
+        // SAFETY: live tensors.
+        unsafe { outs.iter().for_each(|&t| agc_rt_release(t)) };
+    }
+
+    #[test]
+    fn duplicate_buffer_is_copied_once_and_pending_status_frees() {
+        let a = malloc_f32(&[1.0, 2.0]);
+        let ret = [a, a, 0, 2, 1, a, a, 0, 2, 1];
+        let (st, outs) = call(&ret, &[0, 0, 0, 2, 1]);
+        assert_eq!(st, 0);
+        assert_ne!(unsafe { (*outs[0]).data }, unsafe { (*outs[1]).data });
+        assert_eq!(values(outs[1]), vec![1.0, 2.0]);
+        // SAFETY: live tensors, then a double release that is detected.
+        unsafe {
+            outs.iter().for_each(|&t| agc_rt_release(t));
+            agc_rt_release(std::ptr::null_mut());
+        }
+        let b = malloc_f32(&[1.0]);
+        crate::error::begin_call();
+        // SAFETY: literal.
+        unsafe { crate::error::agc_rt_raise(3, c"index out of range".as_ptr()) };
+        let (st, outs) = call(&[b, b, 0, 1, 1, 0, 0, 0, 0, 0], &[0, 0, 0, 2, 1]);
+        assert_eq!(st, 3);
+        assert!(outs.iter().all(|t| t.is_null()));
+    }
+}

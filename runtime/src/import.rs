@@ -1,0 +1,252 @@
+//! Argument import: validate each `const DLTensor*` against the signature and
+//! fill the MLIR memref descriptor the kernel entry takes.
+//!
+//! A rank-`r` descriptor is `r * 2 + 3` words: `allocated`, `aligned`,
+//! `offset`, `sizes[r]`, `strides[r]`. The descriptors of all parameters are
+//! laid out one after the other in one buffer owned by the caller's frame.
+
+use crate::dlpack::{dtype_matches, dtype_string, DLTensor, DEVICE_CPU};
+use crate::error::{begin_call, fail, Status};
+use crate::spec::{slice, tuple_string, FuncSpec, TensorSpec};
+use std::ffi::c_void;
+
+/// Words in the memref descriptor of a rank-`rank` tensor.
+pub fn descriptor_words(rank: usize) -> usize {
+    3 + 2 * rank
+}
+
+/// Starts a call of the function described by `spec`: clears this thread's
+/// error, sets every `*outs[k]` to NULL, checks every argument and writes the
+/// parameters' descriptors one after the other into `descs`. `syms` is
+/// scratch for the symbolic dims' values (`spec.nsyms` words). Returns 0, or
+/// a status with the last error set.
+///
+/// # Safety
+/// `spec` is a signature emitted by agc; `args` holds `nparams` pointers and
+/// `outs` `nresults` pointers (each may be NULL: that is reported);
+/// `descs` and `syms` are large enough for the signature.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_import_args(
+    spec: *const FuncSpec,
+    args: *const *const DLTensor,
+    outs: *const *mut *mut DLTensor,
+    descs: *mut i64,
+    syms: *mut i64,
+) -> i32 {
+    begin_call();
+    // SAFETY: the generated code passes its constant signature.
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return fail(Status::Internal, "agc: missing signature");
+    };
+    let name = spec.name();
+    // SAFETY: `outs` holds `nresults` slots (caller contract).
+    let out_slots = unsafe { slice(outs, spec.nresults) };
+    let mut null_out = None;
+    for (k, &slot) in out_slots.iter().enumerate() {
+        if slot.is_null() {
+            null_out = null_out.or(Some(k));
+        } else {
+            // SAFETY: a non-NULL result slot is writable (caller contract).
+            unsafe { *slot = std::ptr::null_mut() };
+        }
+    }
+    if let Some(k) = null_out {
+        let rname = spec.results().get(k).map_or_else(|| format!("out{k}"), TensorSpec::name);
+        return fail(Status::InvalidArgument, format!("{name}: result pointer '{rname}' is NULL"));
+    }
+    let nsyms = usize::try_from(spec.nsyms).unwrap_or(0);
+    // SAFETY: `syms` holds `nsyms` words (caller contract).
+    let syms: &mut [i64] = if nsyms == 0 || syms.is_null() { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(syms, nsyms) } };
+    syms.fill(-1);
+    // SAFETY: `args` holds `nparams` pointers (caller contract).
+    let args = unsafe { slice(args, spec.nparams) };
+    let mut offset = 0usize;
+    for (i, p) in spec.params().iter().enumerate() {
+        let words = descriptor_words(p.rank());
+        // SAFETY: `descs` is sized for all parameters' descriptors.
+        let desc = unsafe { std::slice::from_raw_parts_mut(descs.add(offset), words) };
+        offset += words;
+        // SAFETY: each argument is NULL or a readable DLTensor (caller contract).
+        let t = unsafe { args.get(i).and_then(|&a| a.as_ref()) };
+        if let Err(msg) = import_one(spec, i, t, syms, desc) {
+            return fail(Status::InvalidArgument, format!("{name}: {msg}"));
+        }
+    }
+    Status::Ok as i32
+}
+
+/// Checks parameter `i` and fills its descriptor; the error omits the
+/// function-name prefix.
+fn import_one(spec: &FuncSpec, i: usize, t: Option<&DLTensor>, syms: &mut [i64], desc: &mut [i64]) -> Result<(), String> {
+    let p = &spec.params()[i];
+    let pname = p.name();
+    let t = t.ok_or_else(|| format!("parameter '{pname}' is NULL"))?;
+    if t.device.device_type != DEVICE_CPU {
+        return Err(format!("parameter '{pname}' must be a CPU tensor (kDLCPU), got device_type {}", t.device.device_type));
+    }
+    let expected = || format!("parameter '{pname}' expects shape {} {}", p.shape_string(spec), dtype_string(p.dtype()));
+    let ndim = usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
+    if ndim > 0 && t.shape.is_null() {
+        return Err(format!("parameter '{pname}' has ndim {ndim} but a NULL shape array"));
+    }
+    // SAFETY: a non-NULL shape holds `ndim` sizes (DLPack contract).
+    let shape = unsafe { slice(t.shape, ndim as i64) };
+    let got = || format!("got {} {}", tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>()), dtype_string(t.dtype));
+    let dims = p.dims();
+    let static_ok = dims.iter().zip(shape).all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
+    if ndim != dims.len() || !dtype_matches(p.dtype(), t.dtype) || !static_ok {
+        return Err(format!("{}, {}", expected(), got()));
+    }
+    for (&d, &s) in dims.iter().zip(shape) {
+        if d >= 0 {
+            continue;
+        }
+        let k = (-1 - d) as usize;
+        let Some(slot) = syms.get_mut(k) else { return Err(format!("{}: bad symbolic dim {k}", expected())) };
+        if *slot < 0 {
+            *slot = s;
+        } else if *slot != s {
+            let first = first_binding(spec, k).unwrap_or_else(|| pname.clone());
+            return Err(format!("symbolic dim {} is {} in '{first}' but {s} in '{pname}'", spec.sym_name(k), *slot));
+        }
+    }
+    let numel = shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s));
+    let bytes = numel.and_then(|n| n.checked_mul(i64::from(t.dtype.bits / 8).max(1)));
+    let Some(numel) = bytes.and(numel) else { return Err(format!("parameter '{pname}' is too large: {}", got())) };
+    if numel > 0 && t.data.is_null() {
+        return Err(format!("parameter '{pname}' has NULL data"));
+    }
+    if numel > 0 && !t.strides.is_null() {
+        // SAFETY: non-NULL strides hold `ndim` entries (DLPack contract).
+        let strides = unsafe { slice(t.strides, ndim as i64) };
+        if !is_compact(shape, strides) {
+            let st = tuple_string(&strides.iter().map(i64::to_string).collect::<Vec<_>>());
+            return Err(format!("parameter '{pname}' must be C-contiguous (compact row-major), got strides {st} for {}", got()));
+        }
+    }
+    let data = (t.data as *mut u8).wrapping_add(t.byte_offset as usize) as *mut c_void;
+    fill_descriptor(desc, data, shape);
+    Ok(())
+}
+
+/// The first parameter that uses symbolic dim `k` (where it was bound).
+fn first_binding(spec: &FuncSpec, k: usize) -> Option<String> {
+    spec.params().iter().find(|p| p.dims().contains(&(-1 - k as i64))).map(TensorSpec::name)
+}
+
+/// Row-major compactness; dims of size 1 may have any stride.
+pub fn is_compact(shape: &[i64], strides: &[i64]) -> bool {
+    let mut expected = 1i64;
+    for (&n, &s) in shape.iter().zip(strides).rev() {
+        if n != 1 && s != expected {
+            return false;
+        }
+        expected = expected.saturating_mul(n);
+    }
+    true
+}
+
+/// Writes an identity-layout descriptor of `data` with sizes `shape`.
+pub fn fill_descriptor(desc: &mut [i64], data: *mut c_void, shape: &[i64]) {
+    let r = shape.len();
+    if desc.len() < descriptor_words(r) {
+        return;
+    }
+    desc[0] = data as i64;
+    desc[1] = data as i64;
+    desc[2] = 0;
+    let mut stride = 1i64;
+    for d in (0..r).rev() {
+        desc[3 + d] = shape[d];
+        desc[3 + r + d] = stride;
+        stride = stride.wrapping_mul(shape[d]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dlpack::{DLDataType, DLDevice};
+    use crate::spec::tests::make;
+    use std::ffi::CStr;
+
+    pub(crate) fn tensor(data: &mut [f32], shape: &mut [i64], dtype: DLDataType) -> DLTensor {
+        DLTensor {
+            data: data.as_mut_ptr() as *mut c_void,
+            device: DLDevice { device_type: 1, device_id: 0 },
+            ndim: shape.len() as i32,
+            dtype,
+            shape: shape.as_mut_ptr(),
+            strides: std::ptr::null_mut(),
+            byte_offset: 0,
+        }
+    }
+
+    const F32: DLDataType = DLDataType { code: 2, bits: 32, lanes: 1 };
+
+    fn run(args: &[*const DLTensor]) -> (i32, String, Vec<i64>) {
+        let s = make("predict", &["B"], &[("x", (2, 32), vec![-1, 4]), ("y", (2, 32), vec![-1])], &[("out0", (2, 32), vec![-1])]);
+        let mut out: *mut DLTensor = std::ptr::null_mut();
+        let outs = [&mut out as *mut *mut DLTensor];
+        let mut descs = vec![0i64; 11 + 5];
+        let mut syms = [0i64; 1];
+        // SAFETY: everything is sized for the spec.
+        let st = unsafe { agc_rt_import_args(&*s.spec, args.as_ptr(), outs.as_ptr(), descs.as_mut_ptr(), syms.as_mut_ptr()) };
+        // SAFETY: valid C string.
+        let msg = unsafe { CStr::from_ptr(crate::error::agc_rt_last_error()) }.to_string_lossy().into_owned();
+        (st, msg, descs)
+    }
+
+    #[test]
+    fn good_arguments_fill_descriptors() {
+        let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 2]);
+        let (mut sa, mut sb) = ([2i64, 4], [2i64]);
+        let (x, y) = (tensor(&mut a, &mut sa, F32), tensor(&mut b, &mut sb, F32));
+        let (st, msg, d) = run(&[&x, &y]);
+        assert_eq!((st, msg.as_str()), (0, ""));
+        assert_eq!(d[0], a.as_ptr() as i64);
+        assert_eq!(&d[2..7], &[0, 2, 4, 4, 1]);
+        assert_eq!(&d[9..12], &[0, 2, 1]);
+    }
+
+    #[test]
+    fn messages_name_parameter_and_shapes() {
+        let (mut a, mut b) = (vec![0f32; 10], vec![0f32; 3]);
+        let (mut sa, mut sb) = ([2i64, 5], [2i64]);
+        let x = tensor(&mut a, &mut sa, F32);
+        let y = tensor(&mut b, &mut sb, F32);
+        let (st, msg, _) = run(&[&x, &y]);
+        assert_eq!(st, 1);
+        assert_eq!(msg, "predict: parameter 'x' expects shape (B, 4) float32, got (2, 5) float32");
+        let mut sa2 = [2i64, 4];
+        let x = tensor(&mut a, &mut sa2, F32);
+        let mut sb2 = [3i64];
+        let y = tensor(&mut b, &mut sb2, F32);
+        assert_eq!(run(&[&x, &y]).1, "predict: symbolic dim B is 2 in 'x' but 3 in 'y'");
+        let y = tensor(&mut b, &mut sb, DLDataType { code: 2, bits: 64, lanes: 1 });
+        assert_eq!(run(&[&x, &y]).1, "predict: parameter 'y' expects shape (B,) float32, got (2,) float64");
+        assert_eq!(run(&[&x, std::ptr::null()]).1, "predict: parameter 'y' is NULL");
+    }
+
+    #[test]
+    fn strides_and_null_data() {
+        let (mut a, mut b) = (vec![0f32; 8], vec![0f32; 2]);
+        let (mut sa, mut sb) = ([2i64, 4], [2i64]);
+        let mut x = tensor(&mut a, &mut sa, F32);
+        let y = tensor(&mut b, &mut sb, F32);
+        let mut st = [1i64, 2];
+        x.strides = st.as_mut_ptr();
+        assert!(run(&[&x, &y]).1.contains("must be C-contiguous (compact row-major), got strides (1, 2)"));
+        let mut good = [4i64, 1];
+        x.strides = good.as_mut_ptr();
+        assert_eq!(run(&[&x, &y]).0, 0);
+        x.data = std::ptr::null_mut();
+        assert_eq!(run(&[&x, &y]).1, "predict: parameter 'x' has NULL data");
+    }
+
+    #[test]
+    fn compactness() {
+        assert!(is_compact(&[2, 1, 3], &[3, 99, 1]));
+        assert!(!is_compact(&[2, 3], &[1, 2]));
+    }
+}

@@ -1,0 +1,194 @@
+//! The compile-time signature of an exported function, as constant data that
+//! the generated host code passes to the runtime.
+//!
+//! The layout is part of the contract between `agc_backend::llvm` (which
+//! emits these structs as LLVM constants) and this crate; every field is
+//! pointer- or 64-bit-sized or a pair of `i32`s so that C, Rust and LLVM agree
+//! on it without padding rules.
+
+use crate::dlpack::DLDataType;
+use std::ffi::{c_char, CStr};
+
+/// One tensor (parameter or result) of a signature.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TensorSpec {
+    /// Parameter name as written in Python (`"x"`), or `"out0"`... for results.
+    pub name: *const c_char,
+    /// DLPack type code.
+    pub dtype_code: i32,
+    /// DLPack bits per element.
+    pub dtype_bits: i32,
+    /// Rank.
+    pub ndim: i64,
+    /// `ndim` dims: `d >= 0` is a static size, `d < 0` is symbolic dim
+    /// number `-1 - d` of [`FuncSpec::sym_names`]. Results carry only ranks
+    /// and dtypes here: their dims are not checked.
+    pub dims: *const i64,
+}
+
+/// The signature of one exported function.
+#[repr(C)]
+#[derive(Debug)]
+pub struct FuncSpec {
+    /// Exported C name, used as the prefix of every message.
+    pub name: *const c_char,
+    /// Number of parameters.
+    pub nparams: i64,
+    /// Number of results.
+    pub nresults: i64,
+    /// Number of distinct symbolic dims among the parameters.
+    pub nsyms: i64,
+    /// `nsyms` names (`"B"`).
+    pub sym_names: *const *const c_char,
+    /// `nparams` parameter specs.
+    pub params: *const TensorSpec,
+    /// `nresults` result specs.
+    pub results: *const TensorSpec,
+}
+
+/// Reads a C string from the spec (always a valid constant in practice).
+pub(crate) fn cstr(p: *const c_char) -> String {
+    if p.is_null() {
+        return "?".into();
+    }
+    // SAFETY: specs are constants emitted by agc with NUL-terminated strings.
+    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+}
+
+/// A slice from a spec's pointer and count (empty when NULL or non-positive).
+///
+/// # Safety
+/// `p` points to `n` valid elements when `n > 0`.
+pub(crate) unsafe fn slice<'a, T>(p: *const T, n: i64) -> &'a [T] {
+    match usize::try_from(n) {
+        // SAFETY: guaranteed by the caller.
+        Ok(n) if n > 0 && !p.is_null() => unsafe { std::slice::from_raw_parts(p, n) },
+        _ => &[],
+    }
+}
+
+impl FuncSpec {
+    /// The exported name.
+    pub fn name(&self) -> String {
+        cstr(self.name)
+    }
+
+    /// The parameter specs.
+    pub fn params(&self) -> &[TensorSpec] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.params, self.nparams) }
+    }
+
+    /// The result specs.
+    pub fn results(&self) -> &[TensorSpec] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.results, self.nresults) }
+    }
+
+    /// The name of symbolic dim `k`.
+    pub fn sym_name(&self, k: usize) -> String {
+        // SAFETY: the spec is a well-formed constant.
+        let names = unsafe { slice(self.sym_names, self.nsyms) };
+        names.get(k).map_or_else(|| format!("_{k}"), |&p| cstr(p))
+    }
+}
+
+impl TensorSpec {
+    /// The tensor's name.
+    pub fn name(&self) -> String {
+        cstr(self.name)
+    }
+
+    /// The declared dims (see [`TensorSpec::dims`]).
+    pub fn dims(&self) -> &[i64] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.dims, self.ndim) }
+    }
+
+    /// The declared dtype.
+    pub fn dtype(&self) -> DLDataType {
+        DLDataType { code: self.dtype_code as u8, bits: self.dtype_bits as u8, lanes: 1 }
+    }
+
+    /// The declared rank.
+    pub fn rank(&self) -> usize {
+        usize::try_from(self.ndim).unwrap_or(0)
+    }
+
+    /// The declared shape in numpy's spelling: `(B, 784)`, `(3,)`, `()`.
+    pub fn shape_string(&self, func: &FuncSpec) -> String {
+        let dims: Vec<String> = self
+            .dims()
+            .iter()
+            .map(|&d| if d >= 0 { d.to_string() } else { func.sym_name((-1 - d) as usize) })
+            .collect();
+        tuple_string(&dims)
+    }
+}
+
+/// `(a, b)`, `(a,)` or `()`.
+pub fn tuple_string(items: &[String]) -> String {
+    match items {
+        [one] => format!("({one},)"),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A spec built in Rust for the unit tests: owns its strings and arrays.
+    pub struct OwnedSpec {
+        _strings: Vec<std::ffi::CString>,
+        _dims: Vec<Vec<i64>>,
+        _syms: Vec<*const c_char>,
+        _tensors: Vec<Vec<TensorSpec>>,
+        /// The spec itself.
+        pub spec: Box<FuncSpec>,
+    }
+
+    fn leak_str(strings: &mut Vec<std::ffi::CString>, s: &str) -> *const c_char {
+        strings.push(std::ffi::CString::new(s).unwrap());
+        strings.last().unwrap().as_ptr()
+    }
+
+    /// `params`/`results`: (name, (code, bits), dims); dims as in [`TensorSpec::dims`].
+    pub fn make(name: &str, syms: &[&str], params: &[(&str, (i32, i32), Vec<i64>)], results: &[(&str, (i32, i32), Vec<i64>)]) -> OwnedSpec {
+        let mut strings = Vec::new();
+        let mut dims_store = Vec::new();
+        let fname = leak_str(&mut strings, name);
+        let sym_ptrs: Vec<*const c_char> = syms.iter().map(|s| leak_str(&mut strings, s)).collect();
+        let mut tensors = Vec::new();
+        for list in [params, results] {
+            let mut v = Vec::new();
+            for (n, (code, bits), dims) in list {
+                let np = leak_str(&mut strings, n);
+                dims_store.push(dims.clone());
+                let d = dims_store.last().unwrap();
+                v.push(TensorSpec { name: np, dtype_code: *code, dtype_bits: *bits, ndim: d.len() as i64, dims: d.as_ptr() });
+            }
+            tensors.push(v);
+        }
+        let spec = Box::new(FuncSpec {
+            name: fname,
+            nparams: params.len() as i64,
+            nresults: results.len() as i64,
+            nsyms: syms.len() as i64,
+            sym_names: sym_ptrs.as_ptr(),
+            params: tensors[0].as_ptr(),
+            results: tensors[1].as_ptr(),
+        });
+        OwnedSpec { _strings: strings, _dims: dims_store, _syms: sym_ptrs, _tensors: tensors, spec }
+    }
+
+    #[test]
+    fn shape_strings() {
+        let s = make("f", &["B"], &[("x", (2, 32), vec![-1, 784]), ("b", (2, 32), vec![3])], &[]);
+        let p = s.spec.params();
+        assert_eq!(p[0].shape_string(&s.spec), "(B, 784)");
+        assert_eq!(p[1].shape_string(&s.spec), "(3,)");
+        assert_eq!(tuple_string(&[]), "()");
+    }
+}
