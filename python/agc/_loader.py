@@ -1,0 +1,226 @@
+"""`agc.load`: call a compiled library through ctypes and its C ABI.
+
+The library `lib<NAME>.so` exports, per function in `<NAME>_metadata()`,
+`int fn(const DLTensor* param..., DLTensor** result...)`, plus
+`<NAME>_last_error()` and `<NAME>_release(DLTensor*)`. Inputs are passed as
+C-contiguous arrays (strides NULL); results are copied into numpy arrays and
+released at once.
+"""
+
+import ctypes
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ._errors import Error
+
+KDL_CPU = 1
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+# DLPack type codes by numpy dtype kind.
+_CODE_OF_KIND = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
+_KIND_OF_CODE = {code: kind for kind, code in _CODE_OF_KIND.items()}
+
+
+def dl_dtype(dtype):
+    """The `DLDataType` of a numpy dtype."""
+    code = _CODE_OF_KIND.get(dtype.kind)
+    if code is None:
+        raise Error(f"dtype {dtype} has no DLPack equivalent")
+    return DLDataType(code, dtype.itemsize * 8, 1)
+
+
+def np_dtype(dl):
+    """The numpy dtype of a `DLDataType`."""
+    kind = _KIND_OF_CODE.get(dl.code)
+    if kind is None or dl.lanes != 1 or dl.bits % 8:
+        raise Error(f"unsupported result dtype (code={dl.code}, bits={dl.bits}, lanes={dl.lanes})")
+    return np.dtype(f"{kind}{dl.bits // 8}") if kind != "b" else np.dtype(np.bool_)
+
+
+class Function:
+    """One exported function of a loaded library; call it with numpy arrays."""
+
+    def __init__(self, library, meta):
+        self._library = library
+        self.meta = meta
+        self.__name__ = meta["name"]
+        self.__doc__ = meta.get("doc") or None
+        self.params = meta["params"]
+        self.results = meta["results"]
+        self._param_dtypes = [np.dtype(p["dtype"]) for p in self.params]
+        cfn = getattr(library._dll, self.__name__)
+        cfn.restype = ctypes.c_int
+        cfn.argtypes = [ctypes.POINTER(DLTensor)] * len(self.params) + [
+            ctypes.POINTER(ctypes.POINTER(DLTensor))
+        ] * len(self.results)
+        self._cfn = cfn
+
+    def __call__(self, *args, **kwargs):
+        arrays = [_as_input(a, dt) for a, dt in zip(self._bind(args, kwargs), self._param_dtypes)]
+        tensors = [_input_tensor(a) for a in arrays]
+        outs = [ctypes.POINTER(DLTensor)() for _ in self.results]
+        status = self._cfn(*[ctypes.byref(t) for t, _ in tensors], *[ctypes.byref(o) for o in outs])
+        if status != 0:
+            msg = self._library.last_error() or f"{self.__name__} failed with status {status}"
+            raise Error(msg, status)
+        try:
+            results = tuple(_to_numpy(o) for o in outs)
+        finally:
+            for o in outs:
+                if o:
+                    self._library._release(o)
+        return results[0] if len(results) == 1 else results
+
+    def _bind(self, args, kwargs):
+        names = [p["name"] for p in self.params]
+        if len(args) > len(names):
+            raise TypeError(f"{self.__name__}() takes {len(names)} arguments but {len(args)} were given")
+        bound = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{self.__name__}() got an unexpected keyword argument {key!r}")
+            if key in bound:
+                raise TypeError(f"{self.__name__}() got multiple values for argument {key!r}")
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise TypeError(f"{self.__name__}() missing arguments: {', '.join(missing)}")
+        return [bound[n] for n in names]
+
+    def __repr__(self):
+        def sig(entry):
+            return f"{entry['dtype']}[{', '.join(str(d) for d in entry['shape'])}]"
+
+        params = ", ".join(f"{p['name']}: {sig(p)}" for p in self.params)
+        results = ", ".join(sig(r) for r in self.results)
+        return f"<agc function {self.__name__}({params}) -> ({results})>"
+
+
+class Library:
+    """A loaded `lib<NAME>.so`: one attribute per exported function, plus `metadata`."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+        match = re.fullmatch(r"lib(\w+)\.(so|dylib)(\.[\d.]+)?", self.path.name)
+        if not match:
+            raise Error(f"{self.path}: expected a library named lib<NAME>.so")
+        self.name = match.group(1)
+        try:
+            self._dll = ctypes.CDLL(str(self.path.resolve()))
+        except OSError as e:
+            raise Error(f"cannot load {self.path}: {e}") from e
+        meta_fn = self._symbol(f"{self.name}_metadata", ctypes.c_char_p, [])
+        self._last_error = self._symbol(f"{self.name}_last_error", ctypes.c_char_p, [])
+        self._release = self._symbol(f"{self.name}_release", None, [ctypes.POINTER(DLTensor)])
+        self.metadata = json.loads(meta_fn().decode("utf-8"))
+        self.functions = {}
+        for meta in self.metadata["functions"]:
+            self.functions[meta["name"]] = Function(self, meta)
+            setattr(self, meta["name"], self.functions[meta["name"]])
+
+    def _symbol(self, name, restype, argtypes):
+        try:
+            fn = getattr(self._dll, name)
+        except AttributeError as e:
+            raise Error(f"{self.path} does not export {name}") from e
+        fn.restype = restype
+        fn.argtypes = argtypes
+        return fn
+
+    def last_error(self):
+        """This thread's `<NAME>_last_error()`, as a str."""
+        msg = self._last_error()
+        return msg.decode("utf-8", "replace") if msg else ""
+
+    def __repr__(self):
+        return f"<agc library {self.name} from {self.path}: {', '.join(self.functions)}>"
+
+
+def load(path):
+    """Load `lib<NAME>.so` built by `agc build`; see `Library`."""
+    return Library(path)
+
+
+def _as_input(value, declared):
+    if isinstance(value, np.ndarray):
+        arr = value
+    else:
+        arr = np.asarray(value, dtype=declared)
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    if not arr.flags.c_contiguous:
+        arr = arr.copy(order="C")
+    return arr
+
+
+def _input_tensor(arr):
+    shape = (ctypes.c_int64 * max(arr.ndim, 1))(*arr.shape)
+    tensor = DLTensor(
+        data=arr.ctypes.data,
+        device=DLDevice(KDL_CPU, 0),
+        ndim=arr.ndim,
+        dtype=dl_dtype(arr.dtype),
+        shape=ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
+        strides=None,
+        byte_offset=0,
+    )
+    return tensor, shape  # the shape buffer must outlive the call
+
+
+def _to_numpy(ptr):
+    if not ptr:
+        raise Error("the library returned a NULL result")
+    t = ptr.contents
+    if t.device.device_type != KDL_CPU:
+        raise Error(f"result on device type {t.device.device_type}, expected CPU")
+    dtype = np_dtype(t.dtype)
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    count = math.prod(shape)
+    if count == 0:
+        return np.empty(shape, dtype)
+    if not t.data:
+        raise Error("the library returned a result with NULL data")
+    base = t.data + t.byte_offset
+    if t.strides:
+        strides = tuple(t.strides[i] * dtype.itemsize for i in range(t.ndim))
+    else:
+        strides = None
+    if strides is None or strides == _contiguous_strides(shape, dtype.itemsize):
+        buf = (ctypes.c_char * (count * dtype.itemsize)).from_address(base)
+        return np.frombuffer(buf, dtype, count).reshape(shape).copy()
+    lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
+    hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + dtype.itemsize
+    buf = (ctypes.c_char * (hi - lo)).from_address(base + lo)
+    return np.ndarray(shape, dtype, buffer=buf, offset=-lo, strides=strides).copy()
+
+
+def _contiguous_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
