@@ -1,0 +1,180 @@
+"""Shared pieces of the end-to-end tests: the model corpus, inputs, the numpy oracle, the build cache.
+
+Every numeric check compares a compiled library with the same Python
+function run eagerly under CPython and numpy; nothing is compared with a
+stored output of the compiler.
+"""
+
+import importlib.util
+import os
+import subprocess
+import sys
+import threading
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+MODELS = TESTS / "models"
+
+sys.path.insert(0, str(REPO / "python"))  # the package as in the repository, installed or not
+import agc  # noqa: E402
+
+# Sizes given to symbolic dims, in order of first appearance; distinct so that mixed-up dims show.
+DEFAULT_DIM_SIZES = (5, 3, 4, 6, 2, 7, 8, 9)
+# A second assignment checks that one library serves several sizes.
+SECOND_DIM_SIZES = (2, 7, 1, 3, 6, 4, 5, 8)
+
+SUPPORTED_DTYPES = {np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.bool_)}
+
+
+def model_paths():
+    return sorted(MODELS.glob("*.py"))
+
+
+_modules = {}
+_modules_lock = threading.Lock()
+
+
+def import_model(path):
+    """Import a model file as a fresh module (cached), as CPython runs it in eager mode."""
+    path = Path(path)
+    with _modules_lock:
+        if path not in _modules:
+            name = f"agc_models_{path.stem}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+            _modules[path] = module
+        return _modules[path]
+
+
+def exports(module):
+    """{export name: agc.ExportedFunction} of a model module."""
+    return {e.name: e for e in agc.exports_of(module)}
+
+
+def dim_sizes(module, sizes=DEFAULT_DIM_SIZES):
+    """Sizes for every symbolic dim in the module's exports; `AGC_TEST_DIMS` overrides the defaults."""
+    names = []
+    for e in agc.exports_of(module):
+        for _, spec in e.params:
+            names += [s for s in spec.symbols if s not in names]
+    dims = {n: sizes[i % len(sizes)] for i, n in enumerate(names)}
+    if sizes is DEFAULT_DIM_SIZES:
+        dims.update(getattr(module, "AGC_TEST_DIMS", {}))
+    return dims
+
+
+def random_array(rng, dtype, shape):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype.kind == "i":
+        return rng.integers(-10, 11, size=shape).astype(dtype)
+    if dtype.kind == "b":
+        return rng.random(shape) < 0.5
+    raise ValueError(f"no random inputs for dtype {dtype}")
+
+
+def make_inputs(module, export, rng, dims):
+    """The model's `agc_test_inputs` hook if it gives inputs, else random arrays from the specs."""
+    hook = getattr(module, "agc_test_inputs", None)
+    if hook is not None:
+        given = hook(export.name, rng, dims)
+        if given is not None:
+            return [np.asarray(a) for a in given]
+    return [random_array(rng, spec.dtype, spec.concrete_shape(dims)) for _, spec in export.params]
+
+
+def eager(export, inputs):
+    """The oracle: the function run by CPython and numpy on copies of the inputs, results as a tuple of arrays."""
+    with np.errstate(all="ignore"):
+        out = export(*[np.array(a, copy=True) for a in inputs])
+    return tuple(np.asarray(r) for r in (out if isinstance(out, tuple) else (out,)))
+
+
+def tolerances(dtype, expected):
+    """(rtol, atol) for a float result: relative, plus an absolute floor scaled by the result's magnitude."""
+    finite = np.abs(expected[np.isfinite(expected)]) if expected.size else np.zeros(0)
+    scale = max(1.0, float(finite.max())) if finite.size else 1.0
+    if dtype == np.float32:
+        return 1e-4, 1e-5 * scale
+    return 1e-10, 1e-12 * scale
+
+
+def assert_matches(actual, expected, what):
+    """`actual` (from the library) equals numpy's `expected`: dtype, shape, values."""
+    assert isinstance(actual, np.ndarray), f"{what}: got {type(actual).__name__}, expected an ndarray"
+    assert actual.dtype == expected.dtype, f"{what}: dtype {actual.dtype}, numpy gives {expected.dtype}"
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape}, numpy gives {expected.shape}"
+    if expected.dtype.kind == "f":
+        rtol, atol = tolerances(expected.dtype, expected)
+        np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(actual, expected, err_msg=what)
+
+
+def check_call(fn, export, inputs, what):
+    """Call the compiled `fn` and the eager `export` on `inputs`; compare every result."""
+    expected = eager(export, inputs)
+    got = fn(*inputs)
+    got = got if isinstance(got, tuple) else (got,)
+    assert len(got) == len(expected), f"{what}: {len(got)} results, numpy gives {len(expected)}"
+    for k, (a, e) in enumerate(zip(got, expected)):
+        assert_matches(a, e, f"{what}, result {k}")
+
+
+def rng_for(*keys):
+    """A generator seeded from the test's identity, so every run sees the same inputs."""
+    return np.random.default_rng(zlib.crc32("/".join(map(str, keys)).encode()))
+
+
+def find_agc_binary():
+    """`$AGC_BIN`, else `<repo>/target/release/agc`; None if neither exists."""
+    env = os.environ.get("AGC_BIN")
+    candidate = Path(env) if env else REPO / "target" / "release" / "agc"
+    return candidate if candidate.is_file() and os.access(candidate, os.X_OK) else None
+
+
+def run_agc(binary, *args, cwd=None, timeout=300):
+    return subprocess.run([str(binary), *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+class BuildCache:
+    """Builds each model once per session, all wanted models in parallel on first use.
+
+    `get(path)` returns the built `lib<NAME>.so` or raises `agc.Error` with the
+    compiler's output; a failed build fails every test of that model the same way.
+    """
+
+    def __init__(self, binary, root, wanted=()):
+        self.binary = binary
+        self.root = Path(root)
+        self.wanted = list(dict.fromkeys(Path(p) for p in wanted))
+        self.pool = ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2))
+        self.futures = {}
+        self.lock = threading.Lock()
+
+    def get(self, path, **options):
+        key = (Path(path), tuple(sorted(options.items())))
+        with self.lock:
+            if not self.futures and not options:
+                for p in self.wanted:
+                    self.futures[(p, ())] = self.pool.submit(self._build, p, {})
+            if key not in self.futures:
+                self.futures[key] = self.pool.submit(self._build, Path(path), options)
+            future = self.futures[key]
+        return future.result()
+
+    def _build(self, path, options):
+        tag = "_".join(f"{k}{v}" for k, v in sorted(options.items()))
+        out = self.root / (path.stem + (f"__{tag}" if tag else ""))
+        return agc.build(path, out, **options)
+
+    def close(self):
+        self.pool.shutdown(wait=False, cancel_futures=True)
