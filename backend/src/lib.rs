@@ -6,8 +6,124 @@
 //! `lib<NAME>.so` and `lib<NAME>.a` with the runtime linked in, and [`header`]
 //! writes `<NAME>.h`. [`build`] runs the whole path in memory and returns the
 //! artifacts, so nothing is written to the user's output directory on failure.
+//!
+//! The C ABI itself (structs, status codes, ownership, metadata) is described
+//! in `docs/c-abi.md`; [`signature`] derives each export's C signature once
+//! for the host code, the header and the metadata.
 
 pub mod error;
+pub mod header;
+pub mod link;
+pub mod llvm;
+pub mod metadata;
 pub mod mlir;
+pub mod object;
+pub mod signature;
 
 pub use error::BackendError;
+
+use inkwell::context::Context;
+
+/// The device the generated code runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The host CPU (x86-64 with the build machine's features).
+    Cpu,
+    /// NVIDIA GPUs through PTX (not supported yet).
+    Cuda,
+}
+
+/// Extra text artifacts `build` can return besides the libraries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Emit {
+    /// `<NAME>.mlir`: the kernels' MLIR before lowering.
+    Mlir,
+    /// `<NAME>.ll`: the optimised LLVM IR of the whole library (host + kernels).
+    Llvm,
+    /// `<NAME>.s`: its assembly.
+    Asm,
+}
+
+/// Options of [`build`].
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Library name: `lib<NAME>.so`, `<NAME>.h`, `<NAME>_last_error`, ...; a C identifier.
+    pub name: String,
+    /// 0..=3, as `-O0`..`-O3`.
+    pub opt_level: u8,
+    /// Device to compile for.
+    pub target: Target,
+    /// Extra artifacts to return.
+    pub emit: Vec<Emit>,
+}
+
+/// One output file, in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    /// File name (no directory).
+    pub file_name: String,
+    /// Contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Compiles `m` into `lib<NAME>.so`, `lib<NAME>.a`, `<NAME>.h` and the
+/// requested emits, all in memory.
+pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
+    check_target(opts)?;
+    Err(BackendError::Unsupported(format!("MLIR lowering is not wired into the backend yet (module {})", m.name)))
+}
+
+fn check_target(opts: &BuildOptions) -> Result<(), BackendError> {
+    match opts.target {
+        Target::Cpu => Ok(()),
+        Target::Cuda => Err(BackendError::Unsupported("--target cuda".into())),
+    }
+}
+
+/// [`build`] with the kernels supplied by the caller: `mlir_text` is
+/// returned as `<NAME>.mlir` when requested, and `lower` produces the kernel
+/// LLVM module (defining every `_mlir_ciface_agc_impl_<f>`) in the context it
+/// is given. [`build`] passes the [`mlir`] pipeline; tests pass hand-written
+/// LLVM IR.
+pub fn build_with_kernels(
+    m: &agc_ir::Module,
+    opts: &BuildOptions,
+    mlir_text: Option<&str>,
+    lower: impl for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, BackendError>,
+) -> Result<Vec<Artifact>, BackendError> {
+    check_target(opts)?;
+    let name = &opts.name;
+    let sigs = signature::signatures(m, name)?;
+    let api = signature::api_symbols(name, &sigs);
+    let tm = object::host_target_machine(opts.opt_level)?;
+    let ctx = Context::create();
+    let kernels = lower(&ctx)?;
+    let host = llvm::host_module(&ctx, name, &sigs, &metadata::metadata_json(name, &sigs))?;
+    let compiled = object::compile(
+        host,
+        kernels,
+        &api,
+        &tm,
+        opts.opt_level,
+        opts.emit.contains(&Emit::Asm),
+        opts.emit.contains(&Emit::Llvm),
+    )?;
+    let dir = tempfile::Builder::new().prefix("agc-build-").tempdir()?;
+    let libs = link::link(dir.path(), name, &compiled.object, &api)?;
+    let mut out = vec![
+        Artifact { file_name: format!("lib{name}.so"), bytes: libs.shared },
+        Artifact { file_name: format!("lib{name}.a"), bytes: libs.archive },
+        Artifact { file_name: format!("{name}.h"), bytes: header::header(name, &sigs).into_bytes() },
+    ];
+    for e in &opts.emit {
+        let (ext, text) = match e {
+            Emit::Mlir => ("mlir", mlir_text.map(str::to_string)),
+            Emit::Llvm => ("ll", compiled.llvm_ir.clone()),
+            Emit::Asm => ("s", compiled.asm.clone()),
+        };
+        let text = text.ok_or_else(|| BackendError::Unsupported(format!("--emit {ext} without its text")))?;
+        out.push(Artifact { file_name: format!("{name}.{ext}"), bytes: text.into_bytes() });
+    }
+    tracing::info!(library = %name, files = out.len(), "built");
+    Ok(out)
+}

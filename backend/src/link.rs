@@ -1,0 +1,100 @@
+//! From the object to `lib<NAME>.so` and `lib<NAME>.a`, with the runtime
+//! (`libagc_runtime.a`, embedded in this crate by `build.rs`) linked in.
+//!
+//! - The shared library exports exactly the API symbols (a version script;
+//!   `--exclude-libs,ALL` keeps the runtime's and Rust std's symbols out too)
+//!   and depends only on libc, libm and libgcc_s.
+//! - The static archive holds one object: the kernel object and the runtime
+//!   members it needs, partially linked (`ld -r`, with `--gc-sections` rooted
+//!   at the API) and then localized with `objcopy --keep-global-symbols`, so
+//!   that two agc archives (each with its own runtime copy) link into one
+//!   program without clashes. A C program links it with
+//!   `cc main.c libNAME.a -lm` (glibc ≥ 2.34; older ones also need
+//!   `-lpthread -ldl`); the driver adds libgcc_s for unwinding support.
+//!
+//! Tools: `$CC` (default `cc`), `ld`, `objcopy` and `ar` from the system.
+
+use crate::BackendError;
+use std::path::Path;
+use std::process::Command;
+
+/// The runtime static library, compiled by `build.rs`.
+pub const RUNTIME_ARCHIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libagc_runtime.a"));
+
+/// Runs a tool, turning a failure into a [`BackendError::Link`] with its stderr.
+fn run(cmd: &mut Command) -> Result<(), BackendError> {
+    tracing::debug!(?cmd, "running");
+    let out = cmd.output().map_err(|e| BackendError::Link(format!("cannot run {:?}: {e}", cmd.get_program())))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(BackendError::Link(format!(
+            "{:?} failed ({}): {}",
+            cmd.get_program(),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )))
+    }
+}
+
+fn c_compiler() -> String {
+    std::env::var("CC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "cc".into())
+}
+
+/// The linked libraries of `object` (written to `dir`), exporting `api`.
+#[derive(Debug)]
+pub struct Libraries {
+    /// `lib<NAME>.so`.
+    pub shared: Vec<u8>,
+    /// `lib<NAME>.a`.
+    pub archive: Vec<u8>,
+}
+
+/// Links `object` with the runtime into both library forms, using `dir` for
+/// intermediate files.
+pub fn link(dir: &Path, name: &str, object: &[u8], api: &[String]) -> Result<Libraries, BackendError> {
+    let obj = dir.join(format!("{name}.o"));
+    std::fs::write(&obj, object)?;
+    let rt = dir.join("libagc_runtime.a");
+    std::fs::write(&rt, RUNTIME_ARCHIVE)?;
+    Ok(Libraries { shared: shared(dir, name, &obj, &rt, api)?, archive: archive(dir, name, &obj, &rt, api)? })
+}
+
+fn shared(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Result<Vec<u8>, BackendError> {
+    let script = dir.join("exports.map");
+    let globals: String = api.iter().map(|s| format!("    {s};\n")).collect();
+    std::fs::write(&script, format!("{{\n  global:\n{globals}  local: *;\n}};\n"))?;
+    let so = dir.join(format!("lib{name}.so"));
+    run(Command::new(c_compiler())
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(obj)
+        .arg(rt)
+        .arg(format!("-Wl,-soname,lib{name}.so"))
+        .args(["-Wl,--gc-sections", "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-Wl,-z,noexecstack", "-Wl,-O1", "-s"])
+        .arg(format!("-Wl,--version-script={}", script.display()))
+        .arg("-lm"))?;
+    Ok(std::fs::read(so)?)
+}
+
+fn archive(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Result<Vec<u8>, BackendError> {
+    let combined = dir.join(format!("{name}.combined.o"));
+    let mut ld = Command::new("ld");
+    ld.arg("-r").arg("--gc-sections");
+    for s in api {
+        ld.arg(format!("--require-defined={s}"));
+    }
+    run(ld.arg("-o").arg(&combined).arg(obj).arg(rt))?;
+    let keep = dir.join("keep.txt");
+    std::fs::write(&keep, api.join("\n") + "\n")?;
+    // Rust std's objects embed LLVM bitcode (`.llvmbc`), which nobody needs
+    // and which older LLVM linker plugins choke on.
+    run(Command::new("objcopy")
+        .arg(format!("--keep-global-symbols={}", keep.display()))
+        .args(["--strip-debug", "--remove-section=.llvmbc", "--remove-section=.llvmcmd"])
+        .arg(&combined))?;
+    let a = dir.join(format!("lib{name}.a"));
+    run(Command::new("ar").arg("rcsD").arg(&a).arg(&combined))?;
+    Ok(std::fs::read(a)?)
+}

@@ -1,0 +1,96 @@
+//! Host code for the C ABI, written with inkwell: one entry point per export
+//! plus the library's `<NAME>_last_error`, `<NAME>_release` and
+//! `<NAME>_metadata`.
+//!
+//! An entry point `int f(const DLTensor* x, ..., DLTensor** out0, ...)` does
+//! no checking itself: it hands its compile-time signature (a constant
+//! `agc_rt` `FuncSpec`, see [`spec`]) to the runtime, which validates the
+//! arguments and fills the memref descriptors, calls the kernel entry
+//! `_mlir_ciface_agc_impl_<f>`, and lets the runtime wrap the results
+//! ([`entry`]). Everything the runtime does is unit-tested in Rust; the
+//! generated code is straight-line.
+//!
+//! Descriptors and results live in `alloca`s of the entry's frame, so calls
+//! are re-entrant and thread-safe as long as the kernels are.
+
+mod api;
+mod entry;
+mod spec;
+
+use crate::signature::ExportSig;
+use crate::BackendError;
+use inkwell::builder::BuilderError;
+use inkwell::context::Context;
+use inkwell::module::{Linkage, Module};
+use inkwell::values::FunctionValue;
+use inkwell::AddressSpace;
+
+/// The runtime functions the host code calls (declared in the host module).
+pub(crate) struct RuntimeFns<'ctx> {
+    /// `int32_t agc_rt_import_args(spec, args, outs, descs, syms)`.
+    pub import_args: FunctionValue<'ctx>,
+    /// `int32_t agc_rt_export_results(spec, ret, descs, outs)`.
+    pub export_results: FunctionValue<'ctx>,
+    /// `const char* agc_rt_last_error(void)`.
+    pub last_error: FunctionValue<'ctx>,
+    /// `void agc_rt_release(DLTensor*)`.
+    pub release: FunctionValue<'ctx>,
+}
+
+impl<'ctx> RuntimeFns<'ctx> {
+    fn declare(ctx: &'ctx Context, m: &Module<'ctx>) -> Self {
+        let ptr = ctx.ptr_type(AddressSpace::default());
+        let i32t = ctx.i32_type();
+        let ext = Some(Linkage::External);
+        RuntimeFns {
+            import_args: m.add_function("agc_rt_import_args", i32t.fn_type(&[ptr.into(); 5], false), ext),
+            export_results: m.add_function("agc_rt_export_results", i32t.fn_type(&[ptr.into(); 4], false), ext),
+            last_error: m.add_function("agc_rt_last_error", ptr.fn_type(&[], false), ext),
+            release: m.add_function("agc_rt_release", ctx.void_type().fn_type(&[ptr.into()], false), ext),
+        }
+    }
+}
+
+/// Converts an inkwell builder error.
+pub(crate) fn builder_err(e: BuilderError) -> BackendError {
+    BackendError::Llvm(format!("building host code: {e}"))
+}
+
+/// Builds the host module of library `library_name`: the entry points of
+/// `sigs` (calling kernel entries that the kernel module defines) and the
+/// API functions, `metadata` being the string `<NAME>_metadata()` returns.
+pub fn host_module<'ctx>(
+    ctx: &'ctx Context,
+    library_name: &str,
+    sigs: &[ExportSig],
+    metadata: &str,
+) -> Result<Module<'ctx>, BackendError> {
+    let m = ctx.create_module(&format!("{library_name}_host"));
+    let rt = RuntimeFns::declare(ctx, &m);
+    for sig in sigs {
+        let spec = spec::func_spec(ctx, &m, sig);
+        entry::entry_point(ctx, &m, &rt, sig, spec)?;
+    }
+    api::api_functions(ctx, &m, &rt, library_name, metadata)?;
+    m.verify().map_err(|e| BackendError::Llvm(format!("host module: {}", e.to_string_lossy())))?;
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::{signatures, tests::add_bias_module};
+
+    #[test]
+    fn host_module_verifies_and_has_the_api() {
+        let ctx = Context::create();
+        let sigs = signatures(&add_bias_module(), "demo").unwrap();
+        let m = host_module(&ctx, "demo", &sigs, "{}").unwrap();
+        let text = m.print_to_string().to_string();
+        assert!(text.contains("define i32 @add_bias(ptr %x, ptr %b, ptr %out0)"), "{text}");
+        assert!(text.contains("declare void @_mlir_ciface_agc_impl_add_bias(ptr, ptr, ptr)"), "{text}");
+        for f in ["demo_last_error", "demo_release", "demo_metadata"] {
+            assert!(m.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0), "{f}");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The signature constants the runtime reads (`runtime/src/spec.rs`):
+//!
+//! ```c
+//! struct TensorSpec { const char* name; int32_t code, bits; int64_t ndim; const int64_t* dims; };
+//! struct FuncSpec { const char* name; int64_t nparams, nresults, nsyms;
+//!                   const char* const* sym_names; const TensorSpec* params, *results; };
+//! ```
+//!
+//! A dim `d >= 0` is static, `d < 0` is symbolic dim `-1 - d` of `sym_names`.
+
+use crate::signature::{ExportSig, TensorSig};
+use agc_ir::{DType, Dim};
+use inkwell::context::Context;
+use inkwell::module::{Linkage, Module};
+use inkwell::values::{BasicValue, GlobalValue, PointerValue};
+use inkwell::AddressSpace;
+
+/// DLPack's (type code, bits) of a dtype.
+pub(crate) fn dlpack_dtype(d: DType) -> (u8, u8) {
+    match d {
+        DType::Bool => (6, 8),
+        DType::I32 => (0, 32),
+        DType::I64 => (0, 64),
+        DType::F32 => (2, 32),
+        DType::F64 => (2, 64),
+    }
+}
+
+/// A private constant global holding `value`.
+pub(crate) fn private_const<'ctx>(m: &Module<'ctx>, name: &str, value: &dyn BasicValue<'ctx>) -> GlobalValue<'ctx> {
+    let g = m.add_global(value.as_basic_value_enum().get_type(), None, name);
+    g.set_initializer(value);
+    g.set_constant(true);
+    g.set_linkage(Linkage::Private);
+    g.set_unnamed_addr(true);
+    g
+}
+
+/// A NUL-terminated string constant.
+pub(crate) fn c_string<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, name: &str, s: &str) -> PointerValue<'ctx> {
+    private_const(m, name, &ctx.const_string(s.as_bytes(), true)).as_pointer_value()
+}
+
+fn tensor_spec<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, sig: &ExportSig, t: &TensorSig, prefix: &str) -> inkwell::values::StructValue<'ctx> {
+    let i64t = ctx.i64_type();
+    let i32t = ctx.i32_type();
+    let dims: Vec<_> = t
+        .dims
+        .iter()
+        .map(|d| {
+            let v = match d {
+                Dim::Static(n) => *n,
+                // Result dims are documentation only; unknown names read as -1.
+                Dim::Sym(s) => -1 - sig.sym_index(s).map_or(0, |k| k as i64),
+            };
+            i64t.const_int(v as u64, true)
+        })
+        .collect();
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let dims_ptr = if dims.is_empty() {
+        ptr.const_null()
+    } else {
+        private_const(m, &format!("{prefix}.dims"), &i64t.const_array(&dims)).as_pointer_value()
+    };
+    let (code, bits) = dlpack_dtype(t.dtype);
+    ctx.const_struct(
+        &[
+            c_string(ctx, m, &format!("{prefix}.name"), &t.name).into(),
+            i32t.const_int(u64::from(code), false).into(),
+            i32t.const_int(u64::from(bits), false).into(),
+            i64t.const_int(t.dims.len() as u64, false).into(),
+            dims_ptr.into(),
+        ],
+        false,
+    )
+}
+
+/// Emits `sig`'s `FuncSpec` constant and returns a pointer to it.
+pub(crate) fn func_spec<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, sig: &ExportSig) -> PointerValue<'ctx> {
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i64t = ctx.i64_type();
+    let base = format!("agc.spec.{}", sig.c_name);
+    let tensor_ty = ctx.struct_type(&[ptr.into(), ctx.i32_type().into(), ctx.i32_type().into(), i64t.into(), ptr.into()], false);
+    let array = |list: &[TensorSig], what: &str| -> PointerValue<'ctx> {
+        if list.is_empty() {
+            return ptr.const_null();
+        }
+        let items: Vec<_> = list.iter().enumerate().map(|(i, t)| tensor_spec(ctx, m, sig, t, &format!("{base}.{what}{i}"))).collect();
+        private_const(m, &format!("{base}.{what}"), &tensor_ty.const_array(&items)).as_pointer_value()
+    };
+    let params = array(&sig.params, "param");
+    let results = array(&sig.results, "result");
+    let sym_names = if sig.syms.is_empty() {
+        ptr.const_null()
+    } else {
+        let names: Vec<_> = sig.syms.iter().enumerate().map(|(k, s)| c_string(ctx, m, &format!("{base}.sym{k}"), s)).collect();
+        private_const(m, &format!("{base}.syms"), &ptr.const_array(&names)).as_pointer_value()
+    };
+    let spec = ctx.const_struct(
+        &[
+            c_string(ctx, m, &format!("{base}.name"), &sig.c_name).into(),
+            i64t.const_int(sig.params.len() as u64, false).into(),
+            i64t.const_int(sig.results.len() as u64, false).into(),
+            i64t.const_int(sig.syms.len() as u64, false).into(),
+            sym_names.into(),
+            params.into(),
+            results.into(),
+        ],
+        false,
+    );
+    private_const(m, &base, &spec).as_pointer_value()
+}

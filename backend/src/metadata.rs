@@ -1,0 +1,61 @@
+//! The JSON string `<NAME>_metadata()` returns, read by the Python package's
+//! `agc.load`:
+//!
+//! ```json
+//! {"module": "demo", "abi_version": 1, "functions": [{"name": "add_bias", "doc": "...",
+//!   "params": [{"name": "x", "dtype": "float32", "shape": ["B", 3]}],
+//!   "results": [{"name": "out0", "dtype": "float32", "shape": ["B", 3]}]}]}
+//! ```
+//!
+//! dtypes are numpy names; dims are ints (static) or strings (symbolic).
+
+use crate::signature::{ExportSig, TensorSig};
+use agc_ir::Dim;
+use serde_json::{json, Value};
+
+/// Version of the C ABI described in `docs/c-abi.md`.
+pub const ABI_VERSION: u32 = 1;
+
+fn tensor(t: &TensorSig) -> Value {
+    let shape: Vec<Value> = t
+        .dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => json!(n),
+            Dim::Sym(s) => json!(s),
+        })
+        .collect();
+    json!({"name": t.name, "dtype": t.dtype.numpy_name(), "shape": shape})
+}
+
+/// The metadata document of a library.
+pub fn metadata_json(module_name: &str, sigs: &[ExportSig]) -> String {
+    let functions: Vec<Value> = sigs
+        .iter()
+        .map(|s| {
+            json!({
+                "name": s.c_name,
+                "doc": s.doc,
+                "params": s.params.iter().map(tensor).collect::<Vec<_>>(),
+                "results": s.results.iter().map(tensor).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({"module": module_name, "abi_version": ABI_VERSION, "functions": functions}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::{signatures, tests::add_bias_module};
+
+    #[test]
+    fn json_shape() {
+        let sigs = signatures(&add_bias_module(), "demo").unwrap();
+        let v: Value = serde_json::from_str(&metadata_json("demo", &sigs)).unwrap();
+        assert_eq!(v["module"], "demo");
+        assert_eq!(v["functions"][0]["params"][0]["shape"], json!(["B", 3]));
+        assert_eq!(v["functions"][0]["results"][0]["dtype"], "float32");
+        assert_eq!(v["functions"][0]["doc"], "Adds a bias.");
+    }
+}

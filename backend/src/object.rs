@@ -1,0 +1,93 @@
+//! From LLVM modules to machine code: link the kernel module into the host
+//! module (one inkwell `Context`), internalize everything but the C API,
+//! verify, optimise with `default<O{n}>`, and write a PIC object for the host
+//! CPU, plus assembly and the optimised LLVM IR text on request.
+//!
+//! Internalizing before the pass pipeline lets LLVM inline kernels into the
+//! entry points and drop what is unused; it also keeps kernel symbols out of
+//! the library's symbol tables.
+
+use crate::BackendError;
+use inkwell::module::{Linkage, Module};
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+
+/// What [`compile`] produced.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The ELF relocatable object.
+    pub object: Vec<u8>,
+    /// Assembly text, when requested.
+    pub asm: Option<String>,
+    /// Optimised LLVM IR text, when requested.
+    pub llvm_ir: Option<String>,
+}
+
+fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
+    BackendError::Llvm(format!("{what}: {e}"))
+}
+
+/// A target machine for the host CPU, position-independent code.
+pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(|e| llvm_err("initializing the native target", e))?;
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| llvm_err("target", e.to_string_lossy()))?;
+    let level = match opt_level {
+        0 => OptimizationLevel::None,
+        1 => OptimizationLevel::Less,
+        2 => OptimizationLevel::Default,
+        _ => OptimizationLevel::Aggressive,
+    };
+    let cpu = TargetMachine::get_host_cpu_name();
+    let features = TargetMachine::get_host_cpu_features();
+    target
+        .create_target_machine(&triple, &cpu.to_string_lossy(), &features.to_string_lossy(), level, RelocMode::PIC, CodeModel::Default)
+        .ok_or_else(|| BackendError::Llvm(format!("no target machine for {}", triple.as_str().to_string_lossy())))
+}
+
+/// Gives every defined function and global but `api` internal linkage.
+fn internalize(m: &Module, api: &[String]) {
+    let keep = |name: &[u8]| name.starts_with(b"llvm.") || api.iter().any(|a| a.as_bytes() == name);
+    for f in m.get_functions() {
+        if f.count_basic_blocks() > 0 && !keep(f.get_name().to_bytes()) {
+            f.set_linkage(Linkage::Internal);
+        }
+    }
+    for g in m.get_globals() {
+        if !g.is_declaration() && !keep(g.get_name().to_bytes()) && g.get_linkage() != Linkage::Private {
+            g.set_linkage(Linkage::Internal);
+        }
+    }
+}
+
+/// Links `kernels` into `host`, keeps only `api` external, optimises at
+/// `opt_level` and emits code for `tm`.
+pub fn compile<'ctx>(
+    host: Module<'ctx>,
+    kernels: Module<'ctx>,
+    api: &[String],
+    tm: &TargetMachine,
+    opt_level: u8,
+    want_asm: bool,
+    want_llvm_ir: bool,
+) -> Result<Compiled, BackendError> {
+    let layout = tm.get_target_data().get_data_layout();
+    for m in [&host, &kernels] {
+        m.set_triple(&tm.get_triple());
+        m.set_data_layout(&layout);
+    }
+    host.link_in_module(kernels).map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
+    internalize(&host, api);
+    host.verify().map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
+    let passes = format!("default<O{}>", opt_level.min(3));
+    tracing::debug!(%passes, "optimising the linked module");
+    host.run_passes(&passes, tm, PassBuilderOptions::create()).map_err(|e| llvm_err("optimising", e.to_string_lossy()))?;
+    let emit = |kind: FileType| {
+        tm.write_to_memory_buffer(&host, kind).map(|b| b.as_slice().to_vec()).map_err(|e| llvm_err("code generation", e.to_string_lossy()))
+    };
+    let object = emit(FileType::Object)?;
+    let asm = if want_asm { Some(String::from_utf8_lossy(&emit(FileType::Assembly)?).into_owned()) } else { None };
+    let llvm_ir = want_llvm_ir.then(|| host.print_to_string().to_string());
+    Ok(Compiled { object, asm, llvm_ir })
+}

@@ -1,0 +1,169 @@
+//! The C ABI end to end: a small module (`y = x + b`, x: f32[B,3], b: f32[3])
+//! is built into `libdemo.so`/`libdemo.a`/`demo.h`, then called from C and
+//! C++ programs compiled with the system compilers: numbers, statuses and
+//! messages, `ldd` and `nm -D`, the static archive (twice in one program),
+//! valgrind over 1,000 calls and 8 threads at once.
+//!
+//! The kernels come from a hand-written LLVM IR stand-in for the MLIR half
+//! (`c/stub_kernel.ll`, through `build_with_kernels`), so that these tests
+//! pin the ABI on their own.
+
+use agc_backend::{build_with_kernels, Artifact, BuildOptions, Emit, Target};
+use agc_ir::{BinaryOp, DType, Dim, Export, Function, Module, OpKind, Span, TensorType, Type};
+use inkwell::memory_buffer::MemoryBuffer;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const STUB: &str = include_str!("c/stub_kernel.ll");
+
+/// `y = x + b` exported as `c_name`.
+fn add_bias_module(name: &str, c_name: &str) -> Module {
+    let x = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(3)]);
+    let b = TensorType::static_shape(DType::F32, &[3]);
+    let mut f = Function::new("add_bias", &[("x".into(), Type::from(x.clone())), ("b".into(), Type::from(b))], Span::default());
+    let (p, body) = (f.params().to_vec(), f.body);
+    let (_, r) = f.append_op(body, OpKind::Binary(BinaryOp::Add), p, vec![x.clone().into()], vec![], Span::default());
+    f.append_op(body, OpKind::Return, r, vec![], vec![], Span::default());
+    f.result_types = vec![x.into()];
+    let mut m = Module::new(name);
+    let id = m.add_function(f);
+    m.exports.push(Export { func: id, c_name: c_name.into(), doc: "Adds a bias to each row.".into() });
+    m
+}
+
+fn build_stub(name: &str, c_name: &str, emit: Vec<Emit>) -> Vec<Artifact> {
+    let opts = BuildOptions { name: name.into(), opt_level: 2, target: Target::Cpu, emit };
+    build_with_kernels(&add_bias_module(name, c_name), &opts, None, |ctx| {
+        ctx.create_module_from_ir(MemoryBuffer::create_from_memory_range_copy(STUB.as_bytes(), "stub"))
+            .map_err(|e| agc_backend::BackendError::Llvm(e.to_string()))
+    })
+    .expect("build")
+}
+
+/// The directory holding `demo` and `demo2` built once for all tests
+/// (kept for inspection when `AGC_KEEP_TEST_DIR` is set).
+fn out_dir() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::Builder::new().prefix("agc-abi-").keep(std::env::var_os("AGC_KEEP_TEST_DIR").is_some()).tempdir().unwrap();
+        for (name, c_name, emit) in [("demo", "add_bias", vec![Emit::Llvm, Emit::Asm]), ("demo2", "add_bias2", vec![])] {
+            for a in build_stub(name, c_name, emit) {
+                std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
+            }
+        }
+        dir
+    })
+    .path()
+}
+
+fn c_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")
+}
+
+/// Runs a command, returning stdout; panics with its output when it fails.
+fn sh(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{cmd:?} failed: {}\n{}{}", out.status, text, String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+/// Compiles `abi_test.c` against `lib` (`-ldemo` or the archive); returns the program.
+fn compile_c(exe: &str, link_static: bool) -> PathBuf {
+    let dir = out_dir();
+    let out = dir.join(exe);
+    let mut cmd = Command::new("cc");
+    cmd.args(["-std=c99", "-Wall", "-Werror", "-O1", "-g", "-DLIB_HEADER=\"demo.h\"", "-I"]).arg(dir).arg(c_dir().join("abi_test.c")).arg("-o").arg(&out);
+    if link_static {
+        cmd.arg(dir.join("libdemo.a")).args(["-lm", "-lpthread"]);
+    } else {
+        cmd.arg("-L").arg(dir).arg("-ldemo").arg(format!("-Wl,-rpath,{}", dir.display())).arg("-lpthread");
+    }
+    sh(&mut cmd);
+    out
+}
+
+fn shared_exe() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| compile_c("abi_shared", false))
+}
+
+#[test]
+fn artifacts_are_complete() {
+    let dir = out_dir();
+    for f in ["libdemo.so", "libdemo.a", "demo.h", "demo.ll", "demo.s"] {
+        assert!(dir.join(f).exists(), "{f}");
+    }
+    let h = std::fs::read_to_string(dir.join("demo.h")).unwrap();
+    assert!(h.contains("int add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"));
+    assert!(h.contains("Adds a bias to each row."));
+}
+
+#[test]
+fn c_program_gets_numbers_and_messages() {
+    sh(&mut Command::new(shared_exe()).arg("check"));
+}
+
+#[test]
+fn cpp_program_uses_the_header() {
+    let dir = out_dir();
+    let exe = dir.join("abi_cpp");
+    sh(Command::new("c++")
+        .args(["-std=c++17", "-Wall", "-Werror", "-DLIB_HEADER=\"demo.h\"", "-I"])
+        .arg(dir)
+        .arg(c_dir().join("abi_test.cpp"))
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(dir)
+        .arg("-ldemo")
+        .arg(format!("-Wl,-rpath,{}", dir.display())));
+    sh(&mut Command::new(exe));
+}
+
+#[test]
+fn shared_library_depends_on_libc_only_and_exports_the_api() {
+    let so = out_dir().join("libdemo.so");
+    let ldd = sh(Command::new("ldd").arg(&so));
+    for line in ldd.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let ok = ["linux-vdso", "libc.so", "libm.so", "libgcc_s.so", "ld-linux"].iter().any(|p| line.contains(p));
+        assert!(ok, "unexpected dependency: {line}");
+    }
+    let nm = sh(Command::new("nm").args(["-D", "--defined-only", "--format=posix"]).arg(&so));
+    let mut syms: Vec<&str> = nm.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    syms.sort();
+    assert_eq!(syms, ["add_bias", "demo_last_error", "demo_metadata", "demo_release"]);
+}
+
+#[test]
+fn static_archive_links_with_lm_and_twice_in_one_program() {
+    let exe = compile_c("abi_static", true);
+    sh(Command::new(&exe).arg("check"));
+    sh(Command::new(&exe).arg("threads"));
+    let dir = out_dir();
+    let nm = sh(Command::new("nm").args(["--defined-only", "--extern-only", "--format=posix"]).arg(dir.join("libdemo.a")));
+    let globals: Vec<&str> = nm.lines().filter(|l| !l.ends_with(':') && !l.is_empty()).filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(globals.iter().all(|s| ["add_bias", "demo_last_error", "demo_metadata", "demo_release"].contains(s)), "{globals:?}");
+    let two = dir.join("two_libs");
+    sh(Command::new("cc").arg("-I").arg(dir).arg(c_dir().join("two_libs.c")).arg(dir.join("libdemo.a")).arg(dir.join("libdemo2.a")).arg("-lm").arg("-o").arg(&two));
+    sh(&mut Command::new(two));
+}
+
+#[test]
+fn threads_call_at_once() {
+    sh(Command::new(shared_exe()).arg("threads"));
+}
+
+#[test]
+fn valgrind_finds_no_leak_or_error() {
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("valgrind not installed: skipped");
+        return;
+    }
+    let vg = |args: &[&str]| {
+        sh(Command::new("valgrind").args(["-q", "--leak-check=full", "--show-leak-kinds=definite,indirect,possible", "--errors-for-leak-kinds=definite,indirect,possible", "--error-exitcode=9"]).arg(shared_exe()).args(args));
+    };
+    vg(&["loop", "1000"]);
+    vg(&["threads"]);
+}
