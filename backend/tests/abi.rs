@@ -46,7 +46,7 @@ fn build_stub(name: &str, c_name: &str, emit: Vec<Emit>) -> Vec<Artifact> {
 fn out_dir() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::Builder::new().prefix("agc-abi-").keep(std::env::var_os("AGC_KEEP_TEST_DIR").is_some()).tempdir().unwrap();
+        let dir = tempfile::Builder::new().prefix("agc-abi-").disable_cleanup(std::env::var_os("AGC_KEEP_TEST_DIR").is_some()).tempdir().unwrap();
         for (name, c_name, emit) in [("demo", "add_bias", vec![Emit::Llvm, Emit::Asm]), ("demo2", "add_bias2", vec![])] {
             for a in build_stub(name, c_name, emit) {
                 std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
@@ -102,7 +102,7 @@ fn artifacts_are_complete() {
 
 #[test]
 fn c_program_gets_numbers_and_messages() {
-    sh(&mut Command::new(shared_exe()).arg("check"));
+    sh(Command::new(shared_exe()).arg("check"));
 }
 
 #[test]
