@@ -1,0 +1,47 @@
+// Calls the cabi library from C++ through the generated header, with RAII release of results.
+// Usage: basic_cpp [B]   (prints RESULT/ERROR lines like basic.c)
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "inputs.h"
+
+namespace {
+struct Release {
+  void operator()(DLTensor* t) const { cabi_release(t); }
+};
+using Result = std::unique_ptr<DLTensor, Release>;
+
+DLTensor view(std::vector<float>& data, std::vector<int64_t>& shape) {
+  return make_tensor(data.data(), static_cast<int32_t>(shape.size()), shape.data(), 2, 32);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int64_t B = argc > 1 ? std::atoll(argv[1]) : 3;
+  std::vector<float> x(B * 4), w(12), b(3);
+  for (int64_t i = 0; i < B * 4; ++i) x[i] = x_value(i, 0);
+  for (int64_t i = 0; i < 12; ++i) w[i] = w_value(i);
+  for (int64_t i = 0; i < 3; ++i) b[i] = b_value(i);
+  std::vector<int64_t> xs{B, 4}, ws{4, 3}, bs{3};
+  const DLTensor tx = view(x, xs), tw = view(w, ws), tb = view(b, bs);
+
+  DLTensor* y_raw = nullptr;
+  DLTensor* idx_raw = nullptr;
+  int status = affine(&tx, &tw, &tb, &y_raw, &idx_raw);
+  if (status != 0) {
+    std::printf("FAILED affine status %d: %s\n", status, cabi_last_error());
+    return 1;
+  }
+  Result y(y_raw), idx(idx_raw);
+  print_tensor("affine.y", y.get());
+  print_tensor("affine.idx", idx.get());
+
+  std::vector<int64_t> bad_shape{B + 1, 4, 1};
+  const DLTensor bad = view(x, bad_shape);
+  status = affine(&bad, &tw, &tb, &y_raw, &idx_raw);
+  std::printf("ERROR %d %s\n", status, std::string(cabi_last_error()).c_str());
+  std::printf("DONE\n");
+  return status != 0 ? 0 : 1;
+}

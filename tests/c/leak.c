@@ -1,0 +1,40 @@
+/* Many calls (good and failing) for valgrind: every result released, nothing may leak.
+ * Usage: leak [CALLS]; exits 0 when every status was as expected. */
+#include <stdlib.h>
+#include <string.h>
+#include "inputs.h"
+
+int main(int argc, char** argv) {
+  int calls = argc > 1 ? atoi(argv[1]) : 1000, i, bad_status = 0;
+  float x[5 * 4], w[12], b[3];
+  double v[7];
+  int64_t wshape[2] = {4, 3}, bshape[1] = {3}, k;
+  for (k = 0; k < 20; k++) x[k] = x_value(k, 0);
+  for (k = 0; k < 12; k++) w[k] = w_value(k);
+  for (k = 0; k < 3; k++) b[k] = b_value(k);
+  for (k = 0; k < 7; k++) v[k] = v_value(k);
+  DLTensor tw = make_tensor(w, 2, wshape, 2, 32), tb = make_tensor(b, 1, bshape, 2, 32);
+  if (strstr(cabi_metadata(), "affine") == NULL) return 2;
+
+  for (i = 0; i < calls; i++) {
+    int64_t xshape[2] = {1 + i % 5, 4}, vshape[1] = {i % 8};
+    DLTensor tx = make_tensor(x, 2, xshape, 2, 32), tv = make_tensor(v, 1, vshape, 2, 64);
+    DLTensor *y = NULL, *idx = NULL, *s = NULL;
+    if (affine(&tx, &tw, &tb, &y, &idx) != 0) { printf("affine failed: %s\n", cabi_last_error()); return 1; }
+    cabi_release(y);
+    cabi_release(idx);
+    if (vshape[0] > 0 || i % 16 == 0) {  /* includes N = 0 */
+      if (sumsq(&tv, &s) != 0) { printf("sumsq failed: %s\n", cabi_last_error()); return 1; }
+      cabi_release(s);
+    }
+    if (i % 10 == 0) {
+      int64_t bad_shape[2] = {2, 3};
+      DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);
+      if (affine(&bad, &tw, &tb, &y, &idx) == 0) { bad_status = 1; cabi_release(y); cabi_release(idx); }
+      if (strlen(cabi_last_error()) == 0) bad_status = 1;
+    }
+  }
+  cabi_release(NULL);  /* releasing NULL is a no-op */
+  printf("DONE %d\n", calls);
+  return bad_status;
+}

@@ -1,0 +1,169 @@
+"""The C ABI from C and C++ (tests/c): shared and static linking, errors, leaks, threads, dependencies."""
+
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import harness
+
+C_DIR = harness.TESTS / "c"
+MODEL = C_DIR / "cabi.py"
+ALLOWED_DEPENDENCIES = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "libgcc_s.so.1"}
+
+
+@pytest.fixture(scope="module")
+def lib_dir(builds):
+    return builds.get(MODEL).parent
+
+
+@pytest.fixture(scope="module")
+def exe_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("c_drivers")
+
+
+def compile_driver(lib_dir, exe_dir, source, static=False, extra=()):
+    is_cpp = source.endswith(".cpp")
+    compiler = shutil.which("c++" if is_cpp else "cc")
+    assert compiler, f"no {'C++' if is_cpp else 'C'} compiler on PATH"
+    exe = exe_dir / (source.replace(".", "_") + ("_static" if static else ""))
+    std = "-std=c++17" if is_cpp else "-std=c11"
+    cmd = [compiler, std, "-g", "-O1", "-Wall", "-Wextra", f"-I{lib_dir}", f"-I{C_DIR}", str(C_DIR / source), "-o", str(exe)]
+    if static:
+        cmd += [str(lib_dir / "libcabi.a"), "-lm", "-lpthread", "-ldl"]
+    else:
+        cmd += [f"-L{lib_dir}", "-lcabi", f"-Wl,-rpath,{lib_dir}", "-lpthread"]
+    proc = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+    return exe
+
+
+def run(cmd, timeout=300):
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout)
+    return proc
+
+
+def parse_results(stdout):
+    """{label: ndarray} from the drivers' `RESULT label dtype ndim dims... : values...` lines."""
+    out = {}
+    for line in stdout.splitlines():
+        if not line.startswith("RESULT "):
+            continue
+        head, _, values = line.partition(" :")
+        _, label, dtype, ndim, *dims = head.split()
+        assert len(dims) == int(ndim), line
+        dtype = np.dtype(dtype)
+        parse = float if dtype.kind == "f" else int
+        data = np.array([parse(v) for v in values.split()], dtype=dtype)
+        out[label] = data.reshape([int(d) for d in dims])
+    return out
+
+
+def expected_affine(B, t=0):
+    module = harness.import_model(MODEL)
+    x = np.array([module.x_value(i, t) for i in range(B * 4)], np.float32).reshape(B, 4)
+    w = np.array([module.w_value(i) for i in range(12)], np.float32).reshape(4, 3)
+    b = np.array([module.b_value(i) for i in range(3)], np.float32)
+    return harness.eager(harness.exports(module)["affine"], [x, w, b])
+
+
+def expected_sumsq(n):
+    module = harness.import_model(MODEL)
+    v = np.array([module.v_value(i) for i in range(n)], np.float64)
+    return harness.eager(harness.exports(module)["sumsq"], [v])[0]
+
+
+def check_driver_output(proc, B, labels=("affine",)):
+    assert proc.returncode == 0, f"driver failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert "DONE" in proc.stdout
+    got = parse_results(proc.stdout)
+    y, idx = expected_affine(B)
+    for label in labels:
+        harness.assert_matches(got[f"{label}.y"], y, f"{label}.y from C")
+    harness.assert_matches(got["affine.idx"], idx, "affine.idx from C")
+    error = re.search(r"^ERROR (-?\d+) (.*)$", proc.stdout, re.M)
+    assert error, proc.stdout
+    status, message = int(error.group(1)), error.group(2)
+    assert status != 0
+    assert re.search(r"\bx\b", message), f"the message should name parameter x: {message!r}"
+    return got
+
+
+@pytest.mark.parametrize("B", [1, 3, 8])
+def test_c_program_against_shared_library(lib_dir, exe_dir, B):
+    exe = compile_driver(lib_dir, exe_dir, "basic.c")
+    got = check_driver_output(run([exe, B]), B, labels=("affine", "offset", "strided"))
+    harness.assert_matches(got["sumsq"], expected_sumsq(5), "sumsq from C")
+
+
+def test_cpp_program_against_shared_library(lib_dir, exe_dir):
+    exe = compile_driver(lib_dir, exe_dir, "basic.cpp")
+    check_driver_output(run([exe, 4]), 4)
+
+
+def test_c_program_against_static_library(lib_dir, exe_dir):
+    exe = compile_driver(lib_dir, exe_dir, "basic.c", static=True)
+    deps = run(["ldd", exe]).stdout
+    assert "cabi" not in deps, f"the static build still needs the shared library:\n{deps}"
+    check_driver_output(run([exe, 2]), 2)
+
+
+def test_header_is_self_contained(lib_dir, exe_dir):
+    header = (lib_dir / "cabi.h").read_text()
+    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "B", "N"):
+        assert re.search(rf"\b{word}\b", header), f"cabi.h does not mention {word}"
+    for compiler, flags in (("cc", ["-std=c99"]), ("c++", ["-std=c++11", "-x", "c++"])):
+        cmd = [shutil.which(compiler), *flags, "-Wall", "-Wextra", "-Werror", f"-I{lib_dir}", "-c",
+               str(C_DIR / "header_only.c"), "-o", str(exe_dir / f"header_{compiler}.o")]
+        proc = run(cmd)
+        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+def test_no_leaks_or_invalid_accesses_under_valgrind(lib_dir, exe_dir):
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        pytest.skip("valgrind is not installed (apt-get install valgrind)")
+    exe = compile_driver(lib_dir, exe_dir, "leak.c")
+    proc = run([valgrind, "--leak-check=full", "--error-exitcode=9", exe, 1000], timeout=600)
+    assert proc.returncode == 0, f"valgrind exit {proc.returncode}:\n{proc.stdout}\n{proc.stderr[-6000:]}"
+    assert "DONE 1000" in proc.stdout
+    assert "definitely lost: 0" in proc.stderr or "no leaks are possible" in proc.stderr, proc.stderr[-3000:]
+
+
+def test_concurrent_calls_from_eight_threads(lib_dir, exe_dir):
+    exe = compile_driver(lib_dir, exe_dir, "threads.c")
+    proc = run([exe])
+    assert proc.returncode == 0, f"threads driver failed:\n{proc.stdout}\n{proc.stderr}"
+    got = parse_results(proc.stdout)
+    for t in range(8):
+        y, idx = expected_affine(t + 1, t)
+        harness.assert_matches(got[f"thread{t}.y"], y, f"thread {t}")
+        harness.assert_matches(got[f"thread{t}.idx"], idx, f"thread {t}")
+    assert re.findall(r"THREAD \d+ mismatches 0 errors 0", proc.stdout).__len__() == 8, proc.stdout
+
+
+def test_shared_library_dependencies(lib_dir):
+    proc = run(["ldd", lib_dir / "libcabi.so"])
+    assert proc.returncode == 0, proc.stderr
+    names = []
+    for line in proc.stdout.splitlines():
+        name = line.split()[0]
+        if not re.match(r"^/.*ld-linux.*\.so", name) and not name.startswith("ld-linux"):
+            names.append(name.split("/")[-1])
+    extra = set(names) - ALLOWED_DEPENDENCIES
+    assert not extra, f"libcabi.so depends on {sorted(extra)}:\n{proc.stdout}"
+
+
+def test_only_the_api_is_exported(lib_dir):
+    nm = shutil.which("nm")
+    assert nm, "nm (binutils) is needed"
+    proc = run([nm, "-D", "--defined-only", lib_dir / "libcabi.so"])
+    assert proc.returncode == 0, proc.stderr
+    api = {"affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata"}
+    linker = {"_init", "_fini", "_edata", "_end", "__bss_start"}
+    symbols = {line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if line.strip()}
+    assert api <= symbols, f"missing API symbols: {sorted(api - symbols)}"
+    leaked = symbols - api - linker
+    assert not leaked, f"symbols beyond the API are exported: {sorted(leaked)[:20]}"
