@@ -1,1 +1,50 @@
-//! agc frontend (under construction).
+//! agc frontend: Python source → staged agc IR.
+//!
+//! The pipeline is [`parse`] (rustpython-parser) → [`unsupported::check`]
+//! (one place that rejects the Python agc does not stage) → the staging
+//! interpreter ([`stage::Stager`]) runs the module body now, collecting
+//! `@agc.export` functions, then traces each export into an IR
+//! [`agc_ir::Function`]. Every problem is a [`diagnostics::Diagnostic`] at the
+//! user's span, rendered as `file:line:col: error: ...` with a caret.
+
+pub mod diagnostics;
+pub mod parse;
+pub mod source;
+pub mod stage;
+pub mod unsupported;
+
+use diagnostics::Diagnostic;
+use source::SourceFile;
+use stage::scope::Scope;
+use stage::{Flow, Stager};
+use std::rc::Rc;
+
+/// Parses, checks and stages `file` into an IR module named `module_name`.
+pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Module, Diagnostic> {
+    let body = parse::parse_module(file)?;
+    unsupported::check(body)?;
+    let mut stager = Stager::new(Rc::new(file.clone()));
+    let globals = Scope::module();
+    globals.set("__name__", stage::value::Value::str(module_name));
+    match stager.exec_block(body, &globals)? {
+        Flow::Normal => {}
+        _ => {
+            return Err(Diagnostic::error(agc_ir::Span::new(0, 1), "'return', 'break' or 'continue' outside a function"))
+        }
+    }
+    if stager.exports.is_empty() {
+        return Err(Diagnostic::error(
+            agc_ir::Span::new(0, 1),
+            "no exported functions: decorate the entry points with @agc.export",
+        ));
+    }
+    let mut module = agc_ir::Module::new(module_name);
+    for req in stager.exports.clone() {
+        let f = stager.stage_export(&req)?;
+        let doc = req.func.doc.clone();
+        let id = module.add_function(f);
+        module.exports.push(agc_ir::Export { func: id, c_name: req.name.clone(), doc });
+    }
+    tracing::debug!(exports = module.exports.len(), "staged module");
+    Ok(module)
+}

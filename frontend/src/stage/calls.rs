@@ -1,0 +1,180 @@
+//! Calls: binding arguments to parameters and tracing user functions inline
+//! (specialisation on the compile-time arguments), constructing class
+//! instances, and dispatching builtins.
+
+use super::args::Args;
+use super::scope::{Scope, ScopeKind};
+use super::value::{Closure, Instance, Value};
+use super::{Flow, Stager, MAX_CALL_DEPTH, R};
+use crate::diagnostics::Diagnostic;
+use agc_analysis::py::activity;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+impl Stager {
+    /// Calls any callable value.
+    pub fn call(&mut self, func: &Value, args: Args) -> R<Value> {
+        let span = args.span;
+        match func {
+            Value::Function(c) => self.call_closure(c, args),
+            Value::BoundMethod(m) => {
+                let (recv, f) = (&m.0, &m.1);
+                let mut args = args;
+                args.pos.insert(0, recv.clone());
+                self.call(f, args)
+            }
+            Value::Class(class) => {
+                let inst = Value::Instance(Rc::new(Instance { class: class.clone(), attrs: RefCell::default() }));
+                if let Some(init) = class.lookup("__init__") {
+                    let mut a = args;
+                    a.pos.insert(0, inst.clone());
+                    self.call(&init, a)?;
+                } else if !args.pos.is_empty() || !args.kw.is_empty() {
+                    return Err(Diagnostic::error(span, format!("{}() takes no arguments", class.name)));
+                }
+                Ok(inst)
+            }
+            Value::Instance(i) => match i.class.lookup("__call__") {
+                Some(_) => {
+                    let m = self.get_attr(func, "__call__", span)?;
+                    self.call(&m, args)
+                }
+                None => Err(Diagnostic::error(span, format!("'{}' object is not callable", i.class.name))),
+            },
+            Value::Builtin(name, recv) => self.call_builtin(name, recv.as_deref(), args),
+            Value::DType(d) => self.call_builtin(&format!("np.{}", d.numpy_name()), None, args),
+            other => Err(Diagnostic::error(span, format!("'{}' object is not callable", other.type_name()))),
+        }
+    }
+
+    /// Binds `args` to the closure's parameters and runs its body in a new frame.
+    pub fn call_closure(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
+        let span = args.span;
+        if self.call_depth >= MAX_CALL_DEPTH {
+            return Err(Diagnostic::error(
+                span,
+                format!("maximum compile-time recursion depth ({MAX_CALL_DEPTH}) exceeded in '{}'", c.name),
+            ));
+        }
+        let frame = Scope::child(
+            ScopeKind::Function,
+            c.env.clone(),
+            c.locals.clone(),
+            activity::declared_outer(c.body).into_iter().filter(|n| !is_nonlocal(c, n)).collect(),
+        );
+        bind_arguments(c, args, &frame)?;
+        self.call_depth += 1;
+        self.call_stack.push((c.name.clone(), span));
+        let result = match c.lambda_body {
+            Some(e) => self.eval(e, &frame),
+            None => self.exec_block(c.body, &frame).and_then(|flow| match flow {
+                Flow::Return(v) => Ok(v),
+                Flow::Normal => Ok(Value::None),
+                Flow::Break | Flow::Continue => Err(Diagnostic::error(span, "'break' outside loop")),
+            }),
+        };
+        self.call_stack.pop();
+        self.call_depth -= 1;
+        result.map_err(|d| {
+            if d.kind == crate::diagnostics::DiagnosticKind::Internal || d.span == span {
+                return d;
+            }
+            let (line, col) = self.file.line_col(span.start);
+            d.with_note(format!("in '{}', called from line {line}, column {col}", c.name))
+        })
+    }
+}
+
+fn is_nonlocal(c: &Closure, name: &str) -> bool {
+    let mut found = false;
+    agc_analysis::py::walk::all_stmts(c.body, false, &mut |s| {
+        if let rustpython_parser::ast::Stmt::Nonlocal(n) = s {
+            found |= n.names.iter().any(|x| x.as_str() == name);
+        }
+    });
+    found
+}
+
+/// Python's argument binding: positional, keywords, defaults, `*args`, `**kwargs`.
+fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
+    let span = args.span;
+    let positional: Vec<&str> = c.args.posonlyargs.iter().chain(&c.args.args).map(|a| a.def.arg.as_str()).collect();
+    let mut bound: HashMap<String, Value> = HashMap::new();
+    let mut extra_pos = Vec::new();
+    for (i, v) in args.pos.into_iter().enumerate() {
+        match positional.get(i) {
+            Some(name) => {
+                bound.insert(name.to_string(), v);
+            }
+            None => extra_pos.push(v),
+        }
+    }
+    let mut extra_kw = Vec::new();
+    let kwonly: Vec<&str> = c.args.kwonlyargs.iter().map(|a| a.def.arg.as_str()).collect();
+    let posonly = c.args.posonlyargs.len();
+    for (k, v) in args.kw {
+        let is_param = positional.iter().skip(posonly).any(|p| *p == k) || kwonly.contains(&k.as_str());
+        if is_param {
+            if bound.contains_key(&k) {
+                return Err(Diagnostic::error(span, format!("{}() got multiple values for argument '{k}'", c.name)));
+            }
+            bound.insert(k, v);
+        } else {
+            extra_kw.push((k, v));
+        }
+    }
+    // Defaults align with the end of the positional parameters.
+    let first_default = positional.len() - c.defaults.len();
+    for (i, name) in positional.iter().enumerate() {
+        if !bound.contains_key(*name) {
+            if i >= first_default {
+                bound.insert(name.to_string(), c.defaults[i - first_default].clone());
+            } else {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("{}() missing required positional argument '{name}'", c.name),
+                ));
+            }
+        }
+    }
+    for name in &kwonly {
+        if !bound.contains_key(*name) {
+            match c.kw_defaults.get(*name) {
+                Some(d) => {
+                    bound.insert(name.to_string(), d.clone());
+                }
+                None => {
+                    return Err(Diagnostic::error(span, format!("{}() missing required keyword argument '{name}'", c.name)))
+                }
+            }
+        }
+    }
+    match &c.args.vararg {
+        Some(va) => {
+            bound.insert(va.arg.to_string(), Value::tuple(extra_pos));
+        }
+        None if !extra_pos.is_empty() => {
+            return Err(Diagnostic::error(
+                span,
+                format!("{}() takes {} positional arguments but {} were given", c.name, positional.len(), positional.len() + extra_pos.len()),
+            ))
+        }
+        None => {}
+    }
+    match &c.args.kwarg {
+        Some(ka) => {
+            let items = extra_kw.into_iter().map(|(k, v)| (Value::str(&k), v)).collect();
+            bound.insert(ka.arg.to_string(), Value::Dict(Rc::new(RefCell::new(items))));
+        }
+        None => {
+            if let Some((k, _)) = extra_kw.first() {
+                return Err(Diagnostic::error(span, format!("{}() got an unexpected keyword argument '{k}'", c.name)));
+            }
+        }
+    }
+    for (k, v) in bound {
+        frame.set(&k, v);
+    }
+    Ok(())
+}

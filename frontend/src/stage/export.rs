@@ -1,0 +1,139 @@
+//! `@agc.export` functions become IR functions: annotated parameters are
+//! staged tensors, compile-time keyword arguments are bound, the body is
+//! traced, and the returned tensors (a tensor or a tuple of them) become the
+//! function's results.
+
+use super::args::Args;
+use super::value::{Tensor, Value};
+use super::{ExportRequest, Stager, R};
+use crate::diagnostics::Diagnostic;
+use crate::parse::span_of;
+use agc_ir::{Function, OpKind, Span, Type};
+
+impl Stager {
+    /// Stages one export into a verified IR function.
+    pub fn stage_export(&mut self, req: &ExportRequest) -> R<Function> {
+        let c = &req.func;
+        let mut params: Vec<(String, Type)> = Vec::new();
+        let mut call = Args { span: req.span, ..Args::default() };
+        let positional: Vec<_> = c.args.posonlyargs.iter().chain(&c.args.args).collect();
+        let first_default = positional.len() - c.defaults.len();
+        let mut staged_slots = Vec::new();
+        for (i, a) in positional.iter().enumerate() {
+            let name = a.def.arg.to_string();
+            let v = self.export_param(req, &name, span_of(&a.def), (i >= first_default).then(|| c.defaults[i - first_default].clone()))?;
+            match v {
+                Some(v) => call.pos.push(v),
+                None => {
+                    staged_slots.push((true, call.pos.len()));
+                    call.pos.push(Value::None);
+                    params.push((name.clone(), param_type(c, &name)));
+                }
+            }
+        }
+        for a in &c.args.kwonlyargs {
+            let name = a.def.arg.to_string();
+            match self.export_param(req, &name, span_of(&a.def), c.kw_defaults.get(&name).cloned())? {
+                Some(v) => call.kw.push((name, v)),
+                None => {
+                    staged_slots.push((false, call.kw.len()));
+                    call.kw.push((name.clone(), Value::None));
+                    params.push((name.clone(), param_type(c, &name)));
+                }
+            }
+        }
+        if let Some((k, _)) = req.static_kwargs.iter().find(|(k, _)| !c.locals.contains(k) || !has_param(c, k)) {
+            return Err(Diagnostic::error(req.span, format!("'{k}' is not a parameter of '{}'", c.name)));
+        }
+        let f = Function::new(req.name.clone(), &params, c.span);
+        let body = f.body;
+        let tensors: Vec<Tensor> =
+            f.params().iter().zip(&params).map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone() }).collect();
+        for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
+            let v = Value::Tensor(t);
+            if positional {
+                call.pos[slot] = v;
+            } else {
+                call.kw[slot].1 = v;
+            }
+        }
+        self.func = Some(f);
+        self.region = body;
+        let result = self.call_closure(c, call);
+        let result = result.and_then(|r| {
+            let mut outs = Vec::new();
+            self.flatten_result(&r, c.span, &req.name, &mut outs)?;
+            Ok(outs)
+        });
+        let outs = match result {
+            Ok(outs) => outs,
+            Err(e) => {
+                self.func = None;
+                return Err(e);
+            }
+        };
+        let mut f = self.func.take().ok_or_else(|| Diagnostic::internal(req.span, "lost the function being staged"))?;
+        f.result_types = outs.iter().map(|t| Type::Tensor(t.ty.clone())).collect();
+        f.append_op(body, OpKind::Return, outs.iter().map(|t| t.value).collect(), vec![], vec![], c.span);
+        agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(req.span, e.to_string()))?;
+        Ok(f)
+    }
+
+    /// The compile-time value bound to an export parameter, or `None` if it is a staged tensor.
+    fn export_param(&mut self, req: &ExportRequest, name: &str, span: Span, default: Option<Value>) -> R<Option<Value>> {
+        if let Some((_, v)) = req.static_kwargs.iter().find(|(k, _)| k == name) {
+            return Ok(Some(v.clone()));
+        }
+        match req.func.annotations.get(name) {
+            Some(Value::Spec(_)) => Ok(None),
+            Some(other) => Err(Diagnostic::error(
+                span,
+                format!("parameter '{name}' of exported function '{}' is annotated with a {}, not a tensor spec like agc.f32[...]", req.func.name, other.type_name()),
+            )),
+            None => default.map(Some).ok_or_else(|| {
+                Diagnostic::error(
+                    span,
+                    format!("parameter '{name}' of exported function '{}' needs a tensor annotation such as agc.f32[\"B\", 784] (or a compile-time value bound with @agc.export({name}=...))", req.func.name),
+                )
+            }),
+        }
+    }
+
+    fn flatten_result(&mut self, v: &Value, span: Span, name: &str, out: &mut Vec<Tensor>) -> R<()> {
+        match v {
+            Value::Tuple(_) | Value::List(_) => {
+                for item in super::pyops::iterate(v, span)? {
+                    self.flatten_result(&item, span, name, out)?;
+                }
+                Ok(())
+            }
+            Value::None => Err(Diagnostic::error(span, format!("exported function '{name}' returns None; it must return a tensor or a tuple of tensors"))),
+            Value::Tensor(t) => {
+                out.push(t.clone());
+                Ok(())
+            }
+            other => match super::tensor::kind_of(other) {
+                Some(_) => {
+                    let t = self.to_tensor(other, None, span)?;
+                    out.push(t);
+                    Ok(())
+                }
+                None => Err(Diagnostic::error(
+                    span,
+                    format!("exported function '{name}' returns a {}; it must return tensors", other.type_name()),
+                )),
+            },
+        }
+    }
+}
+
+fn param_type(c: &super::value::Closure, name: &str) -> Type {
+    match c.annotations.get(name) {
+        Some(Value::Spec(t)) => Type::Tensor(t.clone()),
+        _ => unreachable!("export_param returned None only for tensor specs"),
+    }
+}
+
+fn has_param(c: &super::value::Closure, name: &str) -> bool {
+    agc_analysis::py::activity::parameter_names(c.args).iter().any(|p| p == name)
+}

@@ -1,0 +1,147 @@
+//! Attribute access: namespaces (`np.exp`, `agc.f32`, `math.pi`), tensor
+//! attributes and methods, list/dict/str methods, and user objects.
+
+use super::value::{Namespace, Value};
+use super::{numpy, Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{DType, Dim, Span};
+use std::rc::Rc;
+
+const TENSOR_METHODS: &[&str] = &[
+    "reshape", "transpose", "astype", "sum", "mean", "max", "min", "prod", "argmax", "argmin", "squeeze",
+    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item",
+];
+const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"];
+const DICT_METHODS: &[&str] = &["get", "keys", "values", "items", "update", "pop", "setdefault", "copy"];
+const STR_METHODS: &[&str] = &["format", "join", "upper", "lower", "startswith", "endswith", "replace", "split", "strip"];
+const MATH_FUNCS: &[&str] = &[
+    "sqrt", "exp", "log", "log2", "log10", "tanh", "sin", "cos", "tan", "floor", "ceil", "fabs", "pow", "prod",
+    "isqrt", "gcd", "isclose", "erf", "atan", "atan2", "asin", "acos", "sinh", "cosh", "hypot", "log1p", "expm1",
+];
+
+fn method(name: &str, recv: &Value) -> Value {
+    Value::Builtin(Rc::from(name), Some(Box::new(recv.clone())))
+}
+
+fn dtype_attr(name: &str) -> Option<DType> {
+    match name {
+        "float32" | "single" => Some(DType::F32),
+        "float64" | "double" | "float_" => Some(DType::F64),
+        "int32" | "intc" => Some(DType::I32),
+        "int64" | "int_" | "intp" => Some(DType::I64),
+        "bool_" | "bool" => Some(DType::Bool),
+        _ => None,
+    }
+}
+
+impl Stager {
+    /// `base.name`.
+    pub fn get_attr(&mut self, base: &Value, name: &str, span: Span) -> R<Value> {
+        let missing = || Diagnostic::error(span, format!("'{}' object has no attribute '{name}'", base.type_name()));
+        match base {
+            Value::Namespace(ns, module) => namespace_attr(*ns, module, name, span),
+            Value::Tensor(t) => match name {
+                "shape" => Ok(Value::tuple(t.ty.dims.iter().map(dim_value).collect())),
+                "ndim" => Ok(Value::Int(t.ty.rank() as i64)),
+                "dtype" => Ok(Value::DType(t.ty.dtype)),
+                "size" => match t.ty.static_numel() {
+                    Some(n) => Ok(Value::Int(n)),
+                    None => {
+                        let mut acc = Value::Int(1);
+                        for d in &t.ty.dims {
+                            acc = self.binop(rustpython_parser::ast::Operator::Mult, &acc, &dim_value(d), span)?;
+                        }
+                        Ok(acc)
+                    }
+                },
+                "T" => self.call_builtin("tensor.transpose", Some(base), super::args::Args::positional(vec![], span)),
+                n if TENSOR_METHODS.contains(&n) => Ok(method(&format!("tensor.{n}"), base)),
+                _ => Err(missing()),
+            },
+            Value::List(_) if LIST_METHODS.contains(&name) => Ok(method(&format!("list.{name}"), base)),
+            Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(method(&format!("dict.{name}"), base)),
+            Value::Str(_) if STR_METHODS.contains(&name) => Ok(method(&format!("str.{name}"), base)),
+            Value::Tuple(_) if name == "index" || name == "count" => Ok(method(&format!("list.{name}"), base)),
+            Value::Instance(i) => {
+                if let Some(v) = i.attrs.borrow().get(name) {
+                    return Ok(v.clone());
+                }
+                match i.class.lookup(name) {
+                    Some(f @ Value::Function(_)) => Ok(Value::BoundMethod(Rc::new((base.clone(), f)))),
+                    Some(v) => Ok(v),
+                    None if name == "__class__" => Ok(Value::Class(i.class.clone())),
+                    None => Err(missing()),
+                }
+            }
+            Value::Class(c) => match name {
+                "__name__" => Ok(Value::str(&c.name)),
+                _ => c.lookup(name).ok_or_else(missing),
+            },
+            Value::Function(f) if name == "__name__" => Ok(Value::str(&f.name)),
+            Value::DType(d) => match name {
+                "itemsize" => Ok(Value::Int(d.byte_size() as i64)),
+                "name" => Ok(Value::str(d.numpy_name())),
+                _ => Err(missing()),
+            },
+            Value::Spec(t) => match name {
+                "shape" => Ok(Value::tuple(t.dims.iter().map(dim_value).collect())),
+                "dtype" => Ok(Value::DType(t.dtype)),
+                _ => Err(missing()),
+            },
+            Value::Float(_) | Value::Int(_) if name == "real" => Ok(base.clone()),
+            _ => Err(missing()),
+        }
+    }
+}
+
+/// A dim as a Python value: an int, or a run-time size.
+pub fn dim_value(d: &Dim) -> Value {
+    match d {
+        Dim::Static(n) => Value::Int(*n),
+        Dim::Sym(_) => Value::SymInt(d.clone()),
+    }
+}
+
+fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Value> {
+    let f = |q: &str| Ok(Value::Builtin(Rc::from(q), None));
+    match ns {
+        Namespace::Numpy => {
+            if let Some(d) = dtype_attr(name) {
+                return Ok(Value::DType(d));
+            }
+            match name {
+                "pi" => Ok(Value::Float(std::f64::consts::PI)),
+                "e" => Ok(Value::Float(std::f64::consts::E)),
+                "inf" | "infty" | "Inf" => Ok(Value::Float(f64::INFINITY)),
+                "nan" | "NaN" => Ok(Value::Float(f64::NAN)),
+                "newaxis" => Ok(Value::None),
+                "random" | "linalg" | "fft" => Ok(Value::Namespace(Namespace::NumpyOther, Rc::from(format!("numpy.{name}")))),
+                n if numpy::is_function(n) => f(&format!("np.{n}")),
+                _ => Err(Diagnostic::unsupported(span, format!("numpy.{name} is not supported by agc"))),
+            }
+        }
+        Namespace::Agc => match name {
+            "f32" => Ok(Value::SpecFactory(DType::F32)),
+            "f64" => Ok(Value::SpecFactory(DType::F64)),
+            "i32" => Ok(Value::SpecFactory(DType::I32)),
+            "i64" => Ok(Value::SpecFactory(DType::I64)),
+            "bool_" => Ok(Value::SpecFactory(DType::Bool)),
+            "numpy" => Ok(Value::Namespace(Namespace::Numpy, Rc::from("agc.numpy"))),
+            "export" => f("agc.export"),
+            _ => Err(Diagnostic::unsupported(span, format!("agc.{name} is not supported yet"))),
+        },
+        Namespace::Math => match name {
+            "pi" => Ok(Value::Float(std::f64::consts::PI)),
+            "e" => Ok(Value::Float(std::f64::consts::E)),
+            "tau" => Ok(Value::Float(std::f64::consts::TAU)),
+            "inf" => Ok(Value::Float(f64::INFINITY)),
+            "nan" => Ok(Value::Float(f64::NAN)),
+            n if MATH_FUNCS.contains(&n) => f(&format!("math.{n}")),
+            _ => Err(Diagnostic::unsupported(span, format!("math.{name} is not supported by agc"))),
+        },
+        Namespace::NumpyOther | Namespace::Opaque => Err(Diagnostic::unsupported(
+            span,
+            format!("module '{module}' is not supported by agc (only agc, agc.numpy/numpy and math are)"),
+        )),
+    }
+}

@@ -1,0 +1,644 @@
+//! The `agc.numpy` surface: numpy functions and ndarray methods on staged
+//! tensors (and on compile-time numbers, which numpy turns into arrays).
+
+use super::args::Args;
+use super::pyops;
+use super::tensor::type_error;
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{infer, ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, ReduceKind, Span, TensorType, UnaryOp};
+
+const FUNCTIONS: &[&str] = &[
+    "exp", "log", "tanh", "sqrt", "abs", "absolute", "sin", "cos", "floor", "ceil", "sign", "negative", "square",
+    "log1p", "expm1", "logical_not", "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "mod",
+    "remainder", "power", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
+    "less", "less_equal", "greater", "greater_equal", "where", "matmul", "dot", "clip", "outer", "sum", "mean",
+    "max", "amax", "min", "amin", "prod", "argmax", "argmin", "any", "all", "var", "std", "reshape", "transpose",
+    "expand_dims", "squeeze", "broadcast_to", "concatenate", "stack", "ravel", "zeros", "ones", "full", "empty",
+    "zeros_like", "ones_like", "full_like", "empty_like", "arange", "array", "asarray", "eye", "linspace",
+    "float32", "float64", "int32", "int64", "bool_", "shape", "ndim", "size",
+];
+
+/// True if `np.<name>` is part of the supported surface.
+pub fn is_function(name: &str) -> bool {
+    FUNCTIONS.contains(&name)
+}
+
+/// A `dtype=` argument.
+fn dtype_arg(v: Option<Value>, span: Span) -> R<Option<DType>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(Value::DType(d)) => Ok(Some(d)),
+        Some(Value::Str(s)) => DType::from_name(&s)
+            .map(Some)
+            .ok_or_else(|| Diagnostic::unsupported(span, format!("dtype '{s}' is not supported (float32, float64, int32, int64, bool are)"))),
+        Some(Value::Builtin(n, None)) => match &*n {
+            "float" => Ok(Some(DType::F64)),
+            "int" => Ok(Some(DType::I64)),
+            "bool" => Ok(Some(DType::Bool)),
+            _ => Err(Diagnostic::error(span, "data type not understood")),
+        },
+        Some(other) => Err(Diagnostic::error(span, format!("data type not understood: {}", other.type_name()))),
+    }
+}
+
+/// A shape argument: an int or a sequence of ints and run-time sizes.
+fn shape_arg(v: &Value, span: Span) -> R<Vec<Dim>> {
+    let items = match v {
+        Value::Tuple(_) | Value::List(_) => pyops::iterate(v, span)?,
+        other => vec![other.clone()],
+    };
+    items
+        .iter()
+        .map(|x| match x {
+            Value::SymInt(d) => Ok(d.clone()),
+            other => match other.as_int() {
+                Some(n) if n >= 0 => Ok(Dim::Static(n)),
+                _ => Err(Diagnostic::error(span, format!("negative or non-integer dimension {}", pyops::py_repr(other)))),
+            },
+        })
+        .collect()
+}
+
+/// Reshape targets: ints, `-1`, run-time sizes.
+fn reshape_arg(items: &[Value], span: Span) -> R<Vec<Option<Dim>>> {
+    let items = match items {
+        [v @ (Value::Tuple(_) | Value::List(_))] => pyops::iterate(v, span)?,
+        other => other.to_vec(),
+    };
+    items
+        .iter()
+        .map(|x| match x {
+            Value::SymInt(d) => Ok(Some(d.clone())),
+            other => match other.as_int() {
+                Some(-1) => Ok(None),
+                Some(n) if n >= 0 => Ok(Some(Dim::Static(n))),
+                _ => Err(Diagnostic::error(span, format!("invalid reshape dimension {}", pyops::py_repr(other)))),
+            },
+        })
+        .collect()
+}
+
+/// An `axis=` argument normalised against `rank`: `None` = all axes.
+fn axes_arg(v: Option<Value>, rank: usize, span: Span) -> R<Vec<usize>> {
+    let raw: Vec<i64> = match v {
+        None | Some(Value::None) => return Ok((0..rank).collect()),
+        Some(Value::Tuple(t)) => t.iter().map(|x| x.as_int()).collect::<Option<_>>(),
+        Some(Value::List(l)) => l.borrow().iter().map(|x| x.as_int()).collect::<Option<_>>(),
+        Some(x) => x.as_int().map(|i| vec![i]),
+    }
+    .ok_or_else(|| Diagnostic::error(span, "axis must be a compile-time int or tuple of ints"))?;
+    let mut axes: Vec<usize> = raw
+        .iter()
+        .map(|&a| infer::normalize_axis(a, rank).map_err(|e| type_error(span, e)))
+        .collect::<R<_>>()?;
+    axes.sort_unstable();
+    if axes.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Diagnostic::error(span, "duplicate value in 'axis'"));
+    }
+    Ok(axes)
+}
+
+fn truthy_kw(args: &Args, index: usize, name: &str) -> bool {
+    args.get(index, name).as_ref().and_then(pyops::truthy).unwrap_or(false)
+}
+
+impl Stager {
+    /// Calls `np.<f>` or the tensor method `tensor.<f>` (receiver first).
+    pub fn call_numpy(&mut self, name: &str, recv: Option<&Value>, mut args: Args) -> R<Value> {
+        let span = args.span;
+        let f = match name.strip_prefix("np.") {
+            Some(f) => f,
+            None => {
+                let m = name.trim_start_matches("tensor.");
+                let recv = recv.cloned().ok_or_else(|| Diagnostic::internal(span, "method without receiver"))?;
+                return self.tensor_method(m, recv, args);
+            }
+        };
+        let x = || args.req(0, "x", &format!("np.{f}"));
+        match f {
+            "exp" | "log" | "tanh" | "sqrt" | "abs" | "absolute" | "sin" | "cos" | "floor" | "ceil" | "sign"
+            | "negative" | "logical_not" => {
+                let op = match f {
+                    "exp" => UnaryOp::Exp,
+                    "log" => UnaryOp::Log,
+                    "tanh" => UnaryOp::Tanh,
+                    "sqrt" => UnaryOp::Sqrt,
+                    "abs" | "absolute" => UnaryOp::Abs,
+                    "sin" => UnaryOp::Sin,
+                    "cos" => UnaryOp::Cos,
+                    "floor" => UnaryOp::Floor,
+                    "ceil" => UnaryOp::Ceil,
+                    "sign" => UnaryOp::Sign,
+                    "negative" => UnaryOp::Neg,
+                    _ => UnaryOp::Not,
+                };
+                let v = x()?;
+                if op == UnaryOp::Not {
+                    let t = self.to_tensor(&v, None, span)?;
+                    let b = self.cast(&t, DType::Bool, span)?;
+                    return self.unary(UnaryOp::Not, &Value::Tensor(b), span);
+                }
+                self.unary(op, &v, span)
+            }
+            "square" => {
+                let v = x()?;
+                let t = Value::Tensor(self.to_tensor(&v, None, span)?);
+                self.binary(BinaryOp::Mul, &t, &t, span)
+            }
+            "log1p" | "expm1" => {
+                let v = x()?;
+                let t = Value::Tensor(self.to_tensor(&v, None, span)?);
+                if f == "log1p" {
+                    let s = self.binary(BinaryOp::Add, &t, &Value::Int(1), span)?;
+                    self.unary(UnaryOp::Log, &s, span)
+                } else {
+                    let e = self.unary(UnaryOp::Exp, &t, span)?;
+                    self.binary(BinaryOp::Sub, &e, &Value::Int(1), span)
+                }
+            }
+            "add" | "subtract" | "multiply" | "divide" | "true_divide" | "floor_divide" | "mod" | "remainder"
+            | "power" | "maximum" | "minimum" => {
+                let op = match f {
+                    "add" => BinaryOp::Add,
+                    "subtract" => BinaryOp::Sub,
+                    "multiply" => BinaryOp::Mul,
+                    "divide" | "true_divide" => BinaryOp::Div,
+                    "floor_divide" => BinaryOp::FloorDiv,
+                    "mod" | "remainder" => BinaryOp::Mod,
+                    "power" => BinaryOp::Pow,
+                    "maximum" => BinaryOp::Max,
+                    _ => BinaryOp::Min,
+                };
+                let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
+                let a = Value::Tensor(self.strong_if_static(&a, &b, span)?);
+                self.binary(op, &a, &b, span)
+            }
+            "logical_and" | "logical_or" | "logical_xor" => {
+                let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
+                let a = self.to_tensor(&a, None, span)?;
+                let b = self.to_tensor(&b, None, span)?;
+                let (a, b) = (self.cast(&a, DType::Bool, span)?, self.cast(&b, DType::Bool, span)?);
+                let op = match f {
+                    "logical_and" => BinaryOp::And,
+                    "logical_or" => BinaryOp::Or,
+                    _ => BinaryOp::Xor,
+                };
+                Ok(Value::Tensor(self.binary_same(op, &a, &b, span)?))
+            }
+            "equal" | "not_equal" | "less" | "less_equal" | "greater" | "greater_equal" => {
+                let op = match f {
+                    "equal" => CmpOp::Eq,
+                    "not_equal" => CmpOp::Ne,
+                    "less" => CmpOp::Lt,
+                    "less_equal" => CmpOp::Le,
+                    "greater" => CmpOp::Gt,
+                    _ => CmpOp::Ge,
+                };
+                let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
+                let a = Value::Tensor(self.strong_if_static(&a, &b, span)?);
+                self.compare(op, &a, &b, span)
+            }
+            "where" => {
+                if args.pos.len() != 3 {
+                    return Err(Diagnostic::unsupported(span, "np.where needs three arguments (condition, x, y) in agc"));
+                }
+                let (c, a, b) = (args.pos[0].clone(), args.pos[1].clone(), args.pos[2].clone());
+                self.select(&c, &a, &b, span)
+            }
+            "matmul" => self.matmul(&args.req(0, "x1", f)?, &args.req(1, "x2", f)?, span),
+            "dot" => self.dot(&args.req(0, "a", f)?, &args.req(1, "b", f)?, span),
+            "outer" => {
+                let a = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
+                let b = self.to_tensor(&args.req(1, "b", f)?, None, span)?;
+                let a = self.flatten(&a, span)?;
+                let b = self.flatten(&b, span)?;
+                let mut col = a.ty.dims.clone();
+                col.push(Dim::Static(1));
+                let a2 = self.reshape_to(&a, col, span)?;
+                self.binary(BinaryOp::Mul, &Value::Tensor(a2), &Value::Tensor(b), span)
+            }
+            "clip" => {
+                let v = x()?;
+                let (lo, hi) = (args.get(1, "a_min").unwrap_or(Value::None), args.get(2, "a_max").unwrap_or(Value::None));
+                self.clip(&v, &lo, &hi, span)
+            }
+            "sum" | "mean" | "max" | "amax" | "min" | "amin" | "prod" | "any" | "all" | "var" | "std" | "argmax"
+            | "argmin" => {
+                let v = x()?;
+                args.pos.remove(0);
+                self.reduction(f, &v, &args)
+            }
+            "reshape" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                let shape = args.req(1, "newshape", f).or_else(|_| args.req(1, "shape", f))?;
+                self.reshape(&t, &[shape], span)
+            }
+            "ravel" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                Ok(Value::Tensor(self.flatten(&t, span)?))
+            }
+            "transpose" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                let axes = args.get_some(1, "axes").map(|a| pyops::iterate(&a, span)).transpose()?;
+                self.transpose(&t, axes, span)
+            }
+            "expand_dims" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                self.expand_dims(&t, args.req(1, "axis", f)?, span)
+            }
+            "squeeze" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                self.squeeze(&t, args.get_some(1, "axis"), span)
+            }
+            "broadcast_to" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                let dims = shape_arg(&args.req(1, "shape", f)?, span)?;
+                Ok(Value::Tensor(self.broadcast_to(&t, dims, span)?))
+            }
+            "concatenate" | "stack" => {
+                let parts = pyops::iterate(&args.req(0, "arrays", f)?, span)?;
+                let axis = args.get_some(1, "axis").map(|a| a.as_int().ok_or_else(|| Diagnostic::error(span, "axis must be an int"))).transpose()?.unwrap_or(0);
+                if f == "stack" {
+                    self.stack(&parts, axis, span)
+                } else {
+                    self.concat(&parts, axis, span)
+                }
+            }
+            "zeros" | "ones" | "empty" | "full" => {
+                let dims = shape_arg(&args.req(0, "shape", f)?, span)?;
+                let (fill, dt_index) = match f {
+                    "full" => (args.req(1, "fill_value", f)?, 2),
+                    "ones" => (Value::Float(1.0), 1),
+                    _ => (Value::Float(0.0), 1),
+                };
+                let dtype = dtype_arg(args.get(dt_index, "dtype"), span)?;
+                self.full(dims, &fill, dtype, span)
+            }
+            "zeros_like" | "ones_like" | "empty_like" | "full_like" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                let (fill, dt_index) = match f {
+                    "full_like" => (args.req(1, "fill_value", f)?, 2),
+                    "ones_like" => (Value::Float(1.0), 1),
+                    _ => (Value::Float(0.0), 1),
+                };
+                let dtype = dtype_arg(args.get(dt_index, "dtype"), span)?.unwrap_or(t.ty.dtype);
+                self.full(t.ty.dims.clone(), &fill, Some(dtype), span)
+            }
+            "arange" => self.arange(&args),
+            "array" | "asarray" => {
+                let dtype = dtype_arg(args.get(1, "dtype"), span)?;
+                let t = self.to_tensor(&x()?, dtype, span)?;
+                Ok(Value::Tensor(match dtype {
+                    Some(d) => self.cast(&t, d, span)?,
+                    None => t,
+                }))
+            }
+            "eye" => {
+                let n = args.req(0, "N", f)?.as_int().ok_or_else(|| Diagnostic::error(span, "np.eye needs a compile-time size"))?;
+                let dtype = dtype_arg(args.get(3, "dtype"), span)?.unwrap_or(DType::F64);
+                let data: Vec<f64> = (0..n * n).map(|i| ((i / n) == (i % n)) as i64 as f64).collect();
+                Ok(Value::Tensor(self.constant(ConstData::Float(data).cast(dtype), TensorType::static_shape(dtype, &[n, n]), span)?))
+            }
+            "linspace" => {
+                let (a, b) = (args.req(0, "start", f)?, args.req(1, "stop", f)?);
+                let n = args.get(2, "num").and_then(|v| v.as_int()).unwrap_or(50);
+                let (Some(a), Some(b)) = (a.as_f64(), b.as_f64()) else {
+                    return Err(Diagnostic::unsupported(span, "np.linspace needs compile-time bounds"));
+                };
+                let dtype = dtype_arg(args.get(5, "dtype"), span)?.unwrap_or(DType::F64);
+                let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
+                let data = ConstData::Float((0..n).map(|i| if i == n - 1 && n > 1 { b } else { a + step * i as f64 }).collect());
+                Ok(Value::Tensor(self.constant(data.cast(dtype), TensorType::static_shape(dtype, &[n]), span)?))
+            }
+            "float32" | "float64" | "int32" | "int64" | "bool_" => {
+                let dtype = DType::from_name(f).unwrap_or(DType::F64);
+                let v = args.get(0, "x").unwrap_or(Value::Int(0));
+                let t = self.to_tensor(&v, Some(dtype), span)?;
+                Ok(Value::Tensor(self.cast(&t, dtype, span)?))
+            }
+            "shape" => {
+                let t = Value::Tensor(self.to_tensor(&x()?, None, span)?);
+                self.get_attr(&t, "shape", span)
+            }
+            "ndim" => {
+                let t = Value::Tensor(self.to_tensor(&x()?, None, span)?);
+                self.get_attr(&t, "ndim", span)
+            }
+            "size" => {
+                let t = Value::Tensor(self.to_tensor(&x()?, None, span)?);
+                self.get_attr(&t, "size", span)
+            }
+            _ => Err(Diagnostic::unsupported(span, format!("np.{f} is not supported by agc"))),
+        }
+    }
+
+    /// numpy ufuncs turn Python-scalar first operands into arrays only when both are scalars.
+    fn strong_if_static(&mut self, a: &Value, b: &Value, span: Span) -> R<Tensor> {
+        if a.is_staged() || b.is_staged() {
+            match a {
+                Value::Tensor(t) => Ok(t.clone()),
+                _ => {
+                    // Keep weak-scalar promotion: stage with the partner's dtype.
+                    let d = super::tensor::result_dtype(&[
+                        super::tensor::kind_of(a).unwrap_or(super::tensor::Kind::WeakFloat),
+                        super::tensor::kind_of(b).unwrap_or(super::tensor::Kind::WeakFloat),
+                    ]);
+                    self.to_tensor_as(a, d, span)
+                }
+            }
+        } else {
+            self.to_tensor(a, None, span)
+        }
+    }
+
+    fn tensor_method(&mut self, m: &str, recv: Value, args: Args) -> R<Value> {
+        let span = args.span;
+        let t = self.to_tensor(&recv, None, span)?;
+        match m {
+            "reshape" => self.reshape(&t, &args.pos, span),
+            "transpose" => {
+                let axes = match args.pos.as_slice() {
+                    [] => None,
+                    [v @ (Value::Tuple(_) | Value::List(_))] => Some(pyops::iterate(v, span)?),
+                    items => Some(items.to_vec()),
+                };
+                self.transpose(&t, axes, span)
+            }
+            "astype" => {
+                let d = dtype_arg(args.get(0, "dtype"), span)?.ok_or_else(|| Diagnostic::error(span, "astype() needs a dtype"))?;
+                Ok(Value::Tensor(self.cast(&t, d, span)?))
+            }
+            "squeeze" => self.squeeze(&t, args.get_some(0, "axis"), span),
+            "flatten" | "ravel" => Ok(Value::Tensor(self.flatten(&t, span)?)),
+            "copy" => Ok(Value::Tensor(t)),
+            "dot" => self.dot(&Value::Tensor(t), &args.req(0, "b", "dot")?, span),
+            "clip" => {
+                let (lo, hi) = (args.get(0, "min").unwrap_or(Value::None), args.get(1, "max").unwrap_or(Value::None));
+                self.clip(&Value::Tensor(t), &lo, &hi, span)
+            }
+            "item" => Err(Diagnostic::error(span, ".item() of a staged tensor: its value is only known at run time")),
+            _ => self.reduction(m, &Value::Tensor(t), &args),
+        }
+    }
+
+    fn dot(&mut self, a: &Value, b: &Value, span: Span) -> R<Value> {
+        let ta = self.to_tensor(a, None, span)?;
+        let tb = self.to_tensor(b, None, span)?;
+        if ta.ty.rank() == 0 || tb.ty.rank() == 0 {
+            return self.binary(BinaryOp::Mul, a, b, span);
+        }
+        if ta.ty.rank() > 2 || tb.ty.rank() > 2 {
+            return Err(Diagnostic::unsupported(span, "np.dot of arrays with more than 2 dims is not supported; use np.matmul"));
+        }
+        self.matmul(&Value::Tensor(ta), &Value::Tensor(tb), span)
+    }
+
+    fn clip(&mut self, v: &Value, lo: &Value, hi: &Value, span: Span) -> R<Value> {
+        let mut cur = Value::Tensor(self.to_tensor(v, None, span)?);
+        if !matches!(lo, Value::None) {
+            cur = self.binary(BinaryOp::Max, &cur, lo, span)?;
+        }
+        if !matches!(hi, Value::None) {
+            cur = self.binary(BinaryOp::Min, &cur, hi, span)?;
+        }
+        Ok(cur)
+    }
+
+    fn flatten(&mut self, t: &Tensor, span: Span) -> R<Tensor> {
+        let dims = infer::reshape_dims(&t.ty, &[None]).map_err(|e| type_error(span, e))?;
+        self.reshape_to(t, dims, span)
+    }
+
+    fn reshape(&mut self, t: &Tensor, items: &[Value], span: Span) -> R<Value> {
+        let target = reshape_arg(items, span)?;
+        let dims = infer::reshape_dims(&t.ty, &target).map_err(|e| type_error(span, e))?;
+        Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
+    }
+
+    fn transpose(&mut self, t: &Tensor, axes: Option<Vec<Value>>, span: Span) -> R<Value> {
+        let perm: Vec<usize> = match axes {
+            None => (0..t.ty.rank()).rev().collect(),
+            Some(items) => items
+                .iter()
+                .map(|a| {
+                    let a = a.as_int().ok_or_else(|| Diagnostic::error(span, "transpose axes must be ints"))?;
+                    infer::normalize_axis(a, t.ty.rank()).map_err(|e| type_error(span, e))
+                })
+                .collect::<R<_>>()?,
+        };
+        if perm.iter().enumerate().all(|(i, &p)| i == p) && perm.len() == t.ty.rank() {
+            return Ok(Value::Tensor(t.clone()));
+        }
+        let ty = infer::transpose(&t.ty, &perm).map_err(|e| type_error(span, e))?;
+        Ok(Value::Tensor(self.emit(OpKind::Transpose { perm }, &[t], ty, span)?))
+    }
+
+    fn expand_dims(&mut self, t: &Tensor, axis: Value, span: Span) -> R<Value> {
+        let raw: Vec<Value> = match &axis {
+            Value::Tuple(_) | Value::List(_) => pyops::iterate(&axis, span)?,
+            other => vec![other.clone()],
+        };
+        let out_rank = t.ty.rank() + raw.len();
+        let axes = axes_arg(Some(Value::tuple(raw)), out_rank, span)?;
+        let mut src = t.ty.dims.iter();
+        let dims = (0..out_rank)
+            .map(|i| if axes.contains(&i) { Dim::Static(1) } else { src.next().cloned().unwrap_or(Dim::Static(1)) })
+            .collect();
+        Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
+    }
+
+    fn squeeze(&mut self, t: &Tensor, axis: Option<Value>, span: Span) -> R<Value> {
+        let axes: Vec<usize> = match axis {
+            None => (0..t.ty.rank()).filter(|&i| t.ty.dims[i] == Dim::Static(1)).collect(),
+            Some(a) => {
+                let axes = axes_arg(Some(a), t.ty.rank(), span)?;
+                if let Some(&bad) = axes.iter().find(|&&i| t.ty.dims[i] != Dim::Static(1)) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("cannot select an axis to squeeze out which has size not equal to one (axis {bad} has size {})", t.ty.dims[bad]),
+                    ));
+                }
+                axes
+            }
+        };
+        let dims = t.ty.dims.iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d.clone()).collect();
+        Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
+    }
+
+    /// `np.full(dims, fill, dtype)`.
+    fn full(&mut self, dims: Vec<Dim>, fill: &Value, dtype: Option<DType>, span: Span) -> R<Value> {
+        let dtype = dtype.unwrap_or(match fill {
+            Value::Tensor(t) => t.ty.dtype,
+            Value::Bool(_) => DType::Bool,
+            Value::Int(_) => DType::I64,
+            _ => DType::F64,
+        });
+        let s = self.to_tensor(fill, Some(dtype), span)?;
+        if s.ty.rank() != 0 {
+            return Err(Diagnostic::unsupported(span, "a non-scalar fill value is not supported; use np.broadcast_to"));
+        }
+        let s = self.cast(&s, dtype, span)?;
+        if dims.is_empty() {
+            return Ok(Value::Tensor(s));
+        }
+        Ok(Value::Tensor(self.emit(OpKind::Fill, &[&s], TensorType::new(dtype, dims), span)?))
+    }
+
+    fn arange(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let dtype = dtype_arg(args.kw.iter().find(|(k, _)| k == "dtype").map(|(_, v)| v.clone()), span)?;
+        let pos = &args.pos;
+        let (start, stop, step) = match pos.as_slice() {
+            [n] => (Value::Int(0), n.clone(), Value::Int(1)),
+            [a, b] => (a.clone(), b.clone(), Value::Int(1)),
+            [a, b, c] => (a.clone(), b.clone(), c.clone()),
+            _ => return Err(Diagnostic::error(span, "np.arange takes 1 to 3 positional arguments")),
+        };
+        let is_float = [&start, &stop, &step].iter().any(|v| matches!(v, Value::Float(_)));
+        let d = dtype.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
+        if let (Value::SymInt(n @ Dim::Sym(_)), Some(0), Some(1)) = (&stop, start.as_int(), step.as_int()) {
+            let ty = TensorType::new(d, vec![n.clone()]);
+            return Ok(Value::Tensor(self.emit(OpKind::Iota { start: 0.0, step: 1.0 }, &[], ty, span)?));
+        }
+        let (Some(a), Some(b), Some(c)) = (start.as_f64(), stop.as_f64(), step.as_f64()) else {
+            return Err(Diagnostic::unsupported(span, "np.arange bounds must be compile-time numbers (or np.arange(n) of a run-time size)"));
+        };
+        if c == 0.0 {
+            return Err(Diagnostic::error(span, "Maximum allowed size exceeded (arange step is zero)"));
+        }
+        let n = ((b - a) / c).ceil().max(0.0) as i64;
+        let data = ConstData::Float((0..n).map(|i| a + i as f64 * c).collect()).cast(d);
+        Ok(Value::Tensor(self.constant(data, TensorType::static_shape(d, &[n]), span)?))
+    }
+
+    /// Reductions: `sum mean max min prod any all var std argmax argmin`, function or method form
+    /// (`args` holds what follows the array: axis, dtype/out, keepdims).
+    fn reduction(&mut self, f: &str, v: &Value, args: &Args) -> R<Value> {
+        let span = args.span;
+        let t = self.to_tensor(v, None, span)?;
+        let axis = args.get(0, "axis").filter(|a| !matches!(a, Value::None));
+        if matches!(f, "argmax" | "argmin") {
+            let keepdims = truthy_kw(args, 2, "keepdims");
+            let kind = if f == "argmax" { ArgKind::ArgMax } else { ArgKind::ArgMin };
+            let (src, ax) = match &axis {
+                None => (self.flatten(&t, span)?, 0),
+                Some(a) => (t.clone(), axes_arg(Some(a.clone()), t.ty.rank(), span)?[0]),
+            };
+            if src.ty.dims[ax] == Dim::Static(0) {
+                return Err(Diagnostic::error(span, format!("attempt to get {f} of an empty sequence")));
+            }
+            let dims = infer::reduce(&src.ty, &[ax], keepdims && axis.is_some());
+            let ty = TensorType::new(DType::I64, dims);
+            return Ok(Value::Tensor(self.emit(OpKind::ArgReduce { kind, axis: ax, keepdims: false }, &[&src], ty, span).and_then(|r| {
+                if keepdims && axis.is_none() {
+                    let d = vec![Dim::Static(1); t.ty.rank()];
+                    self.reshape_to(&r, d, span)
+                } else {
+                    Ok(r)
+                }
+            })?));
+        }
+        let axes = axes_arg(axis, t.ty.rank(), span)?;
+        // Positions after the array: sum/prod/mean(axis, dtype, out, keepdims),
+        // max/min/any/all(axis, out, keepdims), var/std(axis, dtype, out, ddof, keepdims).
+        let has_dtype = matches!(f, "sum" | "prod" | "mean" | "var" | "std");
+        let keepdims_index = match f {
+            "var" | "std" => 4,
+            _ if has_dtype => 3,
+            _ => 2,
+        };
+        let keepdims = truthy_kw(args, keepdims_index, "keepdims");
+        let dtype = if has_dtype { dtype_arg(args.get(1, "dtype"), span)? } else { None };
+        match f {
+            "sum" | "prod" => {
+                let d = dtype.unwrap_or(match t.ty.dtype {
+                    DType::Bool | DType::I32 => DType::I64,
+                    other => other,
+                });
+                let t = self.cast(&t, d, span)?;
+                let kind = if f == "sum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                Ok(Value::Tensor(self.reduce(kind, &t, &axes, keepdims, span)?))
+            }
+            "max" | "amax" | "min" | "amin" | "any" | "all" => {
+                let is_max = matches!(f, "max" | "amax" | "any");
+                if matches!(f, "max" | "amax" | "min" | "amin") {
+                    if let Some(&a) = axes.iter().find(|&&a| t.ty.dims[a] == Dim::Static(0)) {
+                        return Err(Diagnostic::error(span, format!("zero-size array to reduction operation {f} along axis {a} which has no identity")));
+                    }
+                }
+                let logical = matches!(f, "any" | "all");
+                let src = if logical { self.cast(&t, DType::Bool, span)? } else { t.clone() };
+                let as_int = src.ty.dtype == DType::Bool;
+                let work = if as_int { self.cast(&src, DType::I32, span)? } else { src };
+                let kind = if is_max { ReduceKind::Max } else { ReduceKind::Min };
+                let r = self.reduce(kind, &work, &axes, keepdims, span)?;
+                Ok(Value::Tensor(if as_int { self.cast(&r, DType::Bool, span)? } else { r }))
+            }
+            "mean" => Ok(Value::Tensor(self.mean(&t, &axes, keepdims, dtype, span)?)),
+            "var" | "std" => {
+                let ddof = args.get_some(3, "ddof").and_then(|v| v.as_f64()).unwrap_or(0.0);
+                let m = self.mean(&t, &axes, true, dtype, span)?;
+                let tf = self.cast(&t, m.ty.dtype, span)?;
+                let diff = self.binary_same(BinaryOp::Sub, &tf, &m, span)?;
+                let sq = self.binary_same(BinaryOp::Mul, &diff, &diff, span)?;
+                let mut var = self.mean(&sq, &axes, keepdims, None, span)?;
+                if ddof != 0.0 {
+                    let n = self.count(&t, &axes, var.ty.dtype, span)?;
+                    let ratio_num = self.binary_same(BinaryOp::Mul, &var, &n, span)?;
+                    let ddof_t = self.scalar(ddof, var.ty.dtype, span)?;
+                    let denom = self.binary_same(BinaryOp::Sub, &n, &ddof_t, span)?;
+                    var = self.binary_same(BinaryOp::Div, &ratio_num, &denom, span)?;
+                }
+                if f == "std" {
+                    let ty = var.ty.clone();
+                    var = self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&var], ty, span)?;
+                }
+                Ok(Value::Tensor(var))
+            }
+            _ => Err(Diagnostic::unsupported(span, format!("'{f}' is not a supported array method"))),
+        }
+    }
+
+    fn reduce(&mut self, kind: ReduceKind, t: &Tensor, axes: &[usize], keepdims: bool, span: Span) -> R<Tensor> {
+        if axes.is_empty() {
+            return Ok(t.clone());
+        }
+        let ty = TensorType::new(t.ty.dtype, infer::reduce(&t.ty, axes, keepdims));
+        self.emit(OpKind::Reduce { kind, axes: axes.to_vec(), keepdims }, &[t], ty, span)
+    }
+
+    /// The number of elements over `axes`, as a rank-0 tensor of `dtype`.
+    fn count(&mut self, t: &Tensor, axes: &[usize], dtype: DType, span: Span) -> R<Tensor> {
+        let mut static_part = 1i64;
+        let mut acc: Option<Tensor> = None;
+        for &a in axes {
+            match &t.ty.dims[a] {
+                Dim::Static(n) => static_part *= n,
+                Dim::Sym(_) => {
+                    let d = self.emit(OpKind::Dim { axis: a }, &[t], TensorType::scalar(DType::I64), span)?;
+                    let d = self.cast(&d, dtype, span)?;
+                    acc = Some(match acc {
+                        None => d,
+                        Some(prev) => self.binary_same(BinaryOp::Mul, &prev, &d, span)?,
+                    });
+                }
+            }
+        }
+        let s = self.scalar(static_part as f64, dtype, span)?;
+        match acc {
+            None => Ok(s),
+            Some(a) if static_part == 1 => Ok(a),
+            Some(a) => self.binary_same(BinaryOp::Mul, &a, &s, span),
+        }
+    }
+
+    fn mean(&mut self, t: &Tensor, axes: &[usize], keepdims: bool, dtype: Option<DType>, span: Span) -> R<Tensor> {
+        let d = dtype.unwrap_or(if t.ty.dtype.is_float() { t.ty.dtype } else { DType::F64 });
+        let tf = self.cast(t, d, span)?;
+        let s = self.reduce(ReduceKind::Sum, &tf, axes, keepdims, span)?;
+        let n = self.count(t, axes, d, span)?;
+        self.binary_same(BinaryOp::Div, &s, &n, span)
+    }
+}

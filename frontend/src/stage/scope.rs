@@ -1,0 +1,131 @@
+//! Scopes: module globals, function frames and class bodies, with Python's
+//! lookup order (local, enclosing functions, globals, builtins).
+
+use super::value::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+/// What a scope belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ScopeKind {
+    /// The module's globals.
+    Module,
+    /// A function call's frame.
+    Function,
+    /// A class body (invisible to the methods defined in it).
+    Class,
+}
+
+/// Where a name lookup failed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LookupError {
+    /// Not bound anywhere.
+    Undefined,
+    /// Local to the function but not yet assigned.
+    Unbound,
+}
+
+/// A scope: its bindings and the scope it is nested in.
+#[derive(Debug)]
+pub struct Scope {
+    /// Kind.
+    pub kind: ScopeKind,
+    vars: RefCell<HashMap<String, Value>>,
+    /// Names that are local to this function (assigned anywhere in it).
+    locals: Rc<BTreeSet<String>>,
+    /// Names declared `global` here.
+    globals: BTreeSet<String>,
+    /// Enclosing scope (for functions: the defining scope).
+    pub parent: Option<Rc<Scope>>,
+}
+
+impl Scope {
+    /// The module scope.
+    pub fn module() -> Rc<Scope> {
+        Rc::new(Scope {
+            kind: ScopeKind::Module,
+            vars: RefCell::default(),
+            locals: Rc::default(),
+            globals: BTreeSet::new(),
+            parent: None,
+        })
+    }
+
+    /// A new function frame or class body inside `parent`.
+    pub fn child(
+        kind: ScopeKind,
+        parent: Rc<Scope>,
+        locals: Rc<BTreeSet<String>>,
+        globals: BTreeSet<String>,
+    ) -> Rc<Scope> {
+        Rc::new(Scope { kind, vars: RefCell::default(), locals, globals, parent: Some(parent) })
+    }
+
+    /// The module scope at the root of the chain.
+    pub fn root(self: &Rc<Self>) -> Rc<Scope> {
+        let mut s = self.clone();
+        while let Some(p) = s.parent.clone() {
+            s = p;
+        }
+        s
+    }
+
+    /// Looks a name up the Python way (class bodies are skipped from nested functions).
+    pub fn lookup(self: &Rc<Self>, name: &str) -> Result<Value, LookupError> {
+        if self.globals.contains(name) {
+            return self.root().get_here(name).ok_or(LookupError::Undefined);
+        }
+        if let Some(v) = self.get_here(name) {
+            return Ok(v);
+        }
+        if self.kind == ScopeKind::Function && self.locals.contains(name) {
+            return Err(LookupError::Unbound);
+        }
+        let mut cur = self.parent.clone();
+        while let Some(s) = cur {
+            if s.kind != ScopeKind::Class {
+                if let Some(v) = s.get_here(name) {
+                    return Ok(v);
+                }
+            }
+            cur = s.parent.clone();
+        }
+        Err(LookupError::Undefined)
+    }
+
+    /// The binding in this very scope.
+    pub fn get_here(&self, name: &str) -> Option<Value> {
+        self.vars.borrow().get(name).cloned()
+    }
+
+    /// Binds a name (in the module scope if declared `global`, in the
+    /// nearest enclosing function that binds it if not local here: `nonlocal`).
+    pub fn set(self: &Rc<Self>, name: &str, value: Value) {
+        if self.globals.contains(name) {
+            self.root().vars.borrow_mut().insert(name.to_string(), value);
+            return;
+        }
+        if self.kind == ScopeKind::Function && !self.locals.contains(name) {
+            let mut cur = self.parent.clone();
+            while let Some(s) = cur {
+                if s.kind == ScopeKind::Function && s.get_here(name).is_some() {
+                    s.vars.borrow_mut().insert(name.to_string(), value);
+                    return;
+                }
+                cur = s.parent.clone();
+            }
+        }
+        self.vars.borrow_mut().insert(name.to_string(), value);
+    }
+
+    /// Removes a binding (`del x`).
+    pub fn remove(&self, name: &str) -> bool {
+        self.vars.borrow_mut().remove(name).is_some()
+    }
+
+    /// All bindings of this scope (for class bodies).
+    pub fn bindings(&self) -> HashMap<String, Value> {
+        self.vars.borrow().clone()
+    }
+}

@@ -1,0 +1,455 @@
+//! Statement execution. `if`/`while`/`for` on compile-time values run now
+//! (hyperparameter branches vanish, loops unroll); staged conditions are
+//! reported until staged control flow lowers them to IR region ops.
+
+use super::args::Args;
+use super::pyops;
+use super::scope::{Scope, ScopeKind};
+use super::value::{Class, Closure, Namespace, Value};
+use super::{Flow, Stager, R};
+use crate::diagnostics::Diagnostic;
+use crate::parse::span_of;
+use agc_analysis::py::activity;
+use agc_ir::Span;
+use rustpython_parser::ast::{self, Expr, Stmt};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Compile-time loops stop after this many iterations (a runaway `while`).
+const MAX_STATIC_ITERATIONS: usize = 1_000_000;
+
+impl Stager {
+    /// Runs a block of statements.
+    pub fn exec_block(&mut self, body: &'static [Stmt], scope: &Rc<Scope>) -> R<Flow> {
+        for s in body {
+            match self.exec(s, scope)? {
+                Flow::Normal => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec(&mut self, s: &'static Stmt, scope: &Rc<Scope>) -> R<Flow> {
+        let span = span_of(s);
+        match s {
+            Stmt::Expr(e) => {
+                self.eval(&e.value, scope)?;
+            }
+            Stmt::Assign(a) => {
+                let v = self.eval(&a.value, scope)?;
+                for t in &a.targets {
+                    self.assign(t, v.clone(), scope)?;
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    let v = self.eval(v, scope)?;
+                    self.assign(&a.target, v, scope)?;
+                }
+            }
+            Stmt::AugAssign(a) => self.aug_assign(a, scope, span)?,
+            Stmt::Return(r) => {
+                let v = match &r.value {
+                    Some(e) => self.eval(e, scope)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            Stmt::If(i) => {
+                let test = self.eval(&i.test, scope)?;
+                return match pyops::truthy(&test) {
+                    Some(true) => self.exec_block(&i.body, scope),
+                    Some(false) => self.exec_block(&i.orelse, scope),
+                    None => Err(staged_control_flow(span_of(&*i.test), "if")),
+                };
+            }
+            Stmt::While(w) => return self.exec_while(w, scope),
+            Stmt::For(f) => return self.exec_for(f, scope),
+            Stmt::Break(_) => return Ok(Flow::Break),
+            Stmt::Continue(_) => return Ok(Flow::Continue),
+            Stmt::Pass(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
+            Stmt::FunctionDef(d) => {
+                let f = self.make_function(d, scope, span)?;
+                let mut v = Value::Function(f);
+                for dec in d.decorator_list.iter().rev() {
+                    let dv = self.eval(dec, scope)?;
+                    v = self.call(&dv, Args::positional(vec![v], span_of(dec)))?;
+                }
+                scope.set(d.name.as_str(), v);
+            }
+            Stmt::ClassDef(c) => self.exec_class(c, scope, span)?,
+            Stmt::Import(i) => {
+                for alias in &i.names {
+                    let full = alias.name.as_str();
+                    match &alias.asname {
+                        Some(as_name) => scope.set(as_name.as_str(), import_module(full)),
+                        None => {
+                            let top = full.split('.').next().unwrap_or(full);
+                            scope.set(top, import_module(top));
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                let module = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                let m = import_module(&module);
+                for alias in &i.names {
+                    if alias.name.as_str() == "*" {
+                        return Err(Diagnostic::unsupported(span, "`from ... import *` is not supported"));
+                    }
+                    let v = match self.get_attr(&m, alias.name.as_str(), span) {
+                        Ok(v) => v,
+                        Err(_) => import_module(&format!("{module}.{}", alias.name)),
+                    };
+                    scope.set(alias.asname.as_ref().unwrap_or(&alias.name).as_str(), v);
+                }
+            }
+            Stmt::Raise(r) => {
+                let msg = match &r.exc {
+                    Some(e) => exception_message(&self.eval(e, scope)?),
+                    None => "re-raise".into(),
+                };
+                return Err(Diagnostic::error(span, format!("exception raised at compile time: {msg}")));
+            }
+            Stmt::Assert(a) => {
+                let test = self.eval(&a.test, scope)?;
+                match pyops::truthy(&test) {
+                    Some(true) => {}
+                    Some(false) => {
+                        let msg = match &a.msg {
+                            Some(m) => pyops::py_str(&self.eval(m, scope)?),
+                            None => String::new(),
+                        };
+                        return Err(Diagnostic::error(span, format!("assertion failed at compile time: {msg}")));
+                    }
+                    None => {
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            "`assert` on a staged value is not supported: a deployed library cannot raise",
+                        ))
+                    }
+                }
+            }
+            Stmt::Delete(d) => {
+                for t in &d.targets {
+                    self.delete(t, scope)?;
+                }
+            }
+            _ => return Err(Diagnostic::unsupported(span, "this statement is not supported")),
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn exec_while(&mut self, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+        let mut n = 0usize;
+        loop {
+            let test = self.eval(&w.test, scope)?;
+            match pyops::truthy(&test) {
+                Some(true) => {}
+                Some(false) => return self.exec_block(&w.orelse, scope),
+                None => return Err(staged_control_flow(span_of(&*w.test), "while")),
+            }
+            match self.exec_block(&w.body, scope)? {
+                Flow::Break => return Ok(Flow::Normal),
+                r @ Flow::Return(_) => return Ok(r),
+                _ => {}
+            }
+            n += 1;
+            if n > MAX_STATIC_ITERATIONS {
+                return Err(Diagnostic::error(
+                    span_of(&*w.test),
+                    format!("compile-time loop ran over {MAX_STATIC_ITERATIONS} iterations"),
+                ));
+            }
+        }
+    }
+
+    fn exec_for(&mut self, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
+        let iterable = self.eval(&f.iter, scope)?;
+        let items = self.iter_values(&iterable, span_of(&*f.iter))?;
+        for item in items {
+            self.assign(&f.target, item, scope)?;
+            match self.exec_block(&f.body, scope)? {
+                Flow::Break => return Ok(Flow::Normal),
+                r @ Flow::Return(_) => return Ok(r),
+                _ => {}
+            }
+        }
+        self.exec_block(&f.orelse, scope)
+    }
+
+    /// The items of an iterable: compile-time sequences, and tensors with a static first dim (rows).
+    pub fn iter_values(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
+        match v {
+            Value::Tensor(t) => match t.ty.dims.first() {
+                Some(agc_ir::Dim::Static(n)) => {
+                    (0..*n).map(|i| self.get_item(v, &Value::Int(i), span)).collect()
+                }
+                Some(_) => Err(staged_control_flow(span, "for")),
+                None => Err(Diagnostic::error(span, "iteration over a 0-d array")),
+            },
+            Value::SymInt(_) => Err(staged_control_flow(span, "for")),
+            other => pyops::iterate(other, span),
+        }
+    }
+
+    /// Binds `value` to an assignment target.
+    pub fn assign(&mut self, target: &'static Expr, value: Value, scope: &Rc<Scope>) -> R<()> {
+        let span = span_of(target);
+        match target {
+            Expr::Name(n) => {
+                scope.set(n.id.as_str(), value);
+                Ok(())
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                let items = self.iter_values(&value, span)?;
+                let star = elts.iter().position(|e| matches!(e, Expr::Starred(_)));
+                let fixed = elts.len() - star.is_some() as usize;
+                if items.len() < fixed || (star.is_none() && items.len() != fixed) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("cannot unpack {} values into {} targets", items.len(), elts.len()),
+                    ));
+                }
+                let mut it = items.into_iter();
+                for (i, e) in elts.iter().enumerate() {
+                    if Some(i) == star {
+                        let rest = elts.len() - i - 1;
+                        let n = it.len() - rest;
+                        let taken: Vec<Value> = it.by_ref().take(n).collect();
+                        if let Expr::Starred(s) = e {
+                            self.assign(&s.value, Value::list(taken), scope)?;
+                        }
+                    } else if let Some(v) = it.next() {
+                        self.assign(e, v, scope)?;
+                    }
+                }
+                Ok(())
+            }
+            Expr::Attribute(a) => {
+                let base = self.eval(&a.value, scope)?;
+                match base {
+                    Value::Instance(i) => {
+                        i.attrs.borrow_mut().insert(a.attr.to_string(), value);
+                        Ok(())
+                    }
+                    Value::Class(c) => {
+                        c.attrs.borrow_mut().insert(a.attr.to_string(), value);
+                        Ok(())
+                    }
+                    other => Err(Diagnostic::error(
+                        span,
+                        format!("cannot set attribute '{}' on a '{}'", a.attr, other.type_name()),
+                    )),
+                }
+            }
+            Expr::Subscript(s) => {
+                let base = self.eval(&s.value, scope)?;
+                let index = self.eval(&s.slice, scope)?;
+                self.set_item(&base, index, value, span)
+            }
+            _ => Err(Diagnostic::error(span, "cannot assign to this expression")),
+        }
+    }
+
+    fn set_item(&mut self, base: &Value, index: Value, value: Value, span: Span) -> R<()> {
+        match base {
+            Value::List(l) => {
+                let n = l.borrow().len() as i64;
+                let i = index.as_int().ok_or_else(|| Diagnostic::error(span, "list indices must be integers"))?;
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(Diagnostic::error(span, "list assignment index out of range"));
+                }
+                l.borrow_mut()[j as usize] = value;
+                Ok(())
+            }
+            Value::Dict(d) => {
+                super::expr::dict_insert(&mut d.borrow_mut(), index, value);
+                Ok(())
+            }
+            Value::Tensor(_) => Err(Diagnostic::unsupported(
+                span,
+                "item assignment into a tensor is not supported: staged tensors are immutable; build the result with np.where, np.concatenate or np.stack",
+            )),
+            other => Err(Diagnostic::error(span, format!("'{}' object does not support item assignment", other.type_name()))),
+        }
+    }
+
+    fn aug_assign(&mut self, a: &'static ast::StmtAugAssign, scope: &Rc<Scope>, span: Span) -> R<()> {
+        let rhs = self.eval(&a.value, scope)?;
+        let current = self.eval(&a.target, scope)?;
+        if let (ast::Operator::Add, Value::List(l)) = (a.op, &current) {
+            let extra = self.iter_values(&rhs, span)?;
+            l.borrow_mut().extend(extra);
+            return Ok(());
+        }
+        let v = self.binop(a.op, &current, &rhs, span)?;
+        self.assign(&a.target, v, scope)
+    }
+
+    fn delete(&mut self, target: &'static Expr, scope: &Rc<Scope>) -> R<()> {
+        let span = span_of(target);
+        match target {
+            Expr::Name(n) if scope.remove(n.id.as_str()) => Ok(()),
+            Expr::Subscript(s) => {
+                let base = self.eval(&s.value, scope)?;
+                let index = self.eval(&s.slice, scope)?;
+                match base {
+                    Value::Dict(d) => {
+                        d.borrow_mut().retain(|(k, _)| !pyops::py_eq(k, &index));
+                        Ok(())
+                    }
+                    Value::List(l) => {
+                        let n = l.borrow().len() as i64;
+                        let i = index.as_int().unwrap_or(n);
+                        let j = if i < 0 { i + n } else { i };
+                        if j < 0 || j >= n {
+                            return Err(Diagnostic::error(span, "list index out of range"));
+                        }
+                        l.borrow_mut().remove(j as usize);
+                        Ok(())
+                    }
+                    other => Err(Diagnostic::error(span, format!("cannot delete items of '{}'", other.type_name()))),
+                }
+            }
+            _ => Err(Diagnostic::error(span, "cannot delete this target")),
+        }
+    }
+
+    /// Creates a closure for a `def`.
+    fn make_function(&mut self, d: &'static ast::StmtFunctionDef, scope: &Rc<Scope>, span: Span) -> R<Rc<Closure>> {
+        let (defaults, kw_defaults, annotations) = self.eval_signature(&d.args, scope)?;
+        let mut locals = activity::bound_names(&d.body);
+        locals.extend(activity::parameter_names(&d.args));
+        let doc = match d.body.first() {
+            Some(Stmt::Expr(e)) => match &*e.value {
+                Expr::Constant(c) => match &c.value {
+                    ast::Constant::Str(s) => s.trim().to_string(),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            },
+            _ => String::new(),
+        };
+        Ok(Rc::new(Closure {
+            name: d.name.to_string(),
+            args: &d.args,
+            body: &d.body,
+            lambda_body: None,
+            defaults,
+            kw_defaults,
+            annotations,
+            env: scope.clone(),
+            locals: Rc::new(locals),
+            span,
+            doc,
+        }))
+    }
+
+    /// Creates a closure for a `lambda`.
+    pub fn make_lambda(&mut self, l: &'static ast::ExprLambda, scope: &Rc<Scope>, span: Span) -> R<Value> {
+        let (defaults, kw_defaults, annotations) = self.eval_signature(&l.args, scope)?;
+        let locals = activity::parameter_names(&l.args).into_iter().collect();
+        Ok(Value::Function(Rc::new(Closure {
+            name: "<lambda>".into(),
+            args: &l.args,
+            body: &[],
+            lambda_body: Some(&l.body),
+            defaults,
+            kw_defaults,
+            annotations,
+            env: scope.clone(),
+            locals: Rc::new(locals),
+            span,
+            doc: String::new(),
+        })))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn eval_signature(
+        &mut self,
+        args: &'static ast::Arguments,
+        scope: &Rc<Scope>,
+    ) -> R<(Vec<Value>, HashMap<String, Value>, HashMap<String, Value>)> {
+        let mut defaults = Vec::new();
+        let mut annotations = HashMap::new();
+        for a in args.posonlyargs.iter().chain(&args.args) {
+            if let Some(d) = &a.default {
+                defaults.push(self.eval(d, scope)?);
+            }
+            if let Some(ann) = &a.def.annotation {
+                annotations.insert(a.def.arg.to_string(), self.eval(ann, scope)?);
+            }
+        }
+        let mut kw_defaults = HashMap::new();
+        for a in &args.kwonlyargs {
+            if let Some(d) = &a.default {
+                kw_defaults.insert(a.def.arg.to_string(), self.eval(d, scope)?);
+            }
+            if let Some(ann) = &a.def.annotation {
+                annotations.insert(a.def.arg.to_string(), self.eval(ann, scope)?);
+            }
+        }
+        Ok((defaults, kw_defaults, annotations))
+    }
+
+    fn exec_class(&mut self, c: &'static ast::StmtClassDef, scope: &Rc<Scope>, span: Span) -> R<()> {
+        let mut bases = Vec::new();
+        for b in &c.bases {
+            match self.eval(b, scope)? {
+                Value::Class(k) => bases.push(k),
+                Value::Builtin(name, _) if &*name == "object" => {}
+                other => {
+                    return Err(Diagnostic::unsupported(
+                        span_of(b),
+                        format!("base class of type '{}' is not supported", other.type_name()),
+                    ))
+                }
+            }
+        }
+        let body_scope = Scope::child(ScopeKind::Class, scope.clone(), Rc::default(), Default::default());
+        match self.exec_block(&c.body, &body_scope)? {
+            Flow::Normal => {}
+            _ => return Err(Diagnostic::error(span, "'return' or loop control outside function")),
+        }
+        let class = Rc::new(Class { name: c.name.to_string(), bases, attrs: RefCell::new(body_scope.bindings()) });
+        let mut v = Value::Class(class);
+        for dec in c.decorator_list.iter().rev() {
+            let dv = self.eval(dec, scope)?;
+            v = self.call(&dv, Args::positional(vec![v], span_of(dec)))?;
+        }
+        scope.set(c.name.as_str(), v);
+        Ok(())
+    }
+}
+
+/// The namespace an `import` binds.
+fn import_module(name: &str) -> Value {
+    let ns = match name {
+        "agc" => Namespace::Agc,
+        "agc.numpy" | "numpy" => Namespace::Numpy,
+        "math" => Namespace::Math,
+        n if n.starts_with("numpy.") => Namespace::NumpyOther,
+        _ => Namespace::Opaque,
+    };
+    Value::Namespace(ns, Rc::from(name))
+}
+
+fn exception_message(v: &Value) -> String {
+    match v {
+        Value::Instance(i) => i.class.name.clone(),
+        Value::Tuple(t) => t.iter().map(pyops::py_str).collect::<Vec<_>>().join(", "),
+        other => pyops::py_str(other),
+    }
+}
+
+/// The diagnostic for control flow on a staged value (until staged control flow lands).
+pub fn staged_control_flow(span: Span, construct: &str) -> Diagnostic {
+    Diagnostic::unsupported(
+        span,
+        format!("`{construct}` on a staged (run-time) value is not supported yet; only compile-time conditions and iterables can drive `{construct}`"),
+    )
+}

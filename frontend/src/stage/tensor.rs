@@ -1,0 +1,389 @@
+//! Typed construction of IR ops with numpy's dtype promotion (NEP 50: Python
+//! scalars are weak, numpy scalars and arrays are strong) and broadcasting.
+//! Every op is stamped with the span of the user's expression.
+
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::infer::{self, TypeError};
+use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, Span, TensorType, Type, UnaryOp};
+
+/// How an operand takes part in dtype promotion.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    /// An array or numpy scalar of this dtype.
+    Strong(DType),
+    /// A Python `bool`.
+    WeakBool,
+    /// A Python `int` (or a run-time size).
+    WeakInt,
+    /// A Python `float`.
+    WeakFloat,
+}
+
+/// The promotion kind of a value, if it is numeric.
+pub fn kind_of(v: &Value) -> Option<Kind> {
+    match v {
+        Value::Tensor(t) => Some(Kind::Strong(t.ty.dtype)),
+        Value::Bool(_) => Some(Kind::WeakBool),
+        Value::Int(_) | Value::SymInt(_) => Some(Kind::WeakInt),
+        Value::Float(_) => Some(Kind::WeakFloat),
+        _ => None,
+    }
+}
+
+/// numpy's result dtype for operands of the given kinds.
+pub fn result_dtype(kinds: &[Kind]) -> DType {
+    let strong = kinds.iter().filter_map(|k| match k {
+        Kind::Strong(d) => Some(*d),
+        _ => None,
+    });
+    let base = strong.reduce(DType::promote);
+    let weakest = |k: Kind| match k {
+        Kind::WeakBool => 0,
+        Kind::WeakInt => 1,
+        Kind::WeakFloat => 2,
+        Kind::Strong(_) => -1,
+    };
+    let weak = kinds.iter().map(|k| weakest(*k)).max().unwrap_or(-1);
+    match base {
+        None => match weak {
+            0 => DType::Bool,
+            1 => DType::I64,
+            _ => DType::F64,
+        },
+        Some(d) => match weak {
+            1 if d == DType::Bool => DType::I64,
+            2 if !d.is_float() => DType::F64,
+            _ => d,
+        },
+    }
+}
+
+/// Converts a [`TypeError`] into a diagnostic at `span`.
+pub fn type_error(span: Span, e: TypeError) -> Diagnostic {
+    Diagnostic::error(span, e.to_string())
+}
+
+impl Stager {
+    /// Appends an op with one result of type `ty`.
+    pub fn emit(&mut self, kind: OpKind, operands: &[&Tensor], ty: TensorType, span: Span) -> R<Tensor> {
+        let region = self.region;
+        let f = self.func_mut(span)?;
+        let ops = operands.iter().map(|t| t.value).collect();
+        let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
+        Ok(Tensor { value: results[0], ty })
+    }
+
+    /// A literal tensor.
+    pub fn constant(&mut self, data: ConstData, ty: TensorType, span: Span) -> R<Tensor> {
+        self.emit(OpKind::Const(data), &[], ty, span)
+    }
+
+    /// A rank-0 literal of `dtype` holding `v`.
+    pub fn scalar(&mut self, v: f64, dtype: DType, span: Span) -> R<Tensor> {
+        let data = ConstData::Float(vec![v]).cast(dtype);
+        self.constant(data, TensorType::scalar(dtype), span)
+    }
+
+    /// Stages a numeric value as a tensor of `dtype` (weak scalars take `dtype`).
+    pub fn to_tensor_as(&mut self, v: &Value, dtype: DType, span: Span) -> R<Tensor> {
+        let t = self.to_tensor(v, Some(dtype), span)?;
+        self.cast(&t, dtype, span)
+    }
+
+    /// Stages a numeric value (Python scalar, nested list, run-time size, tensor).
+    /// `dtype` overrides the default dtype of literals.
+    pub fn to_tensor(&mut self, v: &Value, dtype: Option<DType>, span: Span) -> R<Tensor> {
+        match v {
+            Value::Tensor(t) => Ok(t.clone()),
+            Value::Bool(b) => self.scalar(*b as i64 as f64, dtype.unwrap_or(DType::Bool), span),
+            Value::Int(i) => {
+                let d = dtype.unwrap_or(DType::I64);
+                self.constant(ConstData::Int(vec![*i]).cast(d), TensorType::scalar(d), span)
+            }
+            Value::Float(x) => self.scalar(*x, dtype.unwrap_or(DType::F64), span),
+            Value::SymInt(Dim::Static(n)) => self.to_tensor(&Value::Int(*n), dtype, span),
+            Value::SymInt(d @ Dim::Sym(_)) => {
+                let (source, axis) = self.sym_source(d, span)?;
+                self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)
+            }
+            Value::List(_) | Value::Tuple(_) => self.array_literal(v, dtype, span),
+            other => Err(Diagnostic::error(
+                span,
+                format!("expected a number or an array, got a value of type '{}'", other.type_name()),
+            )),
+        }
+    }
+
+    /// The tensor and axis a symbolic dim was read from: the first parameter having it.
+    fn sym_source(&mut self, d: &Dim, span: Span) -> R<(Tensor, usize)> {
+        let f = self.func_mut(span)?;
+        for &p in f.params() {
+            let ty = f.ty(p).tensor();
+            if let Some(axis) = ty.dims.iter().position(|x| x == d) {
+                return Ok((Tensor { value: p, ty: ty.clone() }, axis));
+            }
+        }
+        Err(Diagnostic::unsupported(span, format!("the run-time size {d} cannot be used as a value here")))
+    }
+
+    /// `np.array(nested lists)` of compile-time numbers; staged elements are stacked.
+    fn array_literal(&mut self, v: &Value, dtype: Option<DType>, span: Span) -> R<Tensor> {
+        fn flatten(v: &Value, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Value>, span: Span) -> R<()> {
+            let items = match v {
+                Value::List(l) => l.borrow().clone(),
+                Value::Tuple(t) => t.as_ref().clone(),
+                other => {
+                    if depth != shape.len() {
+                        return Err(Diagnostic::error(span, "setting an array element with a sequence: the nested lists are ragged"));
+                    }
+                    out.push(other.clone());
+                    return Ok(());
+                }
+            };
+            if depth == shape.len() {
+                shape.push(items.len() as i64);
+            } else if shape[depth] != items.len() as i64 {
+                return Err(Diagnostic::error(span, "setting an array element with a sequence: the nested lists are ragged"));
+            }
+            for it in &items {
+                flatten(it, shape, depth + 1, out, span)?;
+            }
+            Ok(())
+        }
+        let mut shape = Vec::new();
+        let mut elems = Vec::new();
+        flatten(v, &mut shape, 0, &mut elems, span)?;
+        if elems.iter().any(|e| matches!(e, Value::Tensor(_) | Value::SymInt(_))) {
+            // Staged elements: stack them.
+            let items = match v {
+                Value::List(l) => l.borrow().clone(),
+                Value::Tuple(t) => t.as_ref().clone(),
+                _ => unreachable!("flatten accepted a sequence"),
+            };
+            let parts: Vec<Value> = items
+                .iter()
+                .map(|it| self.to_tensor(it, dtype, span).map(Value::Tensor))
+                .collect::<R<_>>()?;
+            return match self.stack(&parts, 0, span)? {
+                Value::Tensor(t) => Ok(t),
+                _ => Err(Diagnostic::internal(span, "stack did not stage a tensor")),
+            };
+        }
+        let kinds: Vec<Kind> = elems
+            .iter()
+            .map(|e| kind_of(e).ok_or_else(|| Diagnostic::error(span, format!("cannot put a '{}' in an array", e.type_name()))))
+            .collect::<R<_>>()?;
+        let d = dtype.unwrap_or_else(|| if kinds.is_empty() { DType::F64 } else { result_dtype(&kinds) });
+        let data = ConstData::Float(elems.iter().map(|e| e.as_f64().unwrap_or(0.0)).collect());
+        let data = match d {
+            DType::I64 | DType::I32 => ConstData::Int(elems.iter().map(|e| e.as_int().unwrap_or(0)).collect()).cast(d),
+            _ => data.cast(d),
+        };
+        self.constant(data, TensorType::static_shape(d, &shape), span)
+    }
+
+    /// `astype`: converts to `dtype` (no-op when equal).
+    pub fn cast(&mut self, t: &Tensor, dtype: DType, span: Span) -> R<Tensor> {
+        if t.ty.dtype == dtype {
+            return Ok(t.clone());
+        }
+        self.emit(OpKind::Cast, &[t], t.ty.with_dtype(dtype), span)
+    }
+
+    /// Stages `values` after promoting them to one dtype (NEP 50); returns the tensors and the dtype.
+    pub fn promote(&mut self, values: &[&Value], span: Span) -> R<(Vec<Tensor>, DType)> {
+        let kinds: Vec<Kind> = values
+            .iter()
+            .map(|v| {
+                kind_of(v).ok_or_else(|| {
+                    Diagnostic::error(span, format!("expected a number or an array, got '{}'", v.type_name()))
+                })
+            })
+            .collect::<R<_>>()?;
+        let d = result_dtype(&kinds);
+        let ts = values.iter().map(|v| self.to_tensor_as(v, d, span)).collect::<R<_>>()?;
+        Ok((ts, d))
+    }
+
+    /// An elementwise binary op with broadcasting; `a` and `b` share a dtype.
+    pub fn binary_same(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor, span: Span) -> R<Tensor> {
+        let dims = infer::broadcast_all(&[&a.ty, &b.ty]).map_err(|e| type_error(span, e))?;
+        self.emit(OpKind::Binary(op), &[a, b], TensorType::new(a.ty.dtype, dims), span)
+    }
+
+    /// A numpy binary operator on two numeric values, at least one staged.
+    pub fn binary(&mut self, op: BinaryOp, a: &Value, b: &Value, span: Span) -> R<Value> {
+        let (ts, mut d) = self.promote(&[a, b], span)?;
+        let (mut x, mut y) = (ts[0].clone(), ts[1].clone());
+        let op = match (op, d) {
+            (BinaryOp::Div, cur) if !cur.is_float() => {
+                d = DType::F64;
+                op
+            }
+            (BinaryOp::Add, DType::Bool) => BinaryOp::Or,
+            (BinaryOp::Mul, DType::Bool) => BinaryOp::And,
+            (BinaryOp::Max, DType::Bool) => BinaryOp::Or,
+            (BinaryOp::Min, DType::Bool) => BinaryOp::And,
+            (BinaryOp::Sub, DType::Bool) => {
+                return Err(Diagnostic::error(span, "numpy boolean subtract, the `-` operator, is not supported; use `^` or logical_xor"))
+            }
+            (BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow, DType::Bool) => {
+                d = DType::I64;
+                op
+            }
+            (BinaryOp::And | BinaryOp::Or | BinaryOp::Xor, cur) if cur.is_float() => {
+                return Err(Diagnostic::error(span, format!("bitwise operators are not defined for {}", cur.numpy_name())))
+            }
+            _ => op,
+        };
+        x = self.cast(&x, d, span)?;
+        y = self.cast(&y, d, span)?;
+        Ok(Value::Tensor(self.binary_same(op, &x, &y, span)?))
+    }
+
+    /// A comparison with numpy promotion, producing a bool tensor.
+    pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value, span: Span) -> R<Value> {
+        let (ts, _) = self.promote(&[a, b], span)?;
+        let dims = infer::broadcast_all(&[&ts[0].ty, &ts[1].ty]).map_err(|e| type_error(span, e))?;
+        let t = self.emit(OpKind::Compare(op), &[&ts[0], &ts[1]], TensorType::new(DType::Bool, dims), span)?;
+        Ok(Value::Tensor(t))
+    }
+
+    /// An elementwise unary op; transcendental functions of ints compute in float64 as numpy does.
+    pub fn unary(&mut self, op: UnaryOp, v: &Value, span: Span) -> R<Value> {
+        let t = self.to_tensor(v, None, span)?;
+        let needs_float = !matches!(op, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not | UnaryOp::Sign);
+        let t = match t.ty.dtype {
+            DType::Bool if op == UnaryOp::Neg => {
+                return Err(Diagnostic::error(span, "the numpy boolean negative, the `-` operator, is not supported; use `~` or logical_not"))
+            }
+            DType::Bool if needs_float || matches!(op, UnaryOp::Abs | UnaryOp::Sign) => {
+                return Err(Diagnostic::error(span, format!("np.{} of a bool array gives float16 in numpy, which agc does not support; cast first", op.name())))
+            }
+            d if needs_float && !d.is_float() => self.cast(&t, DType::F64, span)?,
+            d if op == UnaryOp::Not && d != DType::Bool => {
+                let zero = self.scalar(0.0, d, span)?;
+                return self.compare(CmpOp::Eq, &Value::Tensor(t), &Value::Tensor(zero), span);
+            }
+            _ => t,
+        };
+        let ty = t.ty.clone();
+        Ok(Value::Tensor(self.emit(OpKind::Unary(op), &[&t], ty, span)?))
+    }
+
+    /// `np.where(cond, a, b)`.
+    pub fn select(&mut self, cond: &Value, a: &Value, b: &Value, span: Span) -> R<Value> {
+        let c = self.to_tensor(cond, None, span)?;
+        let c = if c.ty.dtype == DType::Bool {
+            c
+        } else {
+            let zero = self.scalar(0.0, c.ty.dtype, span)?;
+            match self.compare(CmpOp::Ne, &Value::Tensor(c), &Value::Tensor(zero), span)? {
+                Value::Tensor(t) => t,
+                _ => unreachable!("compare stages a tensor"),
+            }
+        };
+        let (ts, d) = self.promote(&[a, b], span)?;
+        let dims = infer::broadcast_all(&[&c.ty, &ts[0].ty, &ts[1].ty]).map_err(|e| type_error(span, e))?;
+        Ok(Value::Tensor(self.emit(OpKind::Select, &[&c, &ts[0], &ts[1]], TensorType::new(d, dims), span)?))
+    }
+
+    /// `np.matmul(a, b)` with promotion.
+    pub fn matmul(&mut self, a: &Value, b: &Value, span: Span) -> R<Value> {
+        for v in [a, b] {
+            if !matches!(v, Value::Tensor(_) | Value::List(_) | Value::Tuple(_)) {
+                return Err(Diagnostic::error(span, "matmul: Input operand does not have enough dimensions (a scalar was given)"));
+            }
+        }
+        let (ts, _) = self.promote(&[a, b], span)?;
+        let ty = infer::matmul(&ts[0].ty, &ts[1].ty).map_err(|e| type_error(span, e))?;
+        Ok(Value::Tensor(self.emit(OpKind::MatMul, &[&ts[0], &ts[1]], ty, span)?))
+    }
+
+    /// Row-major reshape to `dims` (already resolved).
+    pub fn reshape_to(&mut self, t: &Tensor, dims: Vec<Dim>, span: Span) -> R<Tensor> {
+        if t.ty.dims == dims {
+            return Ok(t.clone());
+        }
+        self.emit(OpKind::Reshape, &[t], TensorType::new(t.ty.dtype, dims), span)
+    }
+
+    /// `np.broadcast_to(t, dims)`.
+    pub fn broadcast_to(&mut self, t: &Tensor, dims: Vec<Dim>, span: Span) -> R<Tensor> {
+        let b = infer::broadcast_dims(&t.ty.dims, &dims).map_err(|e| type_error(span, e))?;
+        if b != dims {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "cannot broadcast an array of shape {} to shape {}",
+                    t.ty.shape_string(),
+                    TensorType::new(t.ty.dtype, dims).shape_string()
+                ),
+            ));
+        }
+        if t.ty.dims == dims {
+            return Ok(t.clone());
+        }
+        self.emit(OpKind::BroadcastTo, &[t], TensorType::new(t.ty.dtype, dims), span)
+    }
+
+    /// `np.concatenate(parts, axis)`.
+    pub fn concat(&mut self, parts: &[Value], axis: i64, span: Span) -> R<Value> {
+        if parts.is_empty() {
+            return Err(Diagnostic::error(span, "need at least one array to concatenate"));
+        }
+        let refs: Vec<&Value> = parts.iter().collect();
+        let (ts, _) = self.promote(&refs, span)?;
+        if ts[0].ty.rank() == 0 {
+            return Err(Diagnostic::error(span, "zero-dimensional arrays cannot be concatenated"));
+        }
+        let axis = infer::normalize_axis(axis, ts[0].ty.rank()).map_err(|e| type_error(span, e))?;
+        let tys: Vec<&TensorType> = ts.iter().map(|t| &t.ty).collect();
+        let ty = infer::concat(&tys, axis).map_err(|e| type_error(span, e))?;
+        if ts.len() == 1 {
+            return Ok(Value::Tensor(ts[0].clone()));
+        }
+        let refs: Vec<&Tensor> = ts.iter().collect();
+        Ok(Value::Tensor(self.emit(OpKind::Concat { axis }, &refs, ty, span)?))
+    }
+
+    /// `np.stack(parts, axis)`: inserts a new axis in each then concatenates.
+    pub fn stack(&mut self, parts: &[Value], axis: i64, span: Span) -> R<Value> {
+        if parts.is_empty() {
+            return Err(Diagnostic::error(span, "need at least one array to stack"));
+        }
+        let refs: Vec<&Value> = parts.iter().collect();
+        let (ts, _) = self.promote(&refs, span)?;
+        let first = ts[0].ty.clone();
+        if ts.iter().any(|t| t.ty.dims != first.dims) {
+            return Err(Diagnostic::error(span, "all input arrays must have the same shape"));
+        }
+        let axis = infer::normalize_axis(axis, first.rank() + 1).map_err(|e| type_error(span, e))?;
+        let mut dims = first.dims.clone();
+        dims.insert(axis, Dim::Static(1));
+        let expanded: Vec<Value> = ts
+            .iter()
+            .map(|t| self.reshape_to(t, dims.clone(), span).map(Value::Tensor))
+            .collect::<R<_>>()?;
+        self.concat(&expanded, axis as i64, span)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_scalars_follow_nep50() {
+        use DType::*;
+        use Kind::*;
+        assert_eq!(result_dtype(&[Strong(F32), WeakFloat]), F32);
+        assert_eq!(result_dtype(&[Strong(I32), WeakInt]), I32);
+        assert_eq!(result_dtype(&[Strong(I32), WeakFloat]), F64);
+        assert_eq!(result_dtype(&[Strong(Bool), WeakInt]), I64);
+        assert_eq!(result_dtype(&[Strong(F32), Strong(F64)]), F64);
+        assert_eq!(result_dtype(&[WeakInt, WeakFloat]), F64);
+    }
+}

@@ -1,0 +1,219 @@
+//! Values of the staging interpreter: compile-time Python objects, and staged
+//! tensors (IR values). Every construct dispatches on these.
+
+use super::scope::Scope;
+use agc_ir::{DType, Dim, TensorType};
+use rustpython_parser::ast;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A staged tensor: an IR value and its type.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    /// The IR value.
+    pub value: agc_ir::Value,
+    /// Its type.
+    pub ty: TensorType,
+}
+
+/// A user-defined function or lambda, closed over its defining scope.
+#[derive(Debug)]
+pub struct Closure {
+    /// Name (`<lambda>` for lambdas).
+    pub name: String,
+    /// Parameters.
+    pub args: &'static ast::Arguments,
+    /// Body statements (a lambda's body is `lambda_body`).
+    pub body: &'static [ast::Stmt],
+    /// A lambda's expression.
+    pub lambda_body: Option<&'static ast::Expr>,
+    /// Default values of positional parameters (aligned to the end of `posonlyargs + args`).
+    pub defaults: Vec<Value>,
+    /// Default values of keyword-only parameters, by name.
+    pub kw_defaults: HashMap<String, Value>,
+    /// Evaluated annotations by parameter name.
+    pub annotations: HashMap<String, Value>,
+    /// The scope it was defined in.
+    pub env: Rc<Scope>,
+    /// Names local to the body (Python's scoping rule).
+    pub locals: Rc<std::collections::BTreeSet<String>>,
+    /// Where it was defined.
+    pub span: agc_ir::Span,
+    /// Docstring, if any.
+    pub doc: String,
+}
+
+/// A user-defined class.
+#[derive(Debug)]
+pub struct Class {
+    /// Name.
+    pub name: String,
+    /// Base classes, for attribute lookup.
+    pub bases: Vec<Rc<Class>>,
+    /// Class attributes and methods.
+    pub attrs: RefCell<HashMap<String, Value>>,
+}
+
+impl Class {
+    /// Looks up an attribute through the bases (depth-first, left to right).
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(v) = self.attrs.borrow().get(name) {
+            return Some(v.clone());
+        }
+        self.bases.iter().find_map(|b| b.lookup(name))
+    }
+
+    /// True if `self` is `other` or derives from it.
+    pub fn is_subclass_of(self: &Rc<Self>, other: &Rc<Class>) -> bool {
+        Rc::ptr_eq(self, other) || self.bases.iter().any(|b| b.is_subclass_of(other))
+    }
+}
+
+/// An instance of a user-defined class.
+#[derive(Debug)]
+pub struct Instance {
+    /// Its class.
+    pub class: Rc<Class>,
+    /// Instance attributes.
+    pub attrs: RefCell<HashMap<String, Value>>,
+}
+
+/// A namespace object: `np`, `agc`, `math`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Namespace {
+    /// `agc`
+    Agc,
+    /// `agc.numpy` or `numpy`
+    Numpy,
+    /// `numpy.random` etc.: recognised so the error names it.
+    NumpyOther,
+    /// `math`
+    Math,
+    /// A module we do not model (`os`, ...); any use is an error.
+    Opaque,
+}
+
+/// A Python `slice` object.
+#[derive(Clone, Debug)]
+pub struct SliceValue {
+    /// `start`
+    pub start: Value,
+    /// `stop`
+    pub stop: Value,
+    /// `step`
+    pub step: Value,
+}
+
+/// A compile-time Python value or a staged tensor.
+#[derive(Clone, Debug)]
+pub enum Value {
+    /// `None`
+    None,
+    /// `bool`
+    Bool(bool),
+    /// `int` (64-bit)
+    Int(i64),
+    /// `float`
+    Float(f64),
+    /// `str`
+    Str(Rc<str>),
+    /// `tuple`
+    Tuple(Rc<Vec<Value>>),
+    /// `list` (mutable, shared)
+    List(Rc<RefCell<Vec<Value>>>),
+    /// `dict` (insertion-ordered)
+    Dict(Rc<RefCell<Vec<(Value, Value)>>>),
+    /// `slice`
+    Slice(Rc<SliceValue>),
+    /// `...`
+    Ellipsis,
+    /// A user function or lambda.
+    Function(Rc<Closure>),
+    /// A method bound to its receiver.
+    BoundMethod(Rc<(Value, Value)>),
+    /// A built-in function or a library function, by qualified name (`len`, `np.exp`, `tensor.reshape`).
+    Builtin(Rc<str>, Option<Box<Value>>),
+    /// A user class.
+    Class(Rc<Class>),
+    /// An instance of a user class.
+    Instance(Rc<Instance>),
+    /// A module-like namespace.
+    Namespace(Namespace, Rc<str>),
+    /// A numpy dtype object (`np.float32`), also callable as a scalar constructor.
+    DType(DType),
+    /// `agc.f32`: subscript it to get a [`Value::Spec`].
+    SpecFactory(DType),
+    /// `agc.f32["B", 784]`: a parameter annotation.
+    Spec(TensorType),
+    /// A size only known at run time (a symbolic dim of a staged tensor).
+    SymInt(Dim),
+    /// A staged tensor.
+    Tensor(Tensor),
+}
+
+impl Value {
+    /// The Python type name, for messages.
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::None => "NoneType".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Int(_) => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Str(_) => "str".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::List(_) => "list".into(),
+            Value::Dict(_) => "dict".into(),
+            Value::Slice(_) => "slice".into(),
+            Value::Ellipsis => "ellipsis".into(),
+            Value::Function(_) => "function".into(),
+            Value::BoundMethod(_) => "method".into(),
+            Value::Builtin(..) => "builtin_function".into(),
+            Value::Class(_) => "type".into(),
+            Value::Instance(i) => i.class.name.clone(),
+            Value::Namespace(..) => "module".into(),
+            Value::DType(_) => "dtype".into(),
+            Value::SpecFactory(_) | Value::Spec(_) => "agc tensor spec".into(),
+            Value::SymInt(_) => "int (run-time size)".into(),
+            Value::Tensor(t) => format!("staged tensor {}", t.ty),
+        }
+    }
+
+    /// A tuple from a vector.
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(items))
+    }
+
+    /// A list from a vector.
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+
+    /// A string value.
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+
+    /// True for staged values (tensors and run-time sizes).
+    pub fn is_staged(&self) -> bool {
+        matches!(self, Value::Tensor(_) | Value::SymInt(_))
+    }
+
+    /// The compile-time integer, if this is one (bools count, as in Python).
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
+            Value::SymInt(Dim::Static(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// The compile-time number as f64, if this is one.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Float(f) => Some(*f),
+            _ => self.as_int().map(|i| i as f64),
+        }
+    }
+}
