@@ -6,14 +6,30 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let manifest = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let src = manifest.join("../runtime/src");
     println!("cargo:rerun-if-changed={}", src.display());
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let status = Command::new(rustc)
-        .args(["--crate-type", "staticlib", "--crate-name", "agc_runtime", "--edition", "2021"])
-        .args(["-C", "opt-level=2", "-C", "panic=abort", "-C", "debuginfo=0"])
+        .args([
+            "--crate-type",
+            "staticlib",
+            "--crate-name",
+            "agc_runtime",
+            "--edition",
+            "2021",
+        ])
+        .args([
+            "-C",
+            "opt-level=2",
+            "-C",
+            "panic=abort",
+            "-C",
+            "debuginfo=0",
+        ])
         .arg(src.join("lib.rs"))
         .arg("-o")
         .arg(out.join("libagc_runtime.a"))

@@ -12,17 +12,77 @@ use std::fmt::Write;
 
 /// C and C++ keywords that a Python parameter name may collide with.
 const KEYWORDS: &[&str] = &[
-    "auto", "bool", "break", "case", "catch", "char", "class", "const", "continue", "default", "delete", "do", "double",
-    "else", "enum", "explicit", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long",
-    "mutable", "namespace", "new", "operator", "private", "protected", "public", "register", "restrict", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
-    "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while",
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ];
 
 /// The C name of a Python parameter: non-identifier characters become `_`,
 /// and a C/C++ keyword gets a trailing `_`.
 pub fn c_param_name(name: &str) -> String {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, '_');
     }
@@ -46,10 +106,14 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
 }
 
 fn shape(t: &TensorSig) -> String {
-    let dims: Vec<String> = t.dims.iter().map(|d| match d {
-        Dim::Static(n) => n.to_string(),
-        Dim::Sym(s) => s.clone(),
-    }).collect();
+    let dims: Vec<String> = t
+        .dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => n.to_string(),
+            Dim::Sym(s) => s.clone(),
+        })
+        .collect();
     match dims.as_slice() {
         [one] => format!("({one},)"),
         _ => format!("({})", dims.join(", ")),
@@ -103,7 +167,17 @@ enum {
 fn prototype(out: &mut String, lib: &str, sig: &ExportSig) {
     let names = c_arg_names(sig);
     let (pn, rn) = names.split_at(sig.params.len());
-    let _ = writeln!(out, "/**\n * {}({}) -> {}", sig.c_name, pn.join(", "), if rn.len() == 1 { rn[0].clone() } else { format!("({})", rn.join(", ")) });
+    let _ = writeln!(
+        out,
+        "/**\n * {}({}) -> {}",
+        sig.c_name,
+        pn.join(", "),
+        if rn.len() == 1 {
+            rn[0].clone()
+        } else {
+            format!("({})", rn.join(", "))
+        }
+    );
     if !sig.doc.trim().is_empty() {
         out.push_str(" *\n");
         for line in comment_safe(sig.doc.trim()).lines() {
@@ -113,11 +187,24 @@ fn prototype(out: &mut String, lib: &str, sig: &ExportSig) {
     let width = names.iter().map(String::len).max().unwrap_or(0);
     out.push_str(" *\n * Parameters (CPU tensors, C-contiguous; a symbolic dim has one size across all parameters):\n");
     for (n, t) in pn.iter().zip(&sig.params) {
-        let _ = writeln!(out, " *   {n:width$}  {} {}", t.dtype.numpy_name(), shape(t));
+        let _ = writeln!(
+            out,
+            " *   {n:width$}  {} {}",
+            t.dtype.numpy_name(),
+            shape(t)
+        );
     }
-    let _ = writeln!(out, " * Results (new tensors owned by the caller: release each with {lib}_release):");
+    let _ = writeln!(
+        out,
+        " * Results (new tensors owned by the caller: release each with {lib}_release):"
+    );
     for (n, t) in rn.iter().zip(&sig.results) {
-        let _ = writeln!(out, " *   {n:width$}  {} {}", t.dtype.numpy_name(), shape(t));
+        let _ = writeln!(
+            out,
+            " *   {n:width$}  {} {}",
+            t.dtype.numpy_name(),
+            shape(t)
+        );
     }
     let _ = writeln!(
         out,
@@ -190,7 +277,10 @@ mod tests {
     fn prototype_and_docs() {
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
         let h = header("demo", &sigs);
-        assert!(h.contains("int add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"), "{h}");
+        assert!(
+            h.contains("int add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"),
+            "{h}"
+        );
         assert!(h.contains(" *   x     float32 (B, 3)"), "{h}");
         assert!(h.contains(" *   b     float32 (3,)"), "{h}");
         assert!(h.contains("void demo_release(DLTensor* tensor);"));

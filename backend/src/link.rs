@@ -24,7 +24,9 @@ pub const RUNTIME_ARCHIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lib
 /// Runs a tool, turning a failure into a [`BackendError::Link`] with its stderr.
 fn run(cmd: &mut Command) -> Result<(), BackendError> {
     tracing::debug!(?cmd, "running");
-    let out = cmd.output().map_err(|e| BackendError::Link(format!("cannot run {:?}: {e}", cmd.get_program())))?;
+    let out = cmd
+        .output()
+        .map_err(|e| BackendError::Link(format!("cannot run {:?}: {e}", cmd.get_program())))?;
     if out.status.success() {
         Ok(())
     } else {
@@ -38,7 +40,10 @@ fn run(cmd: &mut Command) -> Result<(), BackendError> {
 }
 
 fn c_compiler() -> String {
-    std::env::var("CC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "cc".into())
+    std::env::var("CC")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "cc".into())
 }
 
 /// The linked libraries of `object` (written to `dir`), exporting `api`.
@@ -52,18 +57,35 @@ pub struct Libraries {
 
 /// Links `object` with the runtime into both library forms, using `dir` for
 /// intermediate files.
-pub fn link(dir: &Path, name: &str, object: &[u8], api: &[String]) -> Result<Libraries, BackendError> {
+pub fn link(
+    dir: &Path,
+    name: &str,
+    object: &[u8],
+    api: &[String],
+) -> Result<Libraries, BackendError> {
     let obj = dir.join(format!("{name}.o"));
     std::fs::write(&obj, object)?;
     let rt = dir.join("libagc_runtime.a");
     std::fs::write(&rt, RUNTIME_ARCHIVE)?;
-    Ok(Libraries { shared: shared(dir, name, &obj, &rt, api)?, archive: archive(dir, name, &obj, &rt, api)? })
+    Ok(Libraries {
+        shared: shared(dir, name, &obj, &rt, api)?,
+        archive: archive(dir, name, &obj, &rt, api)?,
+    })
 }
 
-fn shared(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Result<Vec<u8>, BackendError> {
+fn shared(
+    dir: &Path,
+    name: &str,
+    obj: &Path,
+    rt: &Path,
+    api: &[String],
+) -> Result<Vec<u8>, BackendError> {
     let script = dir.join("exports.map");
     let globals: String = api.iter().map(|s| format!("    {s};\n")).collect();
-    std::fs::write(&script, format!("{{\n  global:\n{globals}  local: *;\n}};\n"))?;
+    std::fs::write(
+        &script,
+        format!("{{\n  global:\n{globals}  local: *;\n}};\n"),
+    )?;
     let so = dir.join(format!("lib{name}.so"));
     run(Command::new(c_compiler())
         .arg("-shared")
@@ -72,13 +94,26 @@ fn shared(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Resu
         .arg(obj)
         .arg(rt)
         .arg(format!("-Wl,-soname,lib{name}.so"))
-        .args(["-Wl,--gc-sections", "-Wl,--exclude-libs,ALL", "-Wl,--as-needed", "-Wl,-z,noexecstack", "-Wl,-O1", "-s"])
+        .args([
+            "-Wl,--gc-sections",
+            "-Wl,--exclude-libs,ALL",
+            "-Wl,--as-needed",
+            "-Wl,-z,noexecstack",
+            "-Wl,-O1",
+            "-s",
+        ])
         .arg(format!("-Wl,--version-script={}", script.display()))
         .arg("-lm"))?;
     Ok(std::fs::read(so)?)
 }
 
-fn archive(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Result<Vec<u8>, BackendError> {
+fn archive(
+    dir: &Path,
+    name: &str,
+    obj: &Path,
+    rt: &Path,
+    api: &[String],
+) -> Result<Vec<u8>, BackendError> {
     let combined = dir.join(format!("{name}.combined.o"));
     let mut ld = Command::new("ld");
     ld.arg("-r").arg("--gc-sections");
@@ -92,7 +127,11 @@ fn archive(dir: &Path, name: &str, obj: &Path, rt: &Path, api: &[String]) -> Res
     // and which older LLVM linker plugins choke on.
     run(Command::new("objcopy")
         .arg(format!("--keep-global-symbols={}", keep.display()))
-        .args(["--strip-debug", "--remove-section=.llvmbc", "--remove-section=.llvmcmd"])
+        .args([
+            "--strip-debug",
+            "--remove-section=.llvmbc",
+            "--remove-section=.llvmcmd",
+        ])
         .arg(&combined))?;
     let a = dir.join(format!("lib{name}.a"));
     run(Command::new("ar").arg("rcsD").arg(&a).arg(&combined))?;

@@ -10,7 +10,9 @@
 use crate::BackendError;
 use inkwell::module::{Linkage, Module};
 use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
+};
 use inkwell::OptimizationLevel;
 
 /// What [`compile`] produced.
@@ -28,22 +30,52 @@ fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
     BackendError::Llvm(format!("{what}: {e}"))
 }
 
-/// A target machine for the host CPU, position-independent code.
+/// Environment variable naming the CPU to compile for (an LLVM CPU name such
+/// as `x86-64-v3`), for libraries that must run on other machines (or under
+/// valgrind, which lacks AVX-512). Unset, empty or `native`: the build
+/// machine's CPU and features.
+pub const TARGET_CPU_ENV: &str = "AGC_TARGET_CPU";
+
+/// A target machine for the host (or `$AGC_TARGET_CPU`), position-independent code.
 pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError> {
-    Target::initialize_native(&InitializationConfig::default()).map_err(|e| llvm_err("initializing the native target", e))?;
+    Target::initialize_native(&InitializationConfig::default())
+        .map_err(|e| llvm_err("initializing the native target", e))?;
     let triple = TargetMachine::get_default_triple();
-    let target = Target::from_triple(&triple).map_err(|e| llvm_err("target", e.to_string_lossy()))?;
+    let target =
+        Target::from_triple(&triple).map_err(|e| llvm_err("target", e.to_string_lossy()))?;
     let level = match opt_level {
         0 => OptimizationLevel::None,
         1 => OptimizationLevel::Less,
         2 => OptimizationLevel::Default,
         _ => OptimizationLevel::Aggressive,
     };
-    let cpu = TargetMachine::get_host_cpu_name();
-    let features = TargetMachine::get_host_cpu_features();
+    let (cpu, features) = match std::env::var(TARGET_CPU_ENV) {
+        Ok(cpu) if !cpu.is_empty() && cpu != "native" => (cpu, String::new()),
+        _ => (
+            TargetMachine::get_host_cpu_name()
+                .to_string_lossy()
+                .into_owned(),
+            TargetMachine::get_host_cpu_features()
+                .to_string_lossy()
+                .into_owned(),
+        ),
+    };
+    tracing::debug!(%cpu, "target CPU");
     target
-        .create_target_machine(&triple, &cpu.to_string_lossy(), &features.to_string_lossy(), level, RelocMode::PIC, CodeModel::Default)
-        .ok_or_else(|| BackendError::Llvm(format!("no target machine for {}", triple.as_str().to_string_lossy())))
+        .create_target_machine(
+            &triple,
+            &cpu,
+            &features,
+            level,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| {
+            BackendError::Llvm(format!(
+                "no target machine for {}",
+                triple.as_str().to_string_lossy()
+            ))
+        })
 }
 
 /// Gives every defined function and global but `api` internal linkage.
@@ -55,7 +87,10 @@ fn internalize(m: &Module, api: &[String]) {
         }
     }
     for g in m.get_globals() {
-        if !g.is_declaration() && !keep(g.get_name().to_bytes()) && g.get_linkage() != Linkage::Private {
+        if !g.is_declaration()
+            && !keep(g.get_name().to_bytes())
+            && g.get_linkage() != Linkage::Private
+        {
             g.set_linkage(Linkage::Internal);
         }
     }
@@ -77,17 +112,30 @@ pub fn compile<'ctx>(
         m.set_triple(&tm.get_triple());
         m.set_data_layout(&layout);
     }
-    host.link_in_module(kernels).map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
+    host.link_in_module(kernels)
+        .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
     internalize(&host, api);
-    host.verify().map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
+    host.verify()
+        .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
     let passes = format!("default<O{}>", opt_level.min(3));
     tracing::debug!(%passes, "optimising the linked module");
-    host.run_passes(&passes, tm, PassBuilderOptions::create()).map_err(|e| llvm_err("optimising", e.to_string_lossy()))?;
+    host.run_passes(&passes, tm, PassBuilderOptions::create())
+        .map_err(|e| llvm_err("optimising", e.to_string_lossy()))?;
     let emit = |kind: FileType| {
-        tm.write_to_memory_buffer(&host, kind).map(|b| b.as_slice().to_vec()).map_err(|e| llvm_err("code generation", e.to_string_lossy()))
+        tm.write_to_memory_buffer(&host, kind)
+            .map(|b| b.as_slice().to_vec())
+            .map_err(|e| llvm_err("code generation", e.to_string_lossy()))
     };
     let object = emit(FileType::Object)?;
-    let asm = if want_asm { Some(String::from_utf8_lossy(&emit(FileType::Assembly)?).into_owned()) } else { None };
+    let asm = if want_asm {
+        Some(String::from_utf8_lossy(&emit(FileType::Assembly)?).into_owned())
+    } else {
+        None
+    };
     let llvm_ir = want_llvm_ir.then(|| host.print_to_string().to_string());
-    Ok(Compiled { object, asm, llvm_ir })
+    Ok(Compiled {
+        object,
+        asm,
+        llvm_ir,
+    })
 }

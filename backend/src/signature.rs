@@ -63,17 +63,30 @@ pub fn is_c_identifier(s: &str) -> bool {
 /// exported names are usable C identifiers that do not collide.
 pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, BackendError> {
     if !is_c_identifier(library_name) {
-        return Err(BackendError::Unsupported(format!("library name '{library_name}' is not a C identifier")));
+        return Err(BackendError::Unsupported(format!(
+            "library name '{library_name}' is not a C identifier"
+        )));
     }
     let reserved = api_functions(library_name);
     let mut sigs: Vec<ExportSig> = Vec::new();
     for e in &m.exports {
-        let f = m.funcs.get(e.func.index()).ok_or_else(|| BackendError::Unsupported(format!("export '{}' names a missing function", e.c_name)))?;
-        if !is_c_identifier(&e.c_name) || e.c_name.starts_with("agc_rt_") || reserved.contains(&e.c_name) {
-            return Err(BackendError::Unsupported(format!("exported name '{}' is not usable as a C symbol", e.c_name)));
+        let f = m.funcs.get(e.func.index()).ok_or_else(|| {
+            BackendError::Unsupported(format!("export '{}' names a missing function", e.c_name))
+        })?;
+        if !is_c_identifier(&e.c_name)
+            || e.c_name.starts_with("agc_rt_")
+            || reserved.contains(&e.c_name)
+        {
+            return Err(BackendError::Unsupported(format!(
+                "exported name '{}' is not usable as a C symbol",
+                e.c_name
+            )));
         }
         if sigs.iter().any(|s| s.c_name == e.c_name) {
-            return Err(BackendError::Unsupported(format!("'{}' is exported twice", e.c_name)));
+            return Err(BackendError::Unsupported(format!(
+                "'{}' is exported twice",
+                e.c_name
+            )));
         }
         let params: Vec<TensorSig> = f
             .params()
@@ -81,14 +94,22 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             .zip(&f.param_names)
             .map(|(&v, name)| {
                 let t = f.ty(v).tensor();
-                TensorSig { name: name.clone(), dtype: t.dtype, dims: t.dims.clone() }
+                TensorSig {
+                    name: name.clone(),
+                    dtype: t.dtype,
+                    dims: t.dims.clone(),
+                }
             })
             .collect();
         let results = f
             .result_types
             .iter()
             .enumerate()
-            .map(|(k, ty)| TensorSig { name: format!("out{k}"), dtype: ty.tensor().dtype, dims: ty.tensor().dims.clone() })
+            .map(|(k, ty)| TensorSig {
+                name: format!("out{k}"),
+                dtype: ty.tensor().dtype,
+                dims: ty.tensor().dims.clone(),
+            })
             .collect();
         let mut syms: Vec<String> = Vec::new();
         for d in params.iter().flat_map(|p| &p.dims) {
@@ -119,14 +140,32 @@ pub(crate) mod tests {
     pub fn add_bias_module() -> Module {
         let x = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(3)]);
         let b = TensorType::static_shape(DType::F32, &[3]);
-        let mut f = Function::new("add_bias", &[("x".into(), Type::from(x.clone())), ("b".into(), Type::from(b))], Span::default());
+        let mut f = Function::new(
+            "add_bias",
+            &[
+                ("x".into(), Type::from(x.clone())),
+                ("b".into(), Type::from(b)),
+            ],
+            Span::default(),
+        );
         let (p, body) = (f.params().to_vec(), f.body);
-        let (_, r) = f.append_op(body, OpKind::Binary(BinaryOp::Add), p, vec![x.clone().into()], vec![], Span::default());
+        let (_, r) = f.append_op(
+            body,
+            OpKind::Binary(BinaryOp::Add),
+            p,
+            vec![x.clone().into()],
+            vec![],
+            Span::default(),
+        );
         f.append_op(body, OpKind::Return, r, vec![], vec![], Span::default());
         f.result_types = vec![x.into()];
         let mut m = Module::new("demo");
         let id = m.add_function(f);
-        m.exports.push(agc_ir::Export { func: id, c_name: "add_bias".into(), doc: "Adds a bias.".into() });
+        m.exports.push(agc_ir::Export {
+            func: id,
+            c_name: "add_bias".into(),
+            doc: "Adds a bias.".into(),
+        });
         m
     }
 

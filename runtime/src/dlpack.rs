@@ -81,7 +81,10 @@ pub fn numpy_name(dt: DLDataType) -> Option<&'static str> {
 pub fn dtype_string(dt: DLDataType) -> String {
     match numpy_name(dt) {
         Some(n) => n.to_string(),
-        None => format!("dtype(code={}, bits={}, lanes={})", dt.code, dt.bits, dt.lanes),
+        None => format!(
+            "dtype(code={}, bits={}, lanes={})",
+            dt.code, dt.bits, dt.lanes
+        ),
     }
 }
 
@@ -90,7 +93,12 @@ pub fn dtype_string(dt: DLDataType) -> String {
 pub fn dtype_matches(expected: DLDataType, actual: DLDataType) -> bool {
     actual == expected
         || (expected.code == CODE_BOOL
-            && actual == DLDataType { code: CODE_UINT, bits: 8, lanes: 1 })
+            && actual
+                == DLDataType {
+                    code: CODE_UINT,
+                    bits: 8,
+                    lanes: 1,
+                })
 }
 
 #[cfg(test)]
@@ -108,9 +116,34 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(dtype_string(DLDataType { code: 2, bits: 32, lanes: 1 }), "float32");
-        assert_eq!(dtype_string(DLDataType { code: 9, bits: 3, lanes: 1 }), "dtype(code=9, bits=3, lanes=1)");
-        let b = DLDataType { code: CODE_BOOL, bits: 8, lanes: 1 };
-        assert!(dtype_matches(b, DLDataType { code: CODE_UINT, bits: 8, lanes: 1 }));
+        assert_eq!(
+            dtype_string(DLDataType {
+                code: 2,
+                bits: 32,
+                lanes: 1
+            }),
+            "float32"
+        );
+        assert_eq!(
+            dtype_string(DLDataType {
+                code: 9,
+                bits: 3,
+                lanes: 1
+            }),
+            "dtype(code=9, bits=3, lanes=1)"
+        );
+        let b = DLDataType {
+            code: CODE_BOOL,
+            bits: 8,
+            lanes: 1,
+        };
+        assert!(dtype_matches(
+            b,
+            DLDataType {
+                code: CODE_UINT,
+                bits: 8,
+                lanes: 1
+            }
+        ));
     }
 }

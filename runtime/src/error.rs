@@ -79,14 +79,27 @@ pub extern "C" fn agc_rt_last_error() -> *const c_char {
 /// `message` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn agc_rt_raise(status: i32, message: *const c_char) {
-    let status = if status == 0 { Status::Internal as i32 } else { status };
-    let first = PENDING.try_with(|p| if p.get() == 0 { p.set(status); true } else { false });
+    let status = if status == 0 {
+        Status::Internal as i32
+    } else {
+        status
+    };
+    let first = PENDING.try_with(|p| {
+        if p.get() == 0 {
+            p.set(status);
+            true
+        } else {
+            false
+        }
+    });
     if first == Ok(true) {
         let text = if message.is_null() {
             "run-time error".to_string()
         } else {
             // SAFETY: the caller passes a NUL-terminated string.
-            unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned()
+            unsafe { CStr::from_ptr(message) }
+                .to_string_lossy()
+                .into_owned()
         };
         set_message(text);
     }
@@ -98,7 +111,9 @@ mod tests {
 
     fn last() -> String {
         // SAFETY: agc_rt_last_error returns a valid C string.
-        unsafe { CStr::from_ptr(agc_rt_last_error()) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(agc_rt_last_error()) }
+            .to_string_lossy()
+            .into_owned()
     }
 
     #[test]
@@ -125,7 +140,9 @@ mod tests {
     #[test]
     fn errors_are_per_thread() {
         fail(Status::Internal, "main");
-        std::thread::spawn(|| assert_eq!(last(), "")).join().unwrap();
+        std::thread::spawn(|| assert_eq!(last(), ""))
+            .join()
+            .unwrap();
         assert_eq!(last(), "main");
     }
 }

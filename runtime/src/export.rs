@@ -70,7 +70,13 @@ pub unsafe extern "C" fn agc_rt_export_results(
         // SAFETY: `ret` holds every result's descriptor.
         let d = unsafe { std::slice::from_raw_parts(ret.add(off), descriptor_words(rank)) };
         off += descriptor_words(rank);
-        views.push(View { allocated: d[0], aligned: d[1], offset: d[2], sizes: &d[3..3 + rank], strides: &d[3 + rank..] });
+        views.push(View {
+            allocated: d[0],
+            aligned: d[1],
+            offset: d[2],
+            sizes: &d[3..3 + rank],
+            strides: &d[3 + rank..],
+        });
     }
     let mut inputs = Vec::new();
     let mut off = 0usize;
@@ -84,7 +90,10 @@ pub unsafe extern "C" fn agc_rt_export_results(
     let mut owner = Vec::new();
     for (k, v) in views.iter().enumerate() {
         let a = v.allocated;
-        let owned = a != 0 && a != MLIR_GLOBAL_SENTINEL && !inputs.contains(&a) && !views[..k].iter().any(|w| w.allocated == a);
+        let owned = a != 0
+            && a != MLIR_GLOBAL_SENTINEL
+            && !inputs.contains(&a)
+            && !views[..k].iter().any(|w| w.allocated == a);
         if owned {
             to_free.push(Some(a));
         }
@@ -102,7 +111,10 @@ pub unsafe extern "C" fn agc_rt_export_results(
             match make_tensor(v, dtype, adopt) {
                 Ok(t) => {
                     if adopt {
-                        to_free.iter_mut().filter(|a| **a == Some(v.allocated)).for_each(|a| *a = None);
+                        to_free
+                            .iter_mut()
+                            .filter(|a| **a == Some(v.allocated))
+                            .for_each(|a| *a = None);
                     }
                     made.push(t);
                 }
@@ -138,8 +150,13 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
     if v.sizes.iter().any(|&s| s < 0) {
         return Err(format!("negative size in {:?}", v.sizes));
     }
-    let numel = v.sizes.iter().try_fold(1usize, |acc, &s| acc.checked_mul(s as usize));
-    let bytes = numel.and_then(|n| n.checked_mul(elem)).ok_or("size overflow")?;
+    let numel = v
+        .sizes
+        .iter()
+        .try_fold(1usize, |acc, &s| acc.checked_mul(s as usize));
+    let bytes = numel
+        .and_then(|n| n.checked_mul(elem))
+        .ok_or("size overflow")?;
     let src = (v.aligned as *mut u8).wrapping_add((v.offset as usize).wrapping_mul(elem));
     let (data, allocated) = if adopt {
         (src as *mut c_void, v.allocated as *mut c_void)
@@ -165,7 +182,10 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
     let mut owned = Box::new(Owned {
         tensor: DLTensor {
             data,
-            device: DLDevice { device_type: DEVICE_CPU, device_id: 0 },
+            device: DLDevice {
+                device_type: DEVICE_CPU,
+                device_id: 0,
+            },
             ndim: rank as i32,
             dtype,
             shape: std::ptr::null_mut(),
@@ -195,7 +215,13 @@ unsafe fn copy_strided(src: *const u8, sizes: &[i64], strides: &[i64], elem: usi
     loop {
         let off: i64 = index.iter().zip(strides).map(|(i, s)| i * s).sum();
         // SAFETY: in bounds of the view and of `dst` (caller contract).
-        unsafe { std::ptr::copy_nonoverlapping(src.offset(off as isize * elem as isize), dst.add(out), elem) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                src.offset(off as isize * elem as isize),
+                dst.add(out),
+                elem,
+            )
+        };
         out += elem;
         // Odometer increment, last dim fastest.
         let mut d = rank;
@@ -230,7 +256,10 @@ pub unsafe extern "C" fn agc_rt_release(t: *mut DLTensor) {
     // catches double releases while the memory is still mapped.
     unsafe {
         if (*owned).magic != MAGIC {
-            fail(Status::InvalidArgument, "release: not a live tensor returned by an agc library");
+            fail(
+                Status::InvalidArgument,
+                "release: not a live tensor returned by an agc library",
+            );
             return;
         }
         (*owned).magic = 0;
@@ -245,11 +274,18 @@ mod tests {
     use crate::spec::tests::make;
 
     fn call(ret: &[i64], descs: &[i64]) -> (i32, Vec<*mut DLTensor>) {
-        let s = make("f", &[], &[("x", (2, 32), vec![2])], &[("out0", (2, 32), vec![-1]), ("out1", (2, 32), vec![-1])]);
+        let s = make(
+            "f",
+            &[],
+            &[("x", (2, 32), vec![2])],
+            &[("out0", (2, 32), vec![-1]), ("out1", (2, 32), vec![-1])],
+        );
         let mut outs = [std::ptr::null_mut(); 2];
         let slots = [&mut outs[0] as *mut _, &mut outs[1] as *mut _];
         // SAFETY: buffers sized for the spec.
-        let st = unsafe { agc_rt_export_results(&*s.spec, ret.as_ptr(), descs.as_ptr(), slots.as_ptr()) };
+        let st = unsafe {
+            agc_rt_export_results(&*s.spec, ret.as_ptr(), descs.as_ptr(), slots.as_ptr())
+        };
         (st, outs.to_vec())
     }
 
@@ -264,7 +300,9 @@ mod tests {
 
     fn values(t: *mut DLTensor) -> Vec<f32> {
         // SAFETY: a live compact f32 tensor.
-        unsafe { std::slice::from_raw_parts((*t).data as *const f32, *(*t).shape as usize).to_vec() }
+        unsafe {
+            std::slice::from_raw_parts((*t).data as *const f32, *(*t).shape as usize).to_vec()
+        }
     }
 
     #[test]

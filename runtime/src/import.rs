@@ -51,12 +51,22 @@ pub unsafe extern "C" fn agc_rt_import_args(
         }
     }
     if let Some(k) = null_out {
-        let rname = spec.results().get(k).map_or_else(|| format!("out{k}"), TensorSpec::name);
-        return fail(Status::InvalidArgument, format!("{name}: result pointer '{rname}' is NULL"));
+        let rname = spec
+            .results()
+            .get(k)
+            .map_or_else(|| format!("out{k}"), TensorSpec::name);
+        return fail(
+            Status::InvalidArgument,
+            format!("{name}: result pointer '{rname}' is NULL"),
+        );
     }
     let nsyms = usize::try_from(spec.nsyms).unwrap_or(0);
     // SAFETY: `syms` holds `nsyms` words (caller contract).
-    let syms: &mut [i64] = if nsyms == 0 || syms.is_null() { &mut [] } else { unsafe { std::slice::from_raw_parts_mut(syms, nsyms) } };
+    let syms: &mut [i64] = if nsyms == 0 || syms.is_null() {
+        &mut []
+    } else {
+        unsafe { std::slice::from_raw_parts_mut(syms, nsyms) }
+    };
     syms.fill(-1);
     // SAFETY: `args` holds `nparams` pointers (caller contract).
     let args = unsafe { slice(args, spec.nparams) };
@@ -77,23 +87,50 @@ pub unsafe extern "C" fn agc_rt_import_args(
 
 /// Checks parameter `i` and fills its descriptor; the error omits the
 /// function-name prefix.
-fn import_one(spec: &FuncSpec, i: usize, t: Option<&DLTensor>, syms: &mut [i64], desc: &mut [i64]) -> Result<(), String> {
+fn import_one(
+    spec: &FuncSpec,
+    i: usize,
+    t: Option<&DLTensor>,
+    syms: &mut [i64],
+    desc: &mut [i64],
+) -> Result<(), String> {
     let p = &spec.params()[i];
     let pname = p.name();
     let t = t.ok_or_else(|| format!("parameter '{pname}' is NULL"))?;
     if t.device.device_type != DEVICE_CPU {
-        return Err(format!("parameter '{pname}' must be a CPU tensor (kDLCPU), got device_type {}", t.device.device_type));
+        return Err(format!(
+            "parameter '{pname}' must be a CPU tensor (kDLCPU), got device_type {}",
+            t.device.device_type
+        ));
     }
-    let expected = || format!("parameter '{pname}' expects shape {} {}", p.shape_string(spec), dtype_string(p.dtype()));
-    let ndim = usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
+    let expected = || {
+        format!(
+            "parameter '{pname}' expects shape {} {}",
+            p.shape_string(spec),
+            dtype_string(p.dtype())
+        )
+    };
+    let ndim =
+        usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
     if ndim > 0 && t.shape.is_null() {
-        return Err(format!("parameter '{pname}' has ndim {ndim} but a NULL shape array"));
+        return Err(format!(
+            "parameter '{pname}' has ndim {ndim} but a NULL shape array"
+        ));
     }
     // SAFETY: a non-NULL shape holds `ndim` sizes (DLPack contract).
     let shape = unsafe { slice(t.shape, ndim as i64) };
-    let got = || format!("got {} {}", tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>()), dtype_string(t.dtype));
+    let got = || {
+        format!(
+            "got {} {}",
+            tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>()),
+            dtype_string(t.dtype)
+        )
+    };
     let dims = p.dims();
-    let static_ok = dims.iter().zip(shape).all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
+    let static_ok = dims
+        .iter()
+        .zip(shape)
+        .all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
     if ndim != dims.len() || !dtype_matches(p.dtype(), t.dtype) || !static_ok {
         return Err(format!("{}, {}", expected(), got()));
     }
@@ -102,17 +139,25 @@ fn import_one(spec: &FuncSpec, i: usize, t: Option<&DLTensor>, syms: &mut [i64],
             continue;
         }
         let k = (-1 - d) as usize;
-        let Some(slot) = syms.get_mut(k) else { return Err(format!("{}: bad symbolic dim {k}", expected())) };
+        let Some(slot) = syms.get_mut(k) else {
+            return Err(format!("{}: bad symbolic dim {k}", expected()));
+        };
         if *slot < 0 {
             *slot = s;
         } else if *slot != s {
             let first = first_binding(spec, k).unwrap_or_else(|| pname.clone());
-            return Err(format!("symbolic dim {} is {} in '{first}' but {s} in '{pname}'", spec.sym_name(k), *slot));
+            return Err(format!(
+                "symbolic dim {} is {} in '{first}' but {s} in '{pname}'",
+                spec.sym_name(k),
+                *slot
+            ));
         }
     }
     let numel = shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s));
     let bytes = numel.and_then(|n| n.checked_mul(i64::from(t.dtype.bits / 8).max(1)));
-    let Some(numel) = bytes.and(numel) else { return Err(format!("parameter '{pname}' is too large: {}", got())) };
+    let Some(numel) = bytes.and(numel) else {
+        return Err(format!("parameter '{pname}' is too large: {}", got()));
+    };
     if numel > 0 && t.data.is_null() {
         return Err(format!("parameter '{pname}' has NULL data"));
     }
@@ -121,7 +166,8 @@ fn import_one(spec: &FuncSpec, i: usize, t: Option<&DLTensor>, syms: &mut [i64],
         let strides = unsafe { slice(t.strides, ndim as i64) };
         if !is_compact(shape, strides) {
             let st = tuple_string(&strides.iter().map(i64::to_string).collect::<Vec<_>>());
-            return Err(format!("parameter '{pname}' must be C-contiguous (compact row-major), got strides {st} for {}", got()));
+            let sh = tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>());
+            return Err(format!("parameter '{pname}' must be C-contiguous (compact row-major), got strides {st} for shape {sh}"));
         }
     }
     let data = (t.data as *mut u8).wrapping_add(t.byte_offset as usize) as *mut c_void;
@@ -131,7 +177,10 @@ fn import_one(spec: &FuncSpec, i: usize, t: Option<&DLTensor>, syms: &mut [i64],
 
 /// The first parameter that uses symbolic dim `k` (where it was bound).
 fn first_binding(spec: &FuncSpec, k: usize) -> Option<String> {
-    spec.params().iter().find(|p| p.dims().contains(&(-1 - k as i64))).map(TensorSpec::name)
+    spec.params()
+        .iter()
+        .find(|p| p.dims().contains(&(-1 - k as i64)))
+        .map(TensorSpec::name)
 }
 
 /// Row-major compactness; dims of size 1 may have any stride.
@@ -173,7 +222,10 @@ mod tests {
     pub(crate) fn tensor(data: &mut [f32], shape: &mut [i64], dtype: DLDataType) -> DLTensor {
         DLTensor {
             data: data.as_mut_ptr() as *mut c_void,
-            device: DLDevice { device_type: 1, device_id: 0 },
+            device: DLDevice {
+                device_type: 1,
+                device_id: 0,
+            },
             ndim: shape.len() as i32,
             dtype,
             shape: shape.as_mut_ptr(),
@@ -182,18 +234,37 @@ mod tests {
         }
     }
 
-    const F32: DLDataType = DLDataType { code: 2, bits: 32, lanes: 1 };
+    const F32: DLDataType = DLDataType {
+        code: 2,
+        bits: 32,
+        lanes: 1,
+    };
 
     fn run(args: &[*const DLTensor]) -> (i32, String, Vec<i64>) {
-        let s = make("predict", &["B"], &[("x", (2, 32), vec![-1, 4]), ("y", (2, 32), vec![-1])], &[("out0", (2, 32), vec![-1])]);
+        let s = make(
+            "predict",
+            &["B"],
+            &[("x", (2, 32), vec![-1, 4]), ("y", (2, 32), vec![-1])],
+            &[("out0", (2, 32), vec![-1])],
+        );
         let mut out: *mut DLTensor = std::ptr::null_mut();
         let outs = [&mut out as *mut *mut DLTensor];
         let mut descs = vec![0i64; 11 + 5];
         let mut syms = [0i64; 1];
         // SAFETY: everything is sized for the spec.
-        let st = unsafe { agc_rt_import_args(&*s.spec, args.as_ptr(), outs.as_ptr(), descs.as_mut_ptr(), syms.as_mut_ptr()) };
+        let st = unsafe {
+            agc_rt_import_args(
+                &*s.spec,
+                args.as_ptr(),
+                outs.as_ptr(),
+                descs.as_mut_ptr(),
+                syms.as_mut_ptr(),
+            )
+        };
         // SAFETY: valid C string.
-        let msg = unsafe { CStr::from_ptr(crate::error::agc_rt_last_error()) }.to_string_lossy().into_owned();
+        let msg = unsafe { CStr::from_ptr(crate::error::agc_rt_last_error()) }
+            .to_string_lossy()
+            .into_owned();
         (st, msg, descs)
     }
 
@@ -217,15 +288,35 @@ mod tests {
         let y = tensor(&mut b, &mut sb, F32);
         let (st, msg, _) = run(&[&x, &y]);
         assert_eq!(st, 1);
-        assert_eq!(msg, "predict: parameter 'x' expects shape (B, 4) float32, got (2, 5) float32");
+        assert_eq!(
+            msg,
+            "predict: parameter 'x' expects shape (B, 4) float32, got (2, 5) float32"
+        );
         let mut sa2 = [2i64, 4];
         let x = tensor(&mut a, &mut sa2, F32);
         let mut sb2 = [3i64];
         let y = tensor(&mut b, &mut sb2, F32);
-        assert_eq!(run(&[&x, &y]).1, "predict: symbolic dim B is 2 in 'x' but 3 in 'y'");
-        let y = tensor(&mut b, &mut sb, DLDataType { code: 2, bits: 64, lanes: 1 });
-        assert_eq!(run(&[&x, &y]).1, "predict: parameter 'y' expects shape (B,) float32, got (2,) float64");
-        assert_eq!(run(&[&x, std::ptr::null()]).1, "predict: parameter 'y' is NULL");
+        assert_eq!(
+            run(&[&x, &y]).1,
+            "predict: symbolic dim B is 2 in 'x' but 3 in 'y'"
+        );
+        let y = tensor(
+            &mut b,
+            &mut sb,
+            DLDataType {
+                code: 2,
+                bits: 64,
+                lanes: 1,
+            },
+        );
+        assert_eq!(
+            run(&[&x, &y]).1,
+            "predict: parameter 'y' expects shape (B,) float32, got (2,) float64"
+        );
+        assert_eq!(
+            run(&[&x, std::ptr::null()]).1,
+            "predict: parameter 'y' is NULL"
+        );
     }
 
     #[test]
@@ -236,7 +327,9 @@ mod tests {
         let y = tensor(&mut b, &mut sb, F32);
         let mut st = [1i64, 2];
         x.strides = st.as_mut_ptr();
-        assert!(run(&[&x, &y]).1.contains("must be C-contiguous (compact row-major), got strides (1, 2)"));
+        assert!(run(&[&x, &y])
+            .1
+            .contains("must be C-contiguous (compact row-major), got strides (1, 2)"));
         let mut good = [4i64, 1];
         x.strides = good.as_mut_ptr();
         assert_eq!(run(&[&x, &y]).0, 0);

@@ -108,7 +108,11 @@ impl TensorSpec {
 
     /// The declared dtype.
     pub fn dtype(&self) -> DLDataType {
-        DLDataType { code: self.dtype_code as u8, bits: self.dtype_bits as u8, lanes: 1 }
+        DLDataType {
+            code: self.dtype_code as u8,
+            bits: self.dtype_bits as u8,
+            lanes: 1,
+        }
     }
 
     /// The declared rank.
@@ -121,7 +125,13 @@ impl TensorSpec {
         let dims: Vec<String> = self
             .dims()
             .iter()
-            .map(|&d| if d >= 0 { d.to_string() } else { func.sym_name((-1 - d) as usize) })
+            .map(|&d| {
+                if d >= 0 {
+                    d.to_string()
+                } else {
+                    func.sym_name((-1 - d) as usize)
+                }
+            })
             .collect();
         tuple_string(&dims)
     }
@@ -155,7 +165,12 @@ pub(crate) mod tests {
     }
 
     /// `params`/`results`: (name, (code, bits), dims); dims as in [`TensorSpec::dims`].
-    pub fn make(name: &str, syms: &[&str], params: &[(&str, (i32, i32), Vec<i64>)], results: &[(&str, (i32, i32), Vec<i64>)]) -> OwnedSpec {
+    pub fn make(
+        name: &str,
+        syms: &[&str],
+        params: &[(&str, (i32, i32), Vec<i64>)],
+        results: &[(&str, (i32, i32), Vec<i64>)],
+    ) -> OwnedSpec {
         let mut strings = Vec::new();
         let mut dims_store = Vec::new();
         let fname = leak_str(&mut strings, name);
@@ -167,7 +182,13 @@ pub(crate) mod tests {
                 let np = leak_str(&mut strings, n);
                 dims_store.push(dims.clone());
                 let d = dims_store.last().unwrap();
-                v.push(TensorSpec { name: np, dtype_code: *code, dtype_bits: *bits, ndim: d.len() as i64, dims: d.as_ptr() });
+                v.push(TensorSpec {
+                    name: np,
+                    dtype_code: *code,
+                    dtype_bits: *bits,
+                    ndim: d.len() as i64,
+                    dims: d.as_ptr(),
+                });
             }
             tensors.push(v);
         }
@@ -180,12 +201,23 @@ pub(crate) mod tests {
             params: tensors[0].as_ptr(),
             results: tensors[1].as_ptr(),
         });
-        OwnedSpec { _strings: strings, _dims: dims_store, _syms: sym_ptrs, _tensors: tensors, spec }
+        OwnedSpec {
+            _strings: strings,
+            _dims: dims_store,
+            _syms: sym_ptrs,
+            _tensors: tensors,
+            spec,
+        }
     }
 
     #[test]
     fn shape_strings() {
-        let s = make("f", &["B"], &[("x", (2, 32), vec![-1, 784]), ("b", (2, 32), vec![3])], &[]);
+        let s = make(
+            "f",
+            &["B"],
+            &[("x", (2, 32), vec![-1, 784]), ("b", (2, 32), vec![3])],
+            &[],
+        );
         let p = s.spec.params();
         assert_eq!(p[0].shape_string(&s.spec), "(B, 784)");
         assert_eq!(p[1].shape_string(&s.spec), "(3,)");

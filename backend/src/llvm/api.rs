@@ -21,15 +21,26 @@ pub(crate) fn api_functions<'ctx>(
 
     let last_error = m.add_function(&format!("{name}_last_error"), ptr.fn_type(&[], false), ext);
     b.position_at_end(ctx.append_basic_block(last_error, "entry"));
-    let msg = b.build_call(rt.last_error, &[], "msg").map_err(builder_err)?.try_as_basic_value().basic();
+    let msg = b
+        .build_call(rt.last_error, &[], "msg")
+        .map_err(builder_err)?
+        .try_as_basic_value()
+        .basic();
     let msg = msg.ok_or_else(|| BackendError::Llvm("agc_rt_last_error returns void".into()))?;
     b.build_return(Some(&msg)).map_err(builder_err)?;
 
-    let release = m.add_function(&format!("{name}_release"), ctx.void_type().fn_type(&[ptr.into()], false), ext);
-    let t = release.get_nth_param(0).ok_or_else(|| BackendError::Llvm("release has no parameter".into()))?;
+    let release = m.add_function(
+        &format!("{name}_release"),
+        ctx.void_type().fn_type(&[ptr.into()], false),
+        ext,
+    );
+    let t = release
+        .get_nth_param(0)
+        .ok_or_else(|| BackendError::Llvm("release has no parameter".into()))?;
     t.set_name("tensor");
     b.position_at_end(ctx.append_basic_block(release, "entry"));
-    b.build_call(rt.release, &[t.into()], "").map_err(builder_err)?;
+    b.build_call(rt.release, &[t.into()], "")
+        .map_err(builder_err)?;
     b.build_return(None).map_err(builder_err)?;
 
     let meta = m.add_function(&format!("{name}_metadata"), ptr.fn_type(&[], false), ext);

@@ -36,14 +36,23 @@ pub(crate) fn entry_point<'ctx>(
     let ptr = ctx.ptr_type(AddressSpace::default());
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
     let (np, nr) = (sig.params.len(), sig.results.len());
-    let f = m.add_function(&sig.c_name, i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); np + nr], false), Some(Linkage::External));
+    let f = m.add_function(
+        &sig.c_name,
+        i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); np + nr], false),
+        Some(Linkage::External),
+    );
     for (p, name) in f.get_param_iter().zip(crate::header::c_arg_names(sig)) {
         p.set_name(&name);
     }
     // The kernel entry: (ret*, desc*...) with ret only when there are results.
     let kernel_arity = np + usize::from(nr > 0);
     let kernel = m.get_function(&sig.kernel_symbol).unwrap_or_else(|| {
-        m.add_function(&sig.kernel_symbol, ctx.void_type().fn_type(&vec![BasicMetadataTypeEnum::from(ptr); kernel_arity], false), Some(Linkage::External))
+        m.add_function(
+            &sig.kernel_symbol,
+            ctx.void_type()
+                .fn_type(&vec![BasicMetadataTypeEnum::from(ptr); kernel_arity], false),
+            Some(Linkage::External),
+        )
     });
 
     let b = ctx.create_builder();
@@ -53,39 +62,68 @@ pub(crate) fn entry_point<'ctx>(
     b.position_at_end(entry);
     let params: Vec<BasicValueEnum> = f.get_param_iter().collect();
     // An array of pointers holding `vals` (or NULL when empty).
-    let ptr_array = |vals: &[BasicValueEnum<'ctx>], name: &str| -> Result<PointerValue<'ctx>, BackendError> {
-        if vals.is_empty() {
-            return Ok(ptr.const_null());
-        }
-        let arr_ty = ptr.array_type(vals.len() as u32);
-        let a = b.build_alloca(arr_ty, name).map_err(builder_err)?;
-        for (i, v) in vals.iter().enumerate() {
-            // SAFETY: index within the array just allocated.
-            let slot = unsafe { b.build_in_bounds_gep(arr_ty, a, &[i32t.const_zero(), i32t.const_int(i as u64, false)], "") }.map_err(builder_err)?;
-            b.build_store(slot, *v).map_err(builder_err)?;
-        }
-        Ok(a)
-    };
+    let ptr_array =
+        |vals: &[BasicValueEnum<'ctx>], name: &str| -> Result<PointerValue<'ctx>, BackendError> {
+            if vals.is_empty() {
+                return Ok(ptr.const_null());
+            }
+            let arr_ty = ptr.array_type(vals.len() as u32);
+            let a = b.build_alloca(arr_ty, name).map_err(builder_err)?;
+            for (i, v) in vals.iter().enumerate() {
+                // SAFETY: index within the array just allocated.
+                let slot = unsafe {
+                    b.build_in_bounds_gep(
+                        arr_ty,
+                        a,
+                        &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                        "",
+                    )
+                }
+                .map_err(builder_err)?;
+                b.build_store(slot, *v).map_err(builder_err)?;
+            }
+            Ok(a)
+        };
     let args = ptr_array(&params[..np], "args")?;
     let outs = ptr_array(&params[np..], "outs")?;
-    let words = |list: &[crate::signature::TensorSig]| list.iter().map(|t| descriptor_words(t.dims.len())).sum::<u32>();
+    let words = |list: &[crate::signature::TensorSig]| {
+        list.iter()
+            .map(|t| descriptor_words(t.dims.len()))
+            .sum::<u32>()
+    };
     let (desc_words, ret_words) = (words(&sig.params), words(&sig.results));
     let desc_ty = i64t.array_type(desc_words.max(1));
     let descs = b.build_alloca(desc_ty, "descs").map_err(builder_err)?;
     let ret_ty = i64t.array_type(ret_words.max(1));
     let ret = b.build_alloca(ret_ty, "ret").map_err(builder_err)?;
-    b.build_store(ret, ret_ty.const_zero()).map_err(builder_err)?;
-    let syms = b.build_alloca(i64t.array_type((sig.syms.len() as u32).max(1)), "syms").map_err(builder_err)?;
+    b.build_store(ret, ret_ty.const_zero())
+        .map_err(builder_err)?;
+    let syms = b
+        .build_alloca(i64t.array_type((sig.syms.len() as u32).max(1)), "syms")
+        .map_err(builder_err)?;
 
     let status = b
-        .build_call(rt.import_args, &[spec.into(), args.into(), outs.into(), descs.into(), syms.into()], "status")
+        .build_call(
+            rt.import_args,
+            &[
+                spec.into(),
+                args.into(),
+                outs.into(),
+                descs.into(),
+                syms.into(),
+            ],
+            "status",
+        )
         .map_err(builder_err)?
         .try_as_basic_value()
         .basic()
         .ok_or_else(|| BackendError::Llvm("agc_rt_import_args returns void".into()))?
         .into_int_value();
-    let failed = b.build_int_compare(IntPredicate::NE, status, i32t.const_zero(), "failed").map_err(builder_err)?;
-    b.build_conditional_branch(failed, fail, run).map_err(builder_err)?;
+    let failed = b
+        .build_int_compare(IntPredicate::NE, status, i32t.const_zero(), "failed")
+        .map_err(builder_err)?;
+    b.build_conditional_branch(failed, fail, run)
+        .map_err(builder_err)?;
     b.position_at_end(fail);
     b.build_return(Some(&status)).map_err(builder_err)?;
 
@@ -97,7 +135,15 @@ pub(crate) fn entry_point<'ctx>(
     let mut offset = 0u32;
     for p in &sig.params {
         // SAFETY: offset within the descriptor buffer sized above.
-        let d = unsafe { b.build_in_bounds_gep(desc_ty, descs, &[i32t.const_zero(), i32t.const_int(u64::from(offset), false)], "") }.map_err(builder_err)?;
+        let d = unsafe {
+            b.build_in_bounds_gep(
+                desc_ty,
+                descs,
+                &[i32t.const_zero(), i32t.const_int(u64::from(offset), false)],
+                "",
+            )
+        }
+        .map_err(builder_err)?;
         call_args.push(d.into());
         offset += descriptor_words(p.dims.len());
     }
@@ -111,7 +157,11 @@ pub(crate) fn entry_point<'ctx>(
     }
     b.build_call(kernel, &call_args, "").map_err(builder_err)?;
     let status = b
-        .build_call(rt.export_results, &[spec.into(), ret.into(), descs.into(), outs.into()], "status")
+        .build_call(
+            rt.export_results,
+            &[spec.into(), ret.into(), descs.into(), outs.into()],
+            "status",
+        )
         .map_err(builder_err)?
         .try_as_basic_value()
         .basic()

@@ -43,10 +43,22 @@ impl<'ctx> RuntimeFns<'ctx> {
         let i32t = ctx.i32_type();
         let ext = Some(Linkage::External);
         RuntimeFns {
-            import_args: m.add_function("agc_rt_import_args", i32t.fn_type(&[ptr.into(); 5], false), ext),
-            export_results: m.add_function("agc_rt_export_results", i32t.fn_type(&[ptr.into(); 4], false), ext),
+            import_args: m.add_function(
+                "agc_rt_import_args",
+                i32t.fn_type(&[ptr.into(); 5], false),
+                ext,
+            ),
+            export_results: m.add_function(
+                "agc_rt_export_results",
+                i32t.fn_type(&[ptr.into(); 4], false),
+                ext,
+            ),
             last_error: m.add_function("agc_rt_last_error", ptr.fn_type(&[], false), ext),
-            release: m.add_function("agc_rt_release", ctx.void_type().fn_type(&[ptr.into()], false), ext),
+            release: m.add_function(
+                "agc_rt_release",
+                ctx.void_type().fn_type(&[ptr.into()], false),
+                ext,
+            ),
         }
     }
 }
@@ -72,7 +84,8 @@ pub fn host_module<'ctx>(
         entry::entry_point(ctx, &m, &rt, sig, spec)?;
     }
     api::api_functions(ctx, &m, &rt, library_name, metadata)?;
-    m.verify().map_err(|e| BackendError::Llvm(format!("host module: {}", e.to_string_lossy())))?;
+    m.verify()
+        .map_err(|e| BackendError::Llvm(format!("host module: {}", e.to_string_lossy())))?;
     Ok(m)
 }
 
@@ -87,10 +100,20 @@ mod tests {
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
         let m = host_module(&ctx, "demo", &sigs, "{}").unwrap();
         let text = m.print_to_string().to_string();
-        assert!(text.contains("define i32 @add_bias(ptr %x, ptr %b, ptr %out0)"), "{text}");
-        assert!(text.contains("declare void @_mlir_ciface_agc_impl_add_bias(ptr, ptr, ptr)"), "{text}");
+        assert!(
+            text.contains("define i32 @add_bias(ptr %x, ptr %b, ptr %out0)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("declare void @_mlir_ciface_agc_impl_add_bias(ptr, ptr, ptr)"),
+            "{text}"
+        );
         for f in ["demo_last_error", "demo_release", "demo_metadata"] {
-            assert!(m.get_function(f).is_some_and(|f| f.count_basic_blocks() > 0), "{f}");
+            assert!(
+                m.get_function(f)
+                    .is_some_and(|f| f.count_basic_blocks() > 0),
+                "{f}"
+            );
         }
     }
 }

@@ -27,7 +27,11 @@ pub(crate) fn dlpack_dtype(d: DType) -> (u8, u8) {
 }
 
 /// A private constant global holding `value`.
-pub(crate) fn private_const<'ctx>(m: &Module<'ctx>, name: &str, value: &dyn BasicValue<'ctx>) -> GlobalValue<'ctx> {
+pub(crate) fn private_const<'ctx>(
+    m: &Module<'ctx>,
+    name: &str,
+    value: &dyn BasicValue<'ctx>,
+) -> GlobalValue<'ctx> {
     let g = m.add_global(value.as_basic_value_enum().get_type(), None, name);
     g.set_initializer(value);
     g.set_constant(true);
@@ -37,11 +41,22 @@ pub(crate) fn private_const<'ctx>(m: &Module<'ctx>, name: &str, value: &dyn Basi
 }
 
 /// A NUL-terminated string constant.
-pub(crate) fn c_string<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, name: &str, s: &str) -> PointerValue<'ctx> {
+pub(crate) fn c_string<'ctx>(
+    ctx: &'ctx Context,
+    m: &Module<'ctx>,
+    name: &str,
+    s: &str,
+) -> PointerValue<'ctx> {
     private_const(m, name, &ctx.const_string(s.as_bytes(), true)).as_pointer_value()
 }
 
-fn tensor_spec<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, sig: &ExportSig, t: &TensorSig, prefix: &str) -> inkwell::values::StructValue<'ctx> {
+fn tensor_spec<'ctx>(
+    ctx: &'ctx Context,
+    m: &Module<'ctx>,
+    sig: &ExportSig,
+    t: &TensorSig,
+    prefix: &str,
+) -> inkwell::values::StructValue<'ctx> {
     let i64t = ctx.i64_type();
     let i32t = ctx.i32_type();
     let dims: Vec<_> = t
@@ -76,24 +91,47 @@ fn tensor_spec<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, sig: &ExportSig, t: &
 }
 
 /// Emits `sig`'s `FuncSpec` constant and returns a pointer to it.
-pub(crate) fn func_spec<'ctx>(ctx: &'ctx Context, m: &Module<'ctx>, sig: &ExportSig) -> PointerValue<'ctx> {
+pub(crate) fn func_spec<'ctx>(
+    ctx: &'ctx Context,
+    m: &Module<'ctx>,
+    sig: &ExportSig,
+) -> PointerValue<'ctx> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
     let base = format!("agc.spec.{}", sig.c_name);
-    let tensor_ty = ctx.struct_type(&[ptr.into(), ctx.i32_type().into(), ctx.i32_type().into(), i64t.into(), ptr.into()], false);
+    let tensor_ty = ctx.struct_type(
+        &[
+            ptr.into(),
+            ctx.i32_type().into(),
+            ctx.i32_type().into(),
+            i64t.into(),
+            ptr.into(),
+        ],
+        false,
+    );
     let array = |list: &[TensorSig], what: &str| -> PointerValue<'ctx> {
         if list.is_empty() {
             return ptr.const_null();
         }
-        let items: Vec<_> = list.iter().enumerate().map(|(i, t)| tensor_spec(ctx, m, sig, t, &format!("{base}.{what}{i}"))).collect();
-        private_const(m, &format!("{base}.{what}"), &tensor_ty.const_array(&items)).as_pointer_value()
+        let items: Vec<_> = list
+            .iter()
+            .enumerate()
+            .map(|(i, t)| tensor_spec(ctx, m, sig, t, &format!("{base}.{what}{i}")))
+            .collect();
+        private_const(m, &format!("{base}.{what}"), &tensor_ty.const_array(&items))
+            .as_pointer_value()
     };
     let params = array(&sig.params, "param");
     let results = array(&sig.results, "result");
     let sym_names = if sig.syms.is_empty() {
         ptr.const_null()
     } else {
-        let names: Vec<_> = sig.syms.iter().enumerate().map(|(k, s)| c_string(ctx, m, &format!("{base}.sym{k}"), s)).collect();
+        let names: Vec<_> = sig
+            .syms
+            .iter()
+            .enumerate()
+            .map(|(k, s)| c_string(ctx, m, &format!("{base}.sym{k}"), s))
+            .collect();
         private_const(m, &format!("{base}.syms"), &ptr.const_array(&names)).as_pointer_value()
     };
     let spec = ctx.const_struct(
