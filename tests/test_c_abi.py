@@ -11,6 +11,7 @@ import harness
 
 C_DIR = harness.TESTS / "c"
 MODEL = C_DIR / "cabi.py"
+SECOND = C_DIR / "second.py"
 ALLOWED_DEPENDENCIES = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "libgcc_s.so.1"}
 
 
@@ -20,22 +21,29 @@ def lib_dir(builds):
 
 
 @pytest.fixture(scope="module")
+def second_dir(builds):
+    return builds.get(SECOND).parent
+
+
+@pytest.fixture(scope="module")
 def exe_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("c_drivers")
 
 
-def compile_driver(lib_dir, exe_dir, source, static=False, extra=()):
+def compile_driver(libs, exe_dir, source, static=False):
+    """Compile tests/c/`source` against the libraries `libs` ({name: dir}) as docs/c-abi.md says."""
     is_cpp = source.endswith(".cpp")
     compiler = shutil.which("c++" if is_cpp else "cc")
     assert compiler, f"no {'C++' if is_cpp else 'C'} compiler on PATH"
     exe = exe_dir / (source.replace(".", "_") + ("_static" if static else ""))
     std = "-std=c++17" if is_cpp else "-std=c11"
-    cmd = [compiler, std, "-g", "-O1", "-Wall", "-Wextra", f"-I{lib_dir}", f"-I{C_DIR}", str(C_DIR / source), "-o", str(exe)]
-    if static:
-        cmd += [str(lib_dir / "libcabi.a"), "-lm", "-lpthread", "-ldl"]
-    else:
-        cmd += [f"-L{lib_dir}", "-lcabi", f"-Wl,-rpath,{lib_dir}", "-lpthread"]
-    proc = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+    cmd = [compiler, std, "-g", "-O1", "-Wall", "-Wextra", f"-I{C_DIR}"]
+    cmd += [f"-I{d}" for d in libs.values()] + [str(C_DIR / source), "-o", str(exe)]
+    for name, d in libs.items():
+        cmd += [str(d / f"lib{name}.a")] if static else [f"-L{d}", f"-l{name}", f"-Wl,-rpath,{d}"]
+    cmd += ["-lm"] if static else []
+    cmd += ["-lpthread"] if source == "threads.c" else []
+    proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
     return exe
 
@@ -86,46 +94,68 @@ def check_driver_output(proc, B, labels=("affine",)):
     error = re.search(r"^ERROR (-?\d+) (.*)$", proc.stdout, re.M)
     assert error, proc.stdout
     status, message = int(error.group(1)), error.group(2)
-    assert status != 0
+    assert status == 1, f"a bad shape is AGC_STATUS_INVALID_ARGUMENT (1), got {status}"
     assert re.search(r"\bx\b", message), f"the message should name parameter x: {message!r}"
     return got
 
 
 @pytest.mark.parametrize("B", [1, 3, 8])
 def test_c_program_against_shared_library(lib_dir, exe_dir, B):
-    exe = compile_driver(lib_dir, exe_dir, "basic.c")
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "basic.c")
     got = check_driver_output(run([exe, B]), B, labels=("affine", "offset", "strided"))
     harness.assert_matches(got["sumsq"], expected_sumsq(5), "sumsq from C")
 
 
 def test_cpp_program_against_shared_library(lib_dir, exe_dir):
-    exe = compile_driver(lib_dir, exe_dir, "basic.cpp")
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "basic.cpp")
     check_driver_output(run([exe, 4]), 4)
 
 
 def test_c_program_against_static_library(lib_dir, exe_dir):
-    exe = compile_driver(lib_dir, exe_dir, "basic.c", static=True)
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "basic.c", static=True)
     deps = run(["ldd", exe]).stdout
     assert "cabi" not in deps, f"the static build still needs the shared library:\n{deps}"
     check_driver_output(run([exe, 2]), 2)
 
 
-def test_header_is_self_contained(lib_dir, exe_dir):
+def test_header_documents_the_exports(lib_dir):
     header = (lib_dir / "cabi.h").read_text()
-    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "B", "N"):
+    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "B", "N", "x", "w", "v"):
         assert re.search(rf"\b{word}\b", header), f"cabi.h does not mention {word}"
-    for compiler, flags in (("cc", ["-std=c99"]), ("c++", ["-std=c++11", "-x", "c++"])):
-        cmd = [shutil.which(compiler), *flags, "-Wall", "-Wextra", "-Werror", f"-I{lib_dir}", "-c",
-               str(C_DIR / "header_only.c"), "-o", str(exe_dir / f"header_{compiler}.o")]
-        proc = run(cmd)
-        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("language", ["c99", "c++11"])
+@pytest.mark.parametrize("dlpack_first", [False, True], ids=["own-types", "dlpack-first"])
+def test_headers_compile_alone_and_together(lib_dir, second_dir, exe_dir, language, dlpack_first):
+    compiler = shutil.which("c++" if language.startswith("c++") else "cc")
+    cmd = [compiler, f"-std={language}", "-x", "c++" if language.startswith("c++") else "c", "-Wall", "-Wextra",
+           "-Werror", f"-I{lib_dir}", f"-I{second_dir}", f"-I{C_DIR}", "-c", str(C_DIR / "header_only.c"),
+           "-o", str(exe_dir / f"header_{language}_{dlpack_first}.o")]
+    if dlpack_first:
+        cmd.append("-DAGC_TEST_DLPACK_FIRST")
+    proc = run(cmd)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("static", [False, True], ids=["shared", "static"])
+def test_two_libraries_in_one_program(lib_dir, second_dir, exe_dir, static):
+    exe = compile_driver({"cabi": lib_dir, "second": second_dir}, exe_dir, "two_libs.c", static=static)
+    proc = run([exe])
+    assert proc.returncode == 0, f"two_libs failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    got = parse_results(proc.stdout)
+    harness.assert_matches(got["affine.y"], expected_affine(2)[0], "affine.y")
+    module = harness.import_model(SECOND)
+    m = np.arange(1.0, 7.0).reshape(3, 2)
+    s = np.array([0.5, -1.0, 2.0])
+    harness.assert_matches(got["scale_rows"], harness.eager(harness.exports(module)["scale_rows"], [m, s])[0],
+                           "scale_rows")
 
 
 def test_no_leaks_or_invalid_accesses_under_valgrind(lib_dir, exe_dir):
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         pytest.skip("valgrind is not installed (apt-get install valgrind)")
-    exe = compile_driver(lib_dir, exe_dir, "leak.c")
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "leak.c")
     proc = run([valgrind, "--leak-check=full", "--error-exitcode=9", exe, 1000], timeout=600)
     assert proc.returncode == 0, f"valgrind exit {proc.returncode}:\n{proc.stdout}\n{proc.stderr[-6000:]}"
     assert "DONE 1000" in proc.stdout
@@ -133,7 +163,7 @@ def test_no_leaks_or_invalid_accesses_under_valgrind(lib_dir, exe_dir):
 
 
 def test_concurrent_calls_from_eight_threads(lib_dir, exe_dir):
-    exe = compile_driver(lib_dir, exe_dir, "threads.c")
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "threads.c")
     proc = run([exe])
     assert proc.returncode == 0, f"threads driver failed:\n{proc.stdout}\n{proc.stderr}"
     got = parse_results(proc.stdout)

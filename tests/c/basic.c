@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     y = idx = NULL;
     status = affine(&bad, &tw, &tb, &y, &idx);
     printf("ERROR %d %s\n", status, cabi_last_error());
-    if (status == 0 || y != NULL || idx != NULL) {
+    if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
       printf("FAILED bad shape accepted\n");
       return 1;
     }

@@ -1,0 +1,9 @@
+"""A second library (name: second) linked into one program together with cabi."""
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def scale_rows(m: agc.f64["R", 2], s: agc.f64["R"]):
+    """Each row of m times the matching entry of s."""
+    return m * s[:, None]
