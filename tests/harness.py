@@ -7,6 +7,7 @@ stored output of the compiler.
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -172,7 +173,7 @@ class BuildCache:
         return future.result()
 
     def _build(self, path, options):
-        tag = "_".join(f"{k}{v}" for k, v in sorted(options.items()))
+        tag = re.sub(r"\W+", "-", "_".join(f"{k}{v}" for k, v in sorted(options.items()))).strip("-")
         out = self.root / (path.stem + (f"__{tag}" if tag else ""))
         return agc.build(path, out, **options)
 

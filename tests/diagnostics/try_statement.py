@@ -1,0 +1,11 @@
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def f(x: agc.f32[3]):
+    try:  # ERROR: try
+        y = np.log(x)
+    except ValueError:
+        y = x
+    return y

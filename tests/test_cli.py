@@ -1,0 +1,89 @@
+"""The command line and agc.build options: outputs, --name, --emit, -O levels, check, errors."""
+
+import re
+
+import numpy as np
+import pytest
+
+import agc
+import harness
+
+MODEL = harness.MODELS / "mlp_mnist.py"
+PANIC_TEXT = ("panicked at", "RUST_BACKTRACE")
+
+
+def _check_numbers(lib_path, model=MODEL, export_name="predict"):
+    module = harness.import_model(model)
+    export = harness.exports(module)[export_name]
+    lib = agc.load(lib_path)
+    inputs = harness.make_inputs(module, export, harness.rng_for("cli", lib_path.name), harness.dim_sizes(module))
+    harness.check_call(lib.functions[export_name], export, inputs, f"{lib_path.name}:{export_name}")
+    return lib
+
+
+def test_build_writes_library_archive_header(builds):
+    so = builds.get(MODEL)
+    out = so.parent
+    assert so.name == "libmlp_mnist.so"
+    assert (out / "libmlp_mnist.a").is_file()
+    assert (out / "mlp_mnist.h").is_file()
+
+
+def test_name_option(builds):
+    so = builds.get(MODEL, name="digits")
+    assert so.name == "libdigits.so"
+    assert (so.parent / "digits.h").is_file() and (so.parent / "libdigits.a").is_file()
+    lib = _check_numbers(so)
+    assert lib.metadata["module"] == "digits"
+
+
+@pytest.mark.parametrize("level", [0, 3])
+def test_opt_levels_agree_with_numpy(builds, level):
+    _check_numbers(builds.get(MODEL, opt_level=level))
+
+
+def test_emit_writes_one_file_per_kind(builds):
+    plain = {p.name for p in builds.get(MODEL).parent.iterdir()}
+    so = builds.get(MODEL, emit=("ir", "mlir", "llvm", "asm"))
+    emitted = {p.name for p in so.parent.iterdir()} - plain
+    assert len(emitted) >= 4, f"--emit ir,mlir,llvm,asm wrote only {sorted(emitted)}"
+    for path in so.parent.iterdir():
+        if path.name in emitted:
+            assert path.stat().st_size > 0, f"{path.name} is empty"
+    _check_numbers(so)
+
+
+def test_check_accepts_a_good_model_and_writes_nothing(agc_bin, tmp_path):
+    proc = harness.run_agc(agc_bin, "check", MODEL, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "error" not in proc.stderr.lower()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_model_file_is_a_user_error(agc_bin, tmp_path):
+    proc = harness.run_agc(agc_bin, "build", tmp_path / "nope.py", "-o", tmp_path / "out")
+    assert proc.returncode == 1, proc.stderr
+    assert "nope.py" in proc.stderr
+    assert not any(t in proc.stderr for t in PANIC_TEXT)
+
+
+def test_unknown_flag_is_rejected(agc_bin, tmp_path):
+    proc = harness.run_agc(agc_bin, "build", MODEL, "--no-such-flag", "-o", tmp_path / "out")
+    assert proc.returncode != 0
+    assert not any(t in proc.stderr for t in PANIC_TEXT)
+
+
+def test_build_error_raises_agc_error(agc_bin, tmp_path):
+    bad = harness.TESTS / "diagnostics" / "undefined_name.py"
+    with pytest.raises(agc.Error, match=r"undefined_name.py:8:\d+: error:") as info:
+        agc.build(bad, tmp_path / "out")
+    assert info.value.status == 1
+
+
+def test_libraries_of_two_models_in_one_process(builds):
+    a = _check_numbers(builds.get(harness.MODELS / "layer_norm.py"), harness.MODELS / "layer_norm.py", "rmsnorm")
+    b = _check_numbers(builds.get(harness.MODELS / "gru_cell.py"), harness.MODELS / "gru_cell.py", "gru_cell")
+    assert a.name != b.name
+    with pytest.raises(agc.Error):
+        a.rmsnorm(np.ones((2, 3), np.float32), np.ones(16, np.float32))
+    assert b.last_error() == ""
