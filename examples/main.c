@@ -40,7 +40,7 @@ int main(void) {
   for (i = 0; i < BATCH * PIXELS; i++) x[i] = (float)(i * 31 % 17) / 16.0f;   /* pixels in [0, 1] */
   for (i = 0; i < PIXELS * HIDDEN; i++) w1[i] = det(i * 7919, 2001, 5e-5f);
   for (i = 0; i < HIDDEN; i++) b1[i] = det(i, 7, 0.01f);
-  for (i = 0; i < HIDDEN * CLASSES; i++) w2[i] = det(i * 104729, 1009, 4e-4f);
+  for (i = 0; i < HIDDEN * CLASSES; i++) w2[i] = det(i * 104729, 1009, 2e-3f);
   for (i = 0; i < CLASSES; i++) b2[i] = det(i * 3, 11, 0.02f);
 
   int64_t x_shape[2] = {BATCH, PIXELS}, w1_shape[2] = {PIXELS, HIDDEN}, b1_shape[1] = {HIDDEN};

@@ -22,7 +22,7 @@ def example_inputs():
     x = (((i * 31) % 17).astype(np.float32) / np.float32(16.0)).reshape(4, 784)
     w1 = det(np.arange(784 * 128, dtype=np.int64) * 7919, 2001, 5e-5).reshape(784, 128)
     b1 = det(np.arange(128), 7, 0.01)
-    w2 = det(np.arange(128 * 10, dtype=np.int64) * 104729, 1009, 4e-4).reshape(128, 10)
+    w2 = det(np.arange(128 * 10, dtype=np.int64) * 104729, 1009, 2e-3).reshape(128, 10)
     b2 = det(np.arange(10) * 3, 11, 0.02)
     return [x, w1, b1, w2, b2]
 
