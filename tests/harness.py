@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -170,7 +171,11 @@ class BuildCache:
             if key not in self.futures:
                 self.futures[key] = self.pool.submit(self._build, Path(path), options)
             future = self.futures[key]
-        return future.result()
+        try:
+            return future.result()
+        except agc.Error as e:  # the compiler's own message is the useful part, not our traceback
+            message = str(e)
+        pytest.fail(f"agc build {Path(path).name} failed:\n{message}", pytrace=False)
 
     def _build(self, path, options):
         tag = re.sub(r"\W+", "-", "_".join(f"{k}{v}" for k, v in sorted(options.items()))).strip("-")

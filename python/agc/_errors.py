@@ -12,3 +12,6 @@ class Error(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+Error.__module__ = "agc"  # shown as agc.Error in tracebacks
