@@ -46,7 +46,7 @@ def import_model(path):
     path = Path(path)
     with _modules_lock:
         if path not in _modules:
-            name = f"agc_models_{path.stem}"
+            name = f"agc_model_{path.parent.name}_{path.stem}"
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)
             sys.modules[name] = module
