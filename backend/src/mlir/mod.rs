@@ -1,1 +1,58 @@
-//! IR → MLIR → LLVM IR (under construction).
+//! agc IR → MLIR (linalg on tensors) → LLVM IR, for the CPU.
+//!
+//! Two steps, two functions:
+//! - [`emit_module`] writes MLIR text: each IR function `f` becomes
+//!   `func.func @agc_impl_<f>` over ranked tensors, one small emitter per op
+//!   pattern (`elementwise`, `contraction`, `reduce`, `layout`,
+//!   `gather`, `constant`; symbolic sizes in `emitter`);
+//! - [`lower_to_llvm`] parses it with melior, runs the pass pipeline of the
+//!   `pipeline` module and translates the result into an inkwell module.
+//!
+//! # Calling convention of the generated code
+//!
+//! Each function carries `llvm.emit_c_interface`, so besides
+//! `agc_impl_<f>` (expanded descriptor fields as scalar arguments, an
+//! implementation detail) the module defines the entry point to call:
+//!
+//! ```c
+//! void _mlir_ciface_agc_impl_<f>(RET *ret, DESC_0 *arg0, DESC_1 *arg1, ...);
+//! ```
+//!
+//! - A rank-`r` tensor is passed as a memref descriptor, the struct
+//!   `{ void *allocated; void *aligned; int64_t offset; int64_t sizes[r];
+//!   int64_t strides[r]; }` (rank 0: the first three fields only). Sizes and
+//!   strides count elements; element `(i0, .., ik)` is at
+//!   `aligned + offset + Σ i_j * strides[j]`. Element types: `f32`, `f64`,
+//!   `i32`, `i64`, and `bool` as one byte holding 0 or 1.
+//! - Arguments: one pointer to a descriptor per IR parameter, in order,
+//!   after `ret`. Inputs are read only, may have any strides (row-major is
+//!   the expected case) and stay owned by the caller.
+//! - Results: `ret` points to caller-provided storage for the result
+//!   descriptor (one result) or for a struct of the result descriptors in
+//!   order, laid out as C lays out `struct { DESC_0 r0; DESC_1 r1; ... }`
+//!   (every field is 8 bytes, so there is no padding). The function has at
+//!   least one result.
+//! - Ownership: every returned buffer is freshly `malloc`ed (results never
+//!   alias each other, a parameter or a constant), has the identity
+//!   row-major layout (`offset` 0, `strides` the row-major strides), and
+//!   belongs to the caller, who releases it with `free(allocated)`; note
+//!   `aligned` may differ from `allocated`. A zero-size result still owns
+//!   its (small) allocation.
+//! - The code calls only libc and libm; it needs no MLIR runtime library.
+//!
+//! Not covered yet: ops with regions (if/while), calls between IR functions.
+
+mod constant;
+mod contraction;
+mod elementwise;
+mod emitter;
+mod function;
+mod gather;
+mod layout;
+mod pipeline;
+mod reduce;
+mod scalar;
+mod types;
+
+pub use function::{emit_module, IMPL_PREFIX};
+pub use pipeline::lower_to_llvm;

@@ -1,0 +1,56 @@
+//! Elementwise ops (unary, binary, compare, select, cast, fill,
+//! broadcast_to) as one `linalg.generic` each, with numpy broadcasting in
+//! the indexing maps: operands are right-aligned against the result's loop
+//! nest and a static size-1 dim reads index 0. `linalg-fuse-elementwise-ops`
+//! merges chains of them afterwards. The scalar bodies are in
+//! [`super::scalar`].
+
+use super::emitter::{broadcast_map, identity_map, operand, FnEmitter, GenericSpec};
+use super::scalar;
+use crate::BackendError;
+use agc_ir::{OpData, OpKind};
+
+/// Lowers an elementwise op; returns the result tensor.
+pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let out_ty = e.ty(od.results[0]);
+    let in_tys: Vec<_> = od.operands.iter().map(|&v| e.ty(v)).collect();
+    if let OpKind::Cast = od.kind {
+        if in_tys[0].dtype == out_ty.dtype {
+            return e.val(od.operands[0]);
+        }
+    }
+    let mut ins = Vec::new();
+    for (&v, t) in od.operands.iter().zip(&in_tys) {
+        let name = e.val(v)?;
+        ins.push(operand(&name, t, broadcast_map(&t.dims, &out_ty.dims)));
+    }
+    let init = e.empty(out_ty)?;
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; out_ty.rank()],
+        ins,
+        outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+    };
+    let kind = od.kind.clone();
+    let in_dtype = in_tys.last().map(|t| t.dtype);
+    let out_dtype = out_ty.dtype;
+    let r = e.generic(&spec, |e, args| {
+        let y = match kind {
+            OpKind::Unary(u) => scalar::unary(e, u, out_dtype, &args[0])?,
+            OpKind::Binary(b) => scalar::binary(e, b, out_dtype, &args[0], &args[1])?,
+            OpKind::Compare(c) => {
+                scalar::compare(e, c, in_dtype.unwrap_or(out_dtype), &args[0], &args[1])
+            }
+            OpKind::Select => e.select(&args[0], &args[1], &args[2], super::types::elem(out_dtype)),
+            OpKind::Cast => scalar::cast(e, in_dtype.unwrap_or(out_dtype), out_dtype, &args[0]),
+            OpKind::Fill | OpKind::BroadcastTo => args[0].clone(),
+            other => {
+                return Err(BackendError::Mlir(format!(
+                    "{} is not elementwise",
+                    other.name()
+                )))
+            }
+        };
+        Ok(vec![y])
+    })?;
+    Ok(r.into_iter().next().unwrap())
+}

@@ -1,0 +1,338 @@
+//! The per-function text emitter: fresh SSA names, the map from IR values to
+//! MLIR values, the table of run-time sizes of symbolic dims, and helpers for
+//! `tensor.empty`, index arithmetic and `linalg.generic`.
+//!
+//! Symbolic dims: every symbol (`B`, `(B*28)`, `B[1::1]`) is bound once to
+//! an SSA `index` value: parameters' symbols at function entry, new symbols
+//! of an op's result right after the op ([`FnEmitter::bind_new_syms`]) or,
+//! for ops that invent sizes (reshape, slice, concat), by the op's emitter
+//! before it builds its result. Equal names are equal sizes, so a bound
+//! symbol is reused wherever the name appears. Regions (if/while, later)
+//! will see the enclosing function's table.
+
+use super::types;
+use crate::BackendError;
+use agc_ir::{Dim, Function, TensorType, Value};
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// One operand of a `linalg.generic`: SSA name, tensor type and the result
+/// expressions of its indexing map over the loop dims (`["d0", "0"]`).
+pub struct GenericOperand {
+    /// The tensor's SSA name.
+    pub name: String,
+    /// Its MLIR tensor type.
+    pub ty: String,
+    /// Its element type (the block argument's type).
+    pub elem: String,
+    /// Map results over `d0..d{loops-1}`; empty for a rank-0 tensor.
+    pub map: Vec<String>,
+}
+
+/// A `linalg.generic` to emit: loop iterator kinds, inputs and outputs.
+pub struct GenericSpec {
+    /// `"parallel"` or `"reduction"`, one per loop.
+    pub iterators: Vec<&'static str>,
+    /// Inputs.
+    pub ins: Vec<GenericOperand>,
+    /// Outputs (inits); one result per output.
+    pub outs: Vec<GenericOperand>,
+}
+
+/// Emits the body of one function as MLIR text.
+pub struct FnEmitter<'f> {
+    /// The function being lowered.
+    pub f: &'f Function,
+    out: String,
+    indent: usize,
+    next: u32,
+    vals: HashMap<Value, String>,
+    syms: HashMap<String, String>,
+}
+
+impl<'f> FnEmitter<'f> {
+    /// An emitter for `f` with an empty body.
+    pub fn new(f: &'f Function) -> Self {
+        FnEmitter {
+            f,
+            out: String::new(),
+            indent: 2,
+            next: 0,
+            vals: HashMap::new(),
+            syms: HashMap::new(),
+        }
+    }
+
+    /// The text emitted so far.
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    /// A fresh SSA name, `%<hint><n>`.
+    pub fn fresh(&mut self, hint: &str) -> String {
+        self.next += 1;
+        format!("%{hint}{}", self.next)
+    }
+
+    /// Emits one line at the current indentation.
+    pub fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    /// Emits `%new = <rhs>` and returns `%new`.
+    pub fn assign(&mut self, rhs: &str) -> String {
+        let name = self.fresh("v");
+        self.line(&format!("{name} = {rhs}"));
+        name
+    }
+
+    /// `arith.constant <lit> : <ty>`.
+    pub fn constant(&mut self, lit: &str, ty: &str) -> String {
+        if ty == "i1" {
+            // `true`/`false` are already typed; `: i1` would not parse.
+            return self.assign(&format!("arith.constant {lit}"));
+        }
+        self.assign(&format!("arith.constant {lit} : {ty}"))
+    }
+
+    /// An `index` constant.
+    pub fn index_const(&mut self, n: i64) -> String {
+        self.constant(&n.to_string(), "index")
+    }
+
+    /// A binary `arith` op on two values of type `ty`: `arith.<op> a, b : ty`.
+    pub fn arith(&mut self, op: &str, a: &str, b: &str, ty: &str) -> String {
+        self.assign(&format!("arith.{op} {a}, {b} : {ty}"))
+    }
+
+    /// `arith.cmpi <pred>, a, b : ty`.
+    pub fn cmpi(&mut self, pred: &str, a: &str, b: &str, ty: &str) -> String {
+        self.assign(&format!("arith.cmpi {pred}, {a}, {b} : {ty}"))
+    }
+
+    /// `arith.select c, a, b : ty`.
+    pub fn select(&mut self, c: &str, a: &str, b: &str, ty: &str) -> String {
+        self.assign(&format!("arith.select {c}, {a}, {b} : {ty}"))
+    }
+
+    /// The MLIR value of an IR value.
+    pub fn val(&self, v: Value) -> Result<String, BackendError> {
+        self.vals
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| BackendError::Mlir(format!("value {v} used before it was lowered")))
+    }
+
+    /// Records the MLIR value of an IR value.
+    pub fn set_val(&mut self, v: Value, name: String) {
+        self.vals.insert(v, name);
+    }
+
+    /// The tensor type of an IR value.
+    pub fn ty(&self, v: Value) -> &'f TensorType {
+        self.f.ty(v).tensor()
+    }
+
+    /// The SSA `index` bound to a symbol, if any.
+    pub fn sym(&self, name: &str) -> Option<String> {
+        self.syms.get(name).cloned()
+    }
+
+    /// Binds a symbol to an SSA `index` (first binding wins).
+    pub fn bind_sym(&mut self, name: &str, ssa: String) {
+        self.syms.entry(name.to_string()).or_insert(ssa);
+    }
+
+    /// Binds every symbolic dim of `ty` not bound yet with `tensor.dim` of
+    /// the tensor `t` (of type `ty`).
+    pub fn bind_new_syms(&mut self, t: &str, ty: &TensorType) {
+        for (axis, d) in ty.dims.iter().enumerate() {
+            if let Dim::Sym(s) = d {
+                if !self.syms.contains_key(s) {
+                    let c = self.index_const(axis as i64);
+                    let size = self.assign(&format!("tensor.dim {t}, {c} : {}", types::tensor(ty)));
+                    self.syms.insert(s.clone(), size);
+                }
+            }
+        }
+    }
+
+    /// The run-time size of a dim as an SSA `index`.
+    pub fn dim_size(&mut self, d: &Dim) -> Result<String, BackendError> {
+        match d {
+            Dim::Static(n) => Ok(self.index_const(*n)),
+            Dim::Sym(s) => self.sym(s).ok_or_else(|| {
+                BackendError::Unsupported(format!("size of symbolic dim `{s}` is unknown here"))
+            }),
+        }
+    }
+
+    /// Run-time sizes of all dims of `ty`.
+    pub fn dim_sizes(&mut self, ty: &TensorType) -> Result<Vec<String>, BackendError> {
+        ty.dims.iter().map(|d| self.dim_size(d)).collect()
+    }
+
+    /// `tensor.empty` of type `ty`, its dynamic sizes from the symbol table.
+    pub fn empty(&mut self, ty: &TensorType) -> Result<String, BackendError> {
+        let mut dynamic = Vec::new();
+        for d in &ty.dims {
+            if let Dim::Sym(_) = d {
+                dynamic.push(self.dim_size(d)?);
+            }
+        }
+        Ok(self.assign(&format!(
+            "tensor.empty({}) : {}",
+            dynamic.join(", "),
+            types::tensor(ty)
+        )))
+    }
+
+    /// An empty tensor of `ty` filled with the scalar literal `lit`.
+    pub fn filled(&mut self, ty: &TensorType, lit: &str) -> Result<String, BackendError> {
+        let e = self.empty(ty)?;
+        let el = types::elem(ty.dtype);
+        let c = self.constant(lit, el);
+        let t = types::tensor(ty);
+        Ok(self.assign(&format!(
+            "linalg.fill ins({c} : {el}) outs({e} : {t}) -> {t}"
+        )))
+    }
+
+    /// Emits a `linalg.generic`; `body` gets the block arguments (inputs
+    /// then outputs) and returns the yielded values. Returns the results.
+    pub fn generic(
+        &mut self,
+        spec: &GenericSpec,
+        body: impl FnOnce(&mut Self, &[String]) -> Result<Vec<String>, BackendError>,
+    ) -> Result<Vec<String>, BackendError> {
+        let loops = spec.iterators.len();
+        let dims: Vec<String> = (0..loops).map(|i| format!("d{i}")).collect();
+        let map = |o: &GenericOperand| {
+            format!(
+                "affine_map<({}) -> ({})>",
+                dims.join(", "),
+                o.map.join(", ")
+            )
+        };
+        let maps: Vec<String> = spec.ins.iter().chain(&spec.outs).map(map).collect();
+        let iters: Vec<String> = spec.iterators.iter().map(|i| format!("\"{i}\"")).collect();
+        let result = self.fresh("g");
+        let lhs = if spec.outs.len() == 1 {
+            result.clone()
+        } else {
+            format!("{result}:{}", spec.outs.len())
+        };
+        let operands = |os: &[GenericOperand]| {
+            let names: Vec<&str> = os.iter().map(|o| o.name.as_str()).collect();
+            let tys: Vec<&str> = os.iter().map(|o| o.ty.as_str()).collect();
+            format!("{} : {}", names.join(", "), tys.join(", "))
+        };
+        let mut head = format!(
+            "{lhs} = linalg.generic {{indexing_maps = [{}], iterator_types = [{}]}}",
+            maps.join(", "),
+            iters.join(", ")
+        );
+        if !spec.ins.is_empty() {
+            write!(head, " ins({})", operands(&spec.ins)).unwrap();
+        }
+        write!(head, " outs({}) {{", operands(&spec.outs)).unwrap();
+        self.line(&head);
+        let args: Vec<String> = spec
+            .ins
+            .iter()
+            .chain(&spec.outs)
+            .map(|_| self.fresh("a"))
+            .collect();
+        let decl: Vec<String> = spec
+            .ins
+            .iter()
+            .chain(&spec.outs)
+            .zip(&args)
+            .map(|(o, a)| format!("{a}: {}", o.elem))
+            .collect();
+        self.line(&format!("^bb0({}):", decl.join(", ")));
+        self.indent += 1;
+        let yields = body(self, &args)?;
+        let ytys: Vec<&str> = spec.outs.iter().map(|o| o.elem.as_str()).collect();
+        self.line(&format!(
+            "linalg.yield {} : {}",
+            yields.join(", "),
+            ytys.join(", ")
+        ));
+        self.indent -= 1;
+        let rtys: Vec<&str> = spec.outs.iter().map(|o| o.ty.as_str()).collect();
+        if rtys.len() == 1 {
+            self.line(&format!("}} -> {}", rtys[0]));
+        } else {
+            self.line(&format!("}} -> ({})", rtys.join(", ")));
+        }
+        Ok(if spec.outs.len() == 1 {
+            vec![result]
+        } else {
+            (0..spec.outs.len())
+                .map(|i| format!("{result}#{i}"))
+                .collect()
+        })
+    }
+
+    /// Emits an `scf.if` yielding one value of type `ty`; each branch
+    /// closure emits its ops and returns the yielded value.
+    pub fn scf_if(
+        &mut self,
+        cond: &str,
+        ty: &str,
+        then: impl FnOnce(&mut Self) -> Result<String, BackendError>,
+        els: impl FnOnce(&mut Self) -> Result<String, BackendError>,
+    ) -> Result<String, BackendError> {
+        let r = self.fresh("if");
+        self.line(&format!("{r} = scf.if {cond} -> ({ty}) {{"));
+        self.indent += 1;
+        let a = then(self)?;
+        self.line(&format!("scf.yield {a} : {ty}"));
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        let b = els(self)?;
+        self.line(&format!("scf.yield {b} : {ty}"));
+        self.indent -= 1;
+        self.line("}");
+        Ok(r)
+    }
+}
+
+/// Indexing-map results reading an operand of dims `src` inside a loop nest
+/// over `dst` (numpy broadcasting: right-aligned, a static 1 against any
+/// other size reads index 0).
+pub fn broadcast_map(src: &[Dim], dst: &[Dim]) -> Vec<String> {
+    let lead = dst.len() - src.len();
+    src.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let j = lead + i;
+            if *d == Dim::Static(1) && dst[j] != Dim::Static(1) {
+                "0".to_string()
+            } else {
+                format!("d{j}")
+            }
+        })
+        .collect()
+}
+
+/// The identity map results over `rank` loops.
+pub fn identity_map(rank: usize) -> Vec<String> {
+    (0..rank).map(|i| format!("d{i}")).collect()
+}
+
+/// A generic operand for the IR-typed tensor `name` with map results `map`.
+pub fn operand(name: &str, ty: &TensorType, map: Vec<String>) -> GenericOperand {
+    GenericOperand {
+        name: name.to_string(),
+        ty: types::tensor(ty),
+        elem: types::elem(ty.dtype).to_string(),
+        map,
+    }
+}

@@ -1,0 +1,134 @@
+//! Module and function emission: the `func.func` wrapper, binding of
+//! parameter symbols, dispatch of each IR op to its pattern emitter, and
+//! the copies that make every returned buffer fresh.
+//!
+//! Returned values go through `bufferization.alloc_tensor() copy(...)`, one
+//! per result slot. This is what makes results caller-owned whatever they
+//! are (a parameter, a constant, a view, or the same value twice, which
+//! CSE can create from distinct IR ops): the buffer-deallocation pipeline
+//! clones unowned results but not an owned buffer returned twice, and a
+//! double `free` would follow. The copy is a contiguous `memcpy`.
+
+use super::emitter::FnEmitter;
+use super::{constant, contraction, elementwise, gather, layout, reduce, types};
+use crate::BackendError;
+use agc_ir::{Function, Module, OpKind, RegionId};
+
+/// The prefix of every emitted function symbol: `agc_impl_<name>`.
+pub const IMPL_PREFIX: &str = "agc_impl_";
+
+/// Emits a whole module as MLIR text (one `func.func` per IR function).
+pub fn emit_module(m: &Module) -> Result<String, BackendError> {
+    let mut out = String::from("module {\n");
+    for f in &m.funcs {
+        out.push_str(&emit_function(f)?);
+    }
+    out.push_str("}\n");
+    Ok(out)
+}
+
+/// Emits one function as `func.func @agc_impl_<name>`.
+pub fn emit_function(f: &Function) -> Result<String, BackendError> {
+    if f.name.is_empty()
+        || !f
+            .name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+    {
+        return Err(BackendError::Unsupported(format!(
+            "function name `{}` is not a C identifier",
+            f.name
+        )));
+    }
+    let mut e = FnEmitter::new(f);
+    let mut params = Vec::new();
+    for (i, &p) in f.params().iter().enumerate() {
+        let name = format!("%arg{i}");
+        let ty = e.ty(p);
+        params.push(format!(
+            "{name}: {} {{bufferization.writable = false}}",
+            types::tensor(ty)
+        ));
+        e.set_val(p, name.clone());
+        e.bind_new_syms(&name, ty);
+    }
+    emit_region(&mut e, f.body)?;
+    let results: Vec<String> = f
+        .result_types
+        .iter()
+        .map(|t| types::tensor(t.tensor()))
+        .collect();
+    let mut out = format!(
+        "  func.func @{IMPL_PREFIX}{}({}) -> ({}) attributes {{llvm.emit_c_interface}} {{\n",
+        f.name,
+        params.join(", "),
+        results.join(", ")
+    );
+    out.push_str(&e.finish());
+    out.push_str("  }\n");
+    Ok(out)
+}
+
+/// Emits the ops of a region in order (the body's `return` included).
+fn emit_region(e: &mut FnEmitter, r: RegionId) -> Result<(), BackendError> {
+    let f = e.f;
+    for &op in &f.region(r).ops {
+        let od = f.op(op);
+        let with = |err: BackendError| match err {
+            BackendError::Unsupported(m) => {
+                BackendError::Unsupported(format!("{op} ({}): {m}", od.kind.name()))
+            }
+            BackendError::Mlir(m) => BackendError::Mlir(format!("{op} ({}): {m}", od.kind.name())),
+            other => other,
+        };
+        let result = match &od.kind {
+            OpKind::Return => {
+                emit_return(e, &od.operands).map_err(with)?;
+                continue;
+            }
+            OpKind::Const(data) => constant::constant(e, od, data),
+            OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
+            OpKind::Dim { axis } => constant::dim(e, od, *axis),
+            OpKind::Fill
+            | OpKind::Unary(_)
+            | OpKind::Binary(_)
+            | OpKind::Compare(_)
+            | OpKind::Select
+            | OpKind::Cast
+            | OpKind::BroadcastTo => elementwise::emit(e, od),
+            OpKind::MatMul => contraction::emit(e, od),
+            OpKind::Reduce { .. } | OpKind::ArgReduce { .. } => reduce::emit(e, od),
+            OpKind::Reshape => layout::reshape(e, od),
+            OpKind::Transpose { perm } => layout::transpose(e, od, perm),
+            OpKind::Slice { dims } => gather::slice(e, od, dims),
+            OpKind::Concat { axis } => gather::concat(e, od, *axis),
+        }
+        .map_err(with)?;
+        let v = od.results[0];
+        e.set_val(v, result.clone());
+        e.bind_new_syms(&result, e.ty(v));
+    }
+    Ok(())
+}
+
+/// `return` with a fresh copy of each returned value.
+fn emit_return(e: &mut FnEmitter, operands: &[agc_ir::Value]) -> Result<(), BackendError> {
+    let mut names = Vec::new();
+    let mut tys = Vec::new();
+    for &v in operands {
+        let x = e.val(v)?;
+        let ty = types::tensor(e.ty(v));
+        names.push(e.assign(&format!("bufferization.alloc_tensor() copy({x}) : {ty}")));
+        tys.push(ty);
+    }
+    if names.is_empty() {
+        e.line("func.return");
+    } else {
+        e.line(&format!(
+            "func.return {} : {}",
+            names.join(", "),
+            tys.join(", ")
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,198 @@
+//! Slice and concat as gather-style `linalg.generic`s: the body computes
+//! source coordinates from `linalg.index` and reads with `tensor.extract`.
+//!
+//! Why not `tensor.extract_slice`/`insert_slice`: after bufferization those
+//! are strided views, and materialising a strided view into an identity
+//! buffer (returning it, reshaping it, inserting into it) becomes a
+//! `memref.copy` that lowers to a call to `memrefCopy` from MLIR's runtime
+//! library, which agc's libraries must not need. A gather always writes a
+//! fresh identity-layout tensor.
+//!
+//! Slice bounds follow Python's `slice.indices(n)` (see
+//! [`agc_ir::SliceDim::bounds_for`]): computed at compile time for static
+//! dims and with `index` arithmetic at run time for symbolic ones, where the
+//! result length (a new symbol such as `B[1::1]`) is bound too.
+
+use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::types;
+use crate::BackendError;
+use agc_ir::{Dim, OpData, SliceDim};
+
+/// `min(max(v, lo), hi)` on `index` values.
+fn clamp(e: &mut FnEmitter, v: &str, lo: &str, hi: &str) -> String {
+    let m = e.arith("maxsi", v, lo, "index");
+    e.arith("minsi", &m, hi, "index")
+}
+
+/// Run-time `(start, length)` of slicing an axis of size `n` with `s`.
+fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (String, String) {
+    let norm = |e: &mut FnEmitter, v: i64| {
+        let c = e.index_const(v);
+        if v < 0 {
+            e.arith("addi", n, &c, "index")
+        } else {
+            c
+        }
+    };
+    let (start, stop, lo, hi) = if s.step > 0 {
+        let (lo, hi) = (e.index_const(0), n.to_string());
+        let start = match s.start {
+            Some(v) => {
+                let x = norm(e, v);
+                clamp(e, &x, &lo, &hi)
+            }
+            None => lo.clone(),
+        };
+        (start, s.stop, lo, hi)
+    } else {
+        let one = e.index_const(1);
+        let (lo, hi) = (e.index_const(-1), e.arith("subi", n, &one, "index"));
+        let start = match s.start {
+            Some(v) => {
+                let x = norm(e, v);
+                clamp(e, &x, &lo, &hi)
+            }
+            None => hi.clone(),
+        };
+        (start, s.stop, lo, hi)
+    };
+    let stop = match stop {
+        Some(v) => {
+            let x = norm(e, v);
+            clamp(e, &x, &lo, &hi)
+        }
+        None if s.step > 0 => hi.clone(),
+        None => lo.clone(),
+    };
+    let zero = e.index_const(0);
+    let step = s.step.abs();
+    let diff = if s.step > 0 {
+        e.arith("subi", &stop, &start, "index")
+    } else {
+        e.arith("subi", &start, &stop, "index")
+    };
+    let diff = e.arith("maxsi", &diff, &zero, "index");
+    let bump = e.index_const(step - 1);
+    let num = e.arith("addi", &diff, &bump, "index");
+    let st = e.index_const(step);
+    let len = e.arith("divui", &num, &st, "index");
+    (start, len)
+}
+
+/// Lowers a `slice`; returns the result tensor.
+pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let x = e.val(od.operands[0])?;
+    if dims.iter().all(SliceDim::is_full) {
+        return Ok(x);
+    }
+    // Per axis: the start as an SSA index (None: 0 with step 1, i.e. identity).
+    let mut starts: Vec<Option<String>> = Vec::new();
+    for (axis, (d, s)) in in_ty.dims.iter().zip(dims).enumerate() {
+        match d {
+            _ if s.is_full() => starts.push(None),
+            Dim::Static(n) => {
+                let (start, _) = s.bounds_for(*n);
+                starts.push(Some(e.index_const(start)));
+            }
+            Dim::Sym(_) => {
+                let n = e.dim_size(d)?;
+                let (start, len) = runtime_bounds(e, &n, s);
+                if let Dim::Sym(name) = &out_ty.dims[axis] {
+                    e.bind_sym(name, len);
+                }
+                starts.push(Some(start));
+            }
+        }
+    }
+    let init = e.empty(out_ty)?;
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; out_ty.rank()],
+        ins: vec![],
+        outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+    };
+    let in_t = types::tensor(in_ty);
+    let r = e.generic(&spec, |e, _| {
+        let mut coords = Vec::new();
+        for (axis, (start, s)) in starts.iter().zip(dims).enumerate() {
+            let i = e.assign(&format!("linalg.index {axis} : index"));
+            coords.push(match start {
+                None => i,
+                Some(start) => {
+                    let st = e.index_const(s.step);
+                    let off = e.arith("muli", &i, &st, "index");
+                    e.arith("addi", start, &off, "index")
+                }
+            });
+        }
+        Ok(vec![e.assign(&format!(
+            "tensor.extract {x}[{}] : {in_t}",
+            coords.join(", ")
+        ))])
+    })?;
+    Ok(r.into_iter().next().unwrap())
+}
+
+/// Lowers a `concat` along `axis`; returns the result tensor.
+pub fn concat(e: &mut FnEmitter, od: &OpData, axis: usize) -> Result<String, BackendError> {
+    let out_ty = e.ty(od.results[0]);
+    if od.operands.len() == 1 {
+        return e.val(od.operands[0]);
+    }
+    // offsets[j] = where operand j starts along the axis; the last is the total.
+    let mut offsets = vec![e.index_const(0)];
+    let mut parts = Vec::new();
+    for &v in &od.operands {
+        let ty = e.ty(v);
+        let size = e.dim_size(&ty.dims[axis])?;
+        let end = e.arith("addi", offsets.last().unwrap(), &size, "index");
+        offsets.push(end);
+        parts.push((e.val(v)?, types::tensor(ty)));
+    }
+    if let Dim::Sym(name) = &out_ty.dims[axis] {
+        e.bind_sym(name, offsets.last().unwrap().clone());
+    }
+    let init = e.empty(out_ty)?;
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; out_ty.rank()],
+        ins: vec![],
+        outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+    };
+    let el = types::elem(out_ty.dtype);
+    let rank = out_ty.rank();
+    let r = e.generic(&spec, |e, _| {
+        let idx: Vec<String> = (0..rank)
+            .map(|k| e.assign(&format!("linalg.index {k} : index")))
+            .collect();
+        Ok(vec![pick(e, 0, &idx, axis, &offsets, &parts, el)?])
+    })?;
+    Ok(r.into_iter().next().unwrap())
+}
+
+/// Reads the concat element at `idx` from operand `j` or a later one.
+fn pick(
+    e: &mut FnEmitter,
+    j: usize,
+    idx: &[String],
+    axis: usize,
+    offsets: &[String],
+    parts: &[(String, String)],
+    el: &str,
+) -> Result<String, BackendError> {
+    let read = |e: &mut FnEmitter, j: usize| {
+        let mut c = idx.to_vec();
+        c[axis] = e.arith("subi", &idx[axis], &offsets[j], "index");
+        let (t, ty) = &parts[j];
+        Ok(e.assign(&format!("tensor.extract {t}[{}] : {ty}", c.join(", "))))
+    };
+    if j + 1 == parts.len() {
+        return read(e, j);
+    }
+    let inside = e.cmpi("ult", &idx[axis], &offsets[j + 1], "index");
+    e.scf_if(
+        &inside,
+        el,
+        |e| read(e, j),
+        |e| pick(e, j + 1, idx, axis, offsets, parts, el),
+    )
+}

@@ -1,0 +1,145 @@
+//! Layout ops that move no arithmetic: reshape and transpose.
+//!
+//! Reshape is row-major: the operand is collapsed to 1-D
+//! (`tensor.collapse_shape`, or `expand_shape` from rank 0) and expanded to
+//! the target (`tensor.expand_shape`, or `collapse_shape` to rank 0);
+//! canonicalization folds the pair where a direct reshape exists. Both are
+//! views after bufferization. A target symbol not bound yet (`(B*28)`) is
+//! computed as the element count divided by the product of the other dims.
+//!
+//! Transpose is `linalg.transpose` into a `tensor.empty`.
+
+use super::emitter::FnEmitter;
+use super::types;
+use crate::BackendError;
+use agc_ir::{Dim, OpData, TensorType};
+
+/// Lowers a `reshape`; returns the result tensor.
+pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let x = e.val(od.operands[0])?;
+    bind_reshape_syms(e, in_ty, out_ty)?;
+    let flat_dim = match in_ty.static_numel() {
+        Some(n) => Dim::Static(n),
+        None => Dim::Sym("?".into()),
+    };
+    let flat_ty = types::tensor_of(in_ty.dtype, std::slice::from_ref(&flat_dim));
+    let in_t = types::tensor(in_ty);
+    let flat = match in_ty.rank() {
+        0 => e.assign(&format!(
+            "tensor.expand_shape {x} [] output_shape [1] : {in_t} into {flat_ty}"
+        )),
+        1 => x.clone(),
+        r => {
+            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
+            e.assign(&format!(
+                "tensor.collapse_shape {x} [[{}]] : {in_t} into {flat_ty}",
+                group.join(", ")
+            ))
+        }
+    };
+    let out_t = types::tensor(out_ty);
+    Ok(match out_ty.rank() {
+        0 => {
+            let one = types::tensor_of(in_ty.dtype, &[Dim::Static(1)]);
+            let f1 = cast_if_needed(e, &flat, &flat_ty, &one);
+            e.assign(&format!(
+                "tensor.collapse_shape {f1} [] : {one} into {out_t}"
+            ))
+        }
+        1 => cast_if_needed(e, &flat, &flat_ty, &out_t),
+        r => {
+            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
+            let mut shape = Vec::new();
+            for d in &out_ty.dims {
+                shape.push(match d {
+                    Dim::Static(n) => n.to_string(),
+                    Dim::Sym(_) => e.dim_size(d)?,
+                });
+            }
+            e.assign(&format!(
+                "tensor.expand_shape {flat} [[{}]] output_shape [{}] : {flat_ty} into {out_t}",
+                group.join(", "),
+                shape.join(", ")
+            ))
+        }
+    })
+}
+
+fn cast_if_needed(e: &mut FnEmitter, x: &str, from: &str, to: &str) -> String {
+    if from == to {
+        x.to_string()
+    } else {
+        e.assign(&format!("tensor.cast {x} : {from} to {to}"))
+    }
+}
+
+/// Binds the result symbols of a reshape that are not bound yet: at most
+/// one, computed as numel / product of the other result dims.
+fn bind_reshape_syms(
+    e: &mut FnEmitter,
+    in_ty: &TensorType,
+    out_ty: &TensorType,
+) -> Result<(), BackendError> {
+    let unbound: Vec<usize> = out_ty
+        .dims
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d, Dim::Sym(s) if e.sym(s).is_none()))
+        .map(|(i, _)| i)
+        .collect();
+    let Some(&target) = unbound.first() else {
+        return Ok(());
+    };
+    if unbound.len() > 1 {
+        // Several copies of the same new name are fine; different ones are not.
+        let names: std::collections::HashSet<_> =
+            unbound.iter().map(|&i| &out_ty.dims[i]).collect();
+        if names.len() > 1 {
+            return Err(BackendError::Unsupported(format!(
+                "reshape {in_ty} -> {out_ty} with several unknown dims"
+            )));
+        }
+    }
+    let sizes = e.dim_sizes(in_ty)?;
+    let mut numel = e.index_const(1);
+    for s in &sizes {
+        numel = e.arith("muli", &numel, s, "index");
+    }
+    let mut others = e.index_const(1);
+    let mut repeat = 0;
+    for (i, d) in out_ty.dims.iter().enumerate() {
+        if unbound.contains(&i) {
+            repeat += 1;
+            continue;
+        }
+        let s = e.dim_size(d)?;
+        others = e.arith("muli", &others, &s, "index");
+    }
+    if repeat > 1 {
+        return Err(BackendError::Unsupported(format!(
+            "reshape {in_ty} -> {out_ty}: repeated unknown dim"
+        )));
+    }
+    // A zero-size "other" part (numpy rejects that reshape) must not trap.
+    let one = e.index_const(1);
+    let others = e.arith("maxui", &others, &one, "index");
+    let v = e.arith("divui", &numel, &others, "index");
+    if let Dim::Sym(s) = &out_ty.dims[target] {
+        e.bind_sym(s, v);
+    }
+    Ok(())
+}
+
+/// Lowers a `transpose` by `perm`; returns the result tensor.
+pub fn transpose(e: &mut FnEmitter, od: &OpData, perm: &[usize]) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let x = e.val(od.operands[0])?;
+    let init = e.empty(out_ty)?;
+    let (it, ot) = (types::tensor(in_ty), types::tensor(out_ty));
+    let p: Vec<String> = perm.iter().map(|p| p.to_string()).collect();
+    Ok(e.assign(&format!(
+        "linalg.transpose ins({x} : {it}) outs({init} : {ot}) permutation = [{}]",
+        p.join(", ")
+    )))
+}

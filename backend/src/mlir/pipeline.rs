@@ -1,0 +1,138 @@
+//! MLIR text → LLVM IR: parse with melior, run the CPU pass pipeline, and
+//! translate into an inkwell module of the caller's LLVM context.
+//!
+//! Phases of [`PIPELINE`], in order:
+//! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion (skipped
+//!    at `opt_level` 0);
+//! 2. bufferization: one-shot over function boundaries with identity-layout
+//!    signatures, then the ownership-based deallocation pipeline (frees
+//!    every temporary; results stay owned by the caller);
+//! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
+//! 4. LLVM dialect: `math.ipowi` → a generated function, math → LLVM
+//!    intrinsics or libm calls, memref (malloc/free), arith, index, func
+//!    (with the `_mlir_ciface_` wrappers), cf, ub, cast reconciliation.
+//!
+//! Every MLIR diagnostic (parse, verify, pass failure) is collected and put
+//! into the [`BackendError::Mlir`] message. The result calls only libc
+//! (`malloc`, `free`) and libm (through LLVM intrinsics such as
+//! `llvm.exp.f32`, or calls such as `tanhf`).
+
+use crate::BackendError;
+use melior::dialect::DialectRegistry;
+use melior::ir::operation::OperationLike;
+use melior::ir::Module;
+use melior::pass::PassManager;
+use melior::utility::{
+    parse_pass_pipeline, register_all_dialects, register_all_llvm_translations, register_all_passes,
+};
+use melior::Context;
+use std::sync::{Arc, Mutex};
+
+/// Tensor-level cleanup and fusion, before bufferization.
+const OPTIMIZE: &str = "canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,";
+
+/// Cleanup only (opt level 0).
+const CLEANUP: &str = "canonicalize,cse,";
+
+/// Bufferization through LLVM dialect (phases 2-4 of the module doc).
+pub const PIPELINE: &str = "one-shot-bufferize{bufferize-function-boundaries \
+function-boundary-type-conversion=identity-layout-map},\
+buffer-deallocation-pipeline,convert-bufferization-to-memref,\
+convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
+convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
+finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
+convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
+
+/// The full pass pipeline text for an optimisation level.
+pub fn pipeline_text(opt_level: u8) -> String {
+    let first = if opt_level == 0 { CLEANUP } else { OPTIMIZE };
+    format!("builtin.module({first}{PIPELINE})")
+}
+
+/// An MLIR context with every dialect, pass and LLVM translation
+/// registered, and a diagnostic handler that collects messages.
+struct MlirSession {
+    context: Context,
+    diagnostics: Arc<Mutex<Vec<String>>>,
+}
+
+impl MlirSession {
+    fn new() -> Self {
+        let registry = DialectRegistry::new();
+        register_all_dialects(&registry);
+        let context = Context::new();
+        context.append_dialect_registry(&registry);
+        context.load_all_available_dialects();
+        register_all_llvm_translations(&context);
+        register_all_passes();
+        let diagnostics = Arc::new(Mutex::new(Vec::new()));
+        let sink = diagnostics.clone();
+        context.attach_diagnostic_handler(move |d| {
+            let mut msg = format!("{}: {d}", d.location());
+            for i in 0..d.note_count() {
+                if let Ok(n) = d.note(i) {
+                    msg.push_str(&format!("\n  note: {n}"));
+                }
+            }
+            sink.lock().unwrap().push(msg);
+            true
+        });
+        MlirSession {
+            context,
+            diagnostics,
+        }
+    }
+
+    /// An error for `what`, with the diagnostics collected so far.
+    fn error(&self, what: &str) -> BackendError {
+        let diags = std::mem::take(&mut *self.diagnostics.lock().unwrap());
+        if diags.is_empty() {
+            BackendError::Mlir(what.to_string())
+        } else {
+            BackendError::Mlir(format!("{what}:\n{}", diags.join("\n")))
+        }
+    }
+}
+
+/// Parses `mlir_text`, lowers it to the LLVM dialect and translates it into
+/// an LLVM module owned by `ctx`.
+///
+/// `opt_level` 0 skips elementwise fusion; LLVM-level optimisation is left
+/// to the caller (it runs on the linked module).
+pub fn lower_to_llvm<'ctx>(
+    mlir_text: &str,
+    opt_level: u8,
+    ctx: &'ctx inkwell::context::Context,
+) -> Result<inkwell::module::Module<'ctx>, BackendError> {
+    let s = MlirSession::new();
+    let mut module = Module::parse(&s.context, mlir_text)
+        .ok_or_else(|| s.error("cannot parse the MLIR module"))?;
+    if !module.as_operation().verify() {
+        return Err(s.error("the MLIR module does not verify"));
+    }
+    let pm = PassManager::new(&s.context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), &pipeline_text(opt_level))
+        .map_err(|e| BackendError::Mlir(format!("bad pass pipeline: {e}")))?;
+    pm.run(&mut module)
+        .map_err(|e| s.error(&format!("pass pipeline failed ({e})")))?;
+    translate(&s, &module, ctx)
+}
+
+/// Translates an LLVM-dialect module into `ctx`.
+fn translate<'ctx>(
+    s: &MlirSession,
+    module: &Module,
+    ctx: &'ctx inkwell::context::Context,
+) -> Result<inkwell::module::Module<'ctx>, BackendError> {
+    use inkwell::context::AsContextRef;
+    // SAFETY: the operation is a live module in the LLVM dialect; the LLVM
+    // context outlives the returned module ('ctx), which owns the new
+    // LLVMModuleRef from here on.
+    let raw = unsafe {
+        mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.as_ctx_ref() as _)
+    };
+    if raw.is_null() {
+        return Err(s.error("translation to LLVM IR failed"));
+    }
+    Ok(unsafe { inkwell::module::Module::new(raw as _) })
+}

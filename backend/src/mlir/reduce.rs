@@ -1,0 +1,167 @@
+//! Reductions (`sum`, `prod`, `max`, `min` over a set of axes) and
+//! `argmax`/`argmin` along one axis, as `linalg.generic` reductions.
+//!
+//! The loop nest is the operand's shape; the reduced loops are
+//! `reduction`. The output map drops the reduced loops, or maps them to the
+//! constant 0 under `keepdims`. Inits come from `linalg.fill` with the
+//! identity of the reduction (`-inf`/`+inf` for float max/min, which then
+//! propagate NaN through `maximumf`/`minimumf` like numpy).
+//!
+//! Arg-reductions carry two outputs, the best value and its `i64` index; a
+//! candidate replaces the best only when strictly better (or when it is the
+//! first NaN), so the first occurrence wins, as in numpy.
+
+use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::types::{self, elem};
+use crate::BackendError;
+use agc_ir::{ArgKind, DType, OpData, OpKind, ReduceKind, TensorType};
+
+/// Output map and iterator kinds for reducing `axes` of a rank-`rank` nest.
+fn maps(rank: usize, axes: &[usize], keepdims: bool) -> (Vec<String>, Vec<&'static str>) {
+    let mut out = Vec::new();
+    let mut iters = Vec::new();
+    for i in 0..rank {
+        if axes.contains(&i) {
+            iters.push("reduction");
+            if keepdims {
+                out.push("0".to_string());
+            }
+        } else {
+            iters.push("parallel");
+            out.push(format!("d{i}"));
+        }
+    }
+    (out, iters)
+}
+
+/// Lowers a `reduce.*` or `argmax`/`argmin`; returns the result tensor.
+pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    match &od.kind {
+        OpKind::Reduce {
+            kind,
+            axes,
+            keepdims,
+        } => reduce(e, od, *kind, axes, *keepdims),
+        OpKind::ArgReduce {
+            kind,
+            axis,
+            keepdims,
+        } => arg_reduce(e, od, *kind, *axis, *keepdims),
+        other => Err(BackendError::Mlir(format!(
+            "{} is not a reduction",
+            other.name()
+        ))),
+    }
+}
+
+fn reduce(
+    e: &mut FnEmitter,
+    od: &OpData,
+    kind: ReduceKind,
+    axes: &[usize],
+    keepdims: bool,
+) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let dtype = in_ty.dtype;
+    let init_lit = match kind {
+        ReduceKind::Sum => types::scalar_lit(dtype, 0.0),
+        ReduceKind::Prod => types::scalar_lit(dtype, 1.0),
+        ReduceKind::Max => types::lowest_lit(dtype),
+        ReduceKind::Min => types::highest_lit(dtype),
+    };
+    let init = e.filled(out_ty, &init_lit)?;
+    let (out_map, iterators) = maps(in_ty.rank(), axes, keepdims);
+    let spec = GenericSpec {
+        iterators,
+        ins: vec![operand(
+            &e.val(od.operands[0])?,
+            in_ty,
+            identity_map(in_ty.rank()),
+        )],
+        outs: vec![operand(&init, out_ty, out_map)],
+    };
+    let r = e.generic(&spec, |e, args| {
+        let t = elem(dtype);
+        let (x, acc) = (&args[0], &args[1]);
+        let op = match (kind, dtype) {
+            (ReduceKind::Sum | ReduceKind::Max, DType::Bool) => "ori",
+            (ReduceKind::Prod | ReduceKind::Min, DType::Bool) => "andi",
+            (ReduceKind::Sum, d) if d.is_float() => "addf",
+            (ReduceKind::Prod, d) if d.is_float() => "mulf",
+            (ReduceKind::Max, d) if d.is_float() => "maximumf",
+            (ReduceKind::Min, d) if d.is_float() => "minimumf",
+            (ReduceKind::Sum, _) => "addi",
+            (ReduceKind::Prod, _) => "muli",
+            (ReduceKind::Max, _) => "maxsi",
+            (ReduceKind::Min, _) => "minsi",
+        };
+        let y = if matches!(op, "addf" | "mulf") {
+            e.assign(&format!("arith.{op} {acc}, {x} fastmath<contract> : {t}"))
+        } else {
+            e.arith(op, acc, x, t)
+        };
+        Ok(vec![y])
+    })?;
+    Ok(r.into_iter().next().unwrap())
+}
+
+fn arg_reduce(
+    e: &mut FnEmitter,
+    od: &OpData,
+    kind: ArgKind,
+    axis: usize,
+    keepdims: bool,
+) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let dtype = in_ty.dtype;
+    let best_ty = TensorType::new(dtype, out_ty.dims.clone());
+    let init_lit = match kind {
+        ArgKind::ArgMax => types::lowest_lit(dtype),
+        ArgKind::ArgMin => types::highest_lit(dtype),
+    };
+    let best = e.filled(&best_ty, &init_lit)?;
+    let idx = e.filled(out_ty, "0")?;
+    let (out_map, iterators) = maps(in_ty.rank(), &[axis], keepdims);
+    let spec = GenericSpec {
+        iterators,
+        ins: vec![operand(
+            &e.val(od.operands[0])?,
+            in_ty,
+            identity_map(in_ty.rank()),
+        )],
+        outs: vec![
+            operand(&best, &best_ty, out_map.clone()),
+            operand(&idx, out_ty, out_map),
+        ],
+    };
+    let r = e.generic(&spec, |e, args| {
+        let t = elem(dtype);
+        let (x, b, bi) = (&args[0], &args[1], &args[2]);
+        let better = if dtype.is_float() {
+            let p = if kind == ArgKind::ArgMax {
+                "ogt"
+            } else {
+                "olt"
+            };
+            let strict = e.assign(&format!("arith.cmpf {p}, {x}, {b} : {t}"));
+            let x_nan = e.assign(&format!("arith.cmpf uno, {x}, {x} : {t}"));
+            let b_ord = e.assign(&format!("arith.cmpf ord, {b}, {b} : {t}"));
+            let first_nan = e.arith("andi", &x_nan, &b_ord, "i1");
+            e.arith("ori", &strict, &first_nan, "i1")
+        } else {
+            let p = match (kind, dtype) {
+                (ArgKind::ArgMax, DType::Bool) => "ugt",
+                (ArgKind::ArgMin, DType::Bool) => "ult",
+                (ArgKind::ArgMax, _) => "sgt",
+                (ArgKind::ArgMin, _) => "slt",
+            };
+            e.cmpi(p, x, b, t)
+        };
+        let i = e.assign(&format!("linalg.index {axis} : index"));
+        let i64v = e.assign(&format!("arith.index_cast {i} : index to i64"));
+        let nb = e.select(&better, x, b, t);
+        let ni = e.select(&better, &i64v, bi, "i64");
+        Ok(vec![nb, ni])
+    })?;
+    Ok(r[1].clone())
+}

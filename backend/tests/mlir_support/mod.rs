@@ -1,0 +1,375 @@
+//! Test support for the MLIR kernel tests: build IR functions by hand,
+//! compile them to a shared library (emit_module → lower_to_llvm → object
+//! → `cc -shared`), call `_mlir_ciface_agc_impl_<f>` through `dlopen`, and
+//! compare with numpy (run through `python3`) as the oracle.
+
+#![allow(dead_code)]
+
+use agc_backend::mlir::{emit_module, lower_to_llvm};
+use agc_ir::{infer, DType, Dim, Function, Module, OpKind, Span, TensorType, Type, Value};
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::OptimizationLevel;
+use std::ffi::{c_char, c_int, c_void, CString};
+use std::path::Path;
+use std::process::Command;
+
+// ---------------------------------------------------------------- IR building
+
+/// A static tensor type.
+pub fn st(dtype: DType, shape: &[i64]) -> TensorType {
+    TensorType::static_shape(dtype, shape)
+}
+
+/// A tensor type from dims written as strings: numbers or symbol names.
+pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
+    TensorType::new(
+        dtype,
+        dims.iter().map(|d| d.parse::<i64>().map(Dim::Static).unwrap_or_else(|_| Dim::Sym(d.to_string()))).collect(),
+    )
+}
+
+/// A function under construction.
+pub struct Fb {
+    /// The function.
+    pub f: Function,
+}
+
+impl Fb {
+    /// A new function and its parameters.
+    pub fn new(name: &str, params: &[TensorType]) -> (Fb, Vec<Value>) {
+        let ps: Vec<(String, Type)> =
+            params.iter().enumerate().map(|(i, t)| (format!("p{i}"), Type::Tensor(t.clone()))).collect();
+        let f = Function::new(name, &ps, Span::UNKNOWN);
+        let vs = f.params().to_vec();
+        (Fb { f }, vs)
+    }
+
+    /// The type of a value.
+    pub fn t(&self, v: Value) -> TensorType {
+        self.f.ty(v).tensor().clone()
+    }
+
+    /// Appends an op with one result of type `result`.
+    pub fn op(&mut self, kind: OpKind, operands: &[Value], result: TensorType) -> Value {
+        let body = self.f.body;
+        self.f.append_op(body, kind, operands.to_vec(), vec![Type::Tensor(result)], vec![], Span::UNKNOWN).1[0]
+    }
+
+    /// An elementwise op whose result type is the broadcast (dtype given).
+    pub fn ew(&mut self, kind: OpKind, operands: &[Value], dtype: DType) -> Value {
+        let tys: Vec<TensorType> = operands.iter().map(|&v| self.t(v)).collect();
+        let refs: Vec<&TensorType> = tys.iter().collect();
+        let dims = infer::broadcast_all(&refs).unwrap();
+        self.op(kind, operands, TensorType::new(dtype, dims))
+    }
+
+    /// Ends the function returning `vals`, verifies it.
+    pub fn ret(self, vals: &[Value]) -> Function {
+        let f = self.ret_unverified(vals);
+        agc_ir::verify::verify_function(&f).unwrap_or_else(|e| panic!("test IR does not verify: {e}"));
+        f
+    }
+
+    /// Ends the function returning `vals`, without running the IR verifier
+    /// (for IR the frontend's typing rules produce but the verifier cannot
+    /// prove, such as a reshape to a composite symbol `(B*3)`).
+    pub fn ret_unverified(mut self, vals: &[Value]) -> Function {
+        self.f.result_types = vals.iter().map(|&v| Type::Tensor(self.t(v))).collect();
+        let body = self.f.body;
+        self.f.append_op(body, OpKind::Return, vals.to_vec(), vec![], vec![], Span::UNKNOWN);
+        self.f
+    }
+}
+
+// ---------------------------------------------------------------- host tensors
+
+/// A host tensor: dtype, shape and row-major bytes.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    /// Element type.
+    pub dtype: DType,
+    /// Shape.
+    pub shape: Vec<i64>,
+    /// Row-major data.
+    pub bytes: Vec<u8>,
+}
+
+impl Tensor {
+    /// From f64 values converted to `dtype`.
+    pub fn new(dtype: DType, shape: &[i64], vals: &[f64]) -> Tensor {
+        assert_eq!(shape.iter().product::<i64>() as usize, vals.len(), "shape vs data");
+        let mut bytes = Vec::new();
+        for &x in vals {
+            match dtype {
+                DType::Bool => bytes.push((x != 0.0) as u8),
+                DType::I32 => bytes.extend((x as i32).to_le_bytes()),
+                DType::I64 => bytes.extend((x as i64).to_le_bytes()),
+                DType::F32 => bytes.extend((x as f32).to_le_bytes()),
+                DType::F64 => bytes.extend(x.to_le_bytes()),
+            }
+        }
+        Tensor { dtype, shape: shape.to_vec(), bytes }
+    }
+
+    /// Deterministic pseudo-random data in [-2, 2) (ints: -5..5).
+    pub fn rand(dtype: DType, shape: &[i64], seed: u64) -> Tensor {
+        let n = shape.iter().product::<i64>() as usize;
+        let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let vals: Vec<f64> = (0..n)
+            .map(|_| {
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let u = (s >> 11) as f64 / (1u64 << 53) as f64;
+                match dtype {
+                    DType::Bool => (u < 0.5) as i32 as f64,
+                    DType::I32 | DType::I64 => (u * 10.0).floor() - 5.0,
+                    _ => u * 4.0 - 2.0,
+                }
+            })
+            .collect();
+        Tensor::new(dtype, shape, &vals)
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product::<i64>() as usize
+    }
+
+    /// The elements as f64.
+    pub fn values(&self) -> Vec<f64> {
+        let sz = self.dtype.byte_size();
+        self.bytes
+            .chunks(sz)
+            .map(|c| match self.dtype {
+                DType::Bool => c[0] as f64,
+                DType::I32 => i32::from_le_bytes(c.try_into().unwrap()) as f64,
+                DType::I64 => i64::from_le_bytes(c.try_into().unwrap()) as f64,
+                DType::F32 => f32::from_le_bytes(c.try_into().unwrap()) as f64,
+                DType::F64 => f64::from_le_bytes(c.try_into().unwrap()),
+            })
+            .collect()
+    }
+
+    /// A numpy expression that rebuilds this tensor.
+    fn numpy_literal(&self) -> String {
+        let vals: Vec<String> = self
+            .values()
+            .iter()
+            .map(|x| {
+                if x.is_nan() {
+                    "float('nan')".into()
+                } else if x.is_infinite() {
+                    format!("float('{}inf')", if *x < 0.0 { "-" } else { "" })
+                } else {
+                    format!("{x:?}")
+                }
+            })
+            .collect();
+        let shape: Vec<String> = self.shape.iter().map(|d| d.to_string()).collect();
+        format!(
+            "np.array([{}], dtype=np.{}).reshape(({}{}))",
+            vals.join(", "),
+            self.dtype.numpy_name(),
+            shape.join(", "),
+            if shape.len() == 1 { "," } else { "" }
+        )
+    }
+}
+
+// ---------------------------------------------------------------- numpy oracle
+
+/// Evaluates a numpy expression over named inputs with CPython + numpy.
+pub fn numpy(expr: &str, inputs: &[(&str, &Tensor)]) -> Tensor {
+    let mut script = String::from("import numpy as np, warnings\nwarnings.simplefilter('ignore')\n");
+    for (name, t) in inputs {
+        script.push_str(&format!("{name} = {}\n", t.numpy_literal()));
+    }
+    script.push_str(&format!(
+        "with np.errstate(all='ignore'):\n    r = np.asarray({expr})\n\
+         print(r.dtype.name)\nprint(' '.join(str(d) for d in r.shape))\n\
+         print(' '.join(repr(float(x)) if r.dtype.kind == 'f' else str(int(x)) for x in r.ravel().tolist()))\n"
+    ));
+    let out = Command::new("python3").arg("-c").arg(&script).output().expect("python3");
+    assert!(out.status.success(), "numpy failed: {}\n{script}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let dtype = DType::from_name(lines.next().unwrap()).unwrap();
+    let shape: Vec<i64> = lines.next().unwrap_or("").split_whitespace().map(|d| d.parse().unwrap()).collect();
+    let vals: Vec<f64> = lines.next().unwrap_or("").split_whitespace().map(|x| x.parse().unwrap()).collect();
+    Tensor::new(dtype, &shape, &vals)
+}
+
+/// Asserts that `got` equals numpy's `want` (dtype, shape, values; floats
+/// to a relative tolerance, NaN equal to NaN).
+pub fn assert_close(what: &str, got: &Tensor, want: &Tensor) {
+    assert_eq!(got.dtype, want.dtype, "{what}: dtype");
+    assert_eq!(got.shape, want.shape, "{what}: shape");
+    let tol = match got.dtype {
+        DType::F32 => 2e-6,
+        DType::F64 => 1e-13,
+        _ => 0.0,
+    };
+    for (i, (g, w)) in got.values().iter().zip(want.values()).enumerate() {
+        let ok = (g.is_nan() && w.is_nan()) || g == &w || (g - w).abs() <= tol * w.abs().max(1.0);
+        assert!(ok, "{what}: element {i}: got {g}, numpy {w}\n got  {:?}\n want {:?}", got.values(), want.values());
+    }
+}
+
+// ---------------------------------------------------------------- compile + call
+
+extern "C" {
+    fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
+    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    fn dlerror() -> *const c_char;
+    fn free(p: *mut c_void);
+}
+
+/// A compiled test library.
+pub struct Lib {
+    /// Where the object and library live.
+    pub dir: tempfile::TempDir,
+    handle: *mut c_void,
+    /// The MLIR text it was built from.
+    pub mlir: String,
+    /// The LLVM IR text.
+    pub llvm_ir: String,
+    /// Functions it was built from (for result types).
+    funcs: Vec<Function>,
+}
+
+/// Compiles `funcs` into an object file at `dir/k.o`; returns (MLIR, LLVM IR).
+pub fn compile_object(funcs: &[Function], dir: &Path) -> (String, String) {
+    let mut m = Module::new("t");
+    for f in funcs {
+        m.add_function(f.clone());
+    }
+    let mlir = emit_module(&m).expect("emit_module");
+    std::fs::write(dir.join("k.mlir"), &mlir).unwrap();
+    let ctx = inkwell::context::Context::create();
+    let module = lower_to_llvm(&mlir, 2, &ctx).unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
+    Target::initialize_native(&InitializationConfig::default()).unwrap();
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).unwrap();
+    let tm = target
+        .create_target_machine(
+            &triple,
+            TargetMachine::get_host_cpu_name().to_str().unwrap(),
+            TargetMachine::get_host_cpu_features().to_str().unwrap(),
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .unwrap();
+    module.set_triple(&triple);
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    module.verify().unwrap_or_else(|e| panic!("LLVM verify: {e}"));
+    let llvm_ir = module.print_to_string().to_string();
+    module.run_passes("default<O2>", &tm, inkwell::passes::PassBuilderOptions::create()).unwrap();
+    tm.write_to_file(&module, FileType::Object, &dir.join("k.o")).unwrap();
+    (mlir, llvm_ir)
+}
+
+/// Compiles `funcs` into a shared library and opens it.
+pub fn build(funcs: Vec<Function>) -> Lib {
+    let dir = tempfile::tempdir().unwrap();
+    let (mlir, llvm_ir) = compile_object(&funcs, dir.path());
+    let so = dir.path().join("libk.so");
+    let st = Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(dir.path().join("k.o")).arg("-lm").status().unwrap();
+    assert!(st.success(), "cc -shared failed");
+    let path = CString::new(so.to_str().unwrap()).unwrap();
+    // SAFETY: plain dlopen of a library we just linked.
+    let handle = unsafe { dlopen(path.as_ptr(), 2 /* RTLD_NOW */) };
+    if handle.is_null() {
+        panic!("dlopen: {:?}", unsafe { std::ffi::CStr::from_ptr(dlerror()) });
+    }
+    Lib { dir, handle, mlir, llvm_ir, funcs }
+}
+
+/// A memref descriptor as 8-byte words: allocated, aligned, offset, sizes, strides.
+fn descriptor(t: &Tensor) -> Vec<u64> {
+    let mut d = vec![t.bytes.as_ptr() as u64, t.bytes.as_ptr() as u64, 0];
+    d.extend(t.shape.iter().map(|&s| s as u64));
+    let mut strides = vec![1i64; t.shape.len()];
+    for i in (0..t.shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * t.shape[i + 1];
+    }
+    d.extend(strides.iter().map(|&s| s as u64));
+    d
+}
+
+type P = *mut u64;
+
+impl Lib {
+    /// Calls `_mlir_ciface_agc_impl_<name>` and returns its results (owned
+    /// copies; the library's buffers are checked for identity layout and freed).
+    pub fn call(&self, name: &str, args: &[&Tensor]) -> Vec<Tensor> {
+        let f = self.funcs.iter().find(|f| f.name == name).expect("no such function");
+        let sym = CString::new(format!("_mlir_ciface_agc_impl_{name}")).unwrap();
+        // SAFETY: symbol lookup in our library.
+        let fp = unsafe { dlsym(self.handle, sym.as_ptr()) };
+        assert!(!fp.is_null(), "missing symbol {sym:?}");
+        let mut descs: Vec<Vec<u64>> = args.iter().map(|t| descriptor(t)).collect();
+        let rtys: Vec<TensorType> = f.result_types.iter().map(|t| t.tensor().clone()).collect();
+        let words: usize = rtys.iter().map(|t| 3 + 2 * t.rank()).sum();
+        let mut ret = vec![0u64; words];
+        let mut ptrs: Vec<P> = descs.iter_mut().map(|d| d.as_mut_ptr()).collect();
+        let r = ret.as_mut_ptr();
+        // SAFETY: the generated entry point takes `ret` then one descriptor
+        // pointer per parameter, all as pointers.
+        unsafe {
+            match ptrs.len() {
+                0 => std::mem::transmute::<*mut c_void, extern "C" fn(P)>(fp)(r),
+                1 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P)>(fp)(r, ptrs[0]),
+                2 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P)>(fp)(r, ptrs[0], ptrs[1]),
+                3 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P)>(fp)(r, ptrs[0], ptrs[1], ptrs[2]),
+                4 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P, P)>(fp)(
+                    r, ptrs[0], ptrs[1], ptrs[2], ptrs[3],
+                ),
+                n => panic!("{n} arguments not supported by the test harness"),
+            }
+        }
+        ptrs.clear();
+        let mut out = Vec::new();
+        let mut at = 0;
+        for t in &rtys {
+            let rank = t.rank();
+            let d = &ret[at..at + 3 + 2 * rank];
+            at += 3 + 2 * rank;
+            let shape: Vec<i64> = d[3..3 + rank].iter().map(|&s| s as i64).collect();
+            let strides: Vec<i64> = d[3 + rank..].iter().map(|&s| s as i64).collect();
+            let n: i64 = shape.iter().product();
+            let mut expect = 1i64;
+            for i in (0..rank).rev() {
+                if shape[i] > 1 {
+                    assert_eq!(strides[i], expect, "result strides {strides:?} of shape {shape:?} are not row-major");
+                }
+                expect *= shape[i];
+            }
+            assert_eq!(d[2], 0, "result offset");
+            assert!(d[0] != 0, "null allocated pointer");
+            let sz = t.dtype.byte_size();
+            // SAFETY: the result buffer holds n elements at `aligned`.
+            let bytes = unsafe { std::slice::from_raw_parts(d[1] as *const u8, n as usize * sz).to_vec() };
+            out.push(Tensor { dtype: t.dtype, shape, bytes });
+        }
+        // Distinct result buffers (no aliasing), then free them all.
+        let allocs: Vec<u64> = {
+            let mut at = 0;
+            rtys.iter()
+                .map(|t| {
+                    let a = ret[at];
+                    at += 3 + 2 * t.rank();
+                    a
+                })
+                .collect()
+        };
+        for (i, a) in allocs.iter().enumerate() {
+            assert!(!allocs[..i].contains(a), "results {i} aliases an earlier result");
+            for t in args {
+                assert_ne!(*a, t.bytes.as_ptr() as u64, "a result aliases an argument");
+            }
+            // SAFETY: the caller owns each result's `allocated` pointer.
+            unsafe { free(*a as *mut c_void) };
+        }
+        out
+    }
+}
