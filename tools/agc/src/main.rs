@@ -1,1 +1,37 @@
-fn main() {}
+//! `agc`: the ahead-of-time compiler's command line.
+//!
+//! Thin by design: argument parsing ([`cli`]), one file per subcommand
+//! ([`build`], [`check`]); exit codes 0 (ok), 1 (an error in the user's
+//! program) and 2 (an internal error). A panic is reported as an internal
+//! error, never as a Rust panic trace.
+
+mod build;
+mod check;
+mod cli;
+mod source;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let at = info.location().map(|l| format!(" ({}:{})", l.file(), l.line())).unwrap_or_default();
+        eprintln!("agc: internal error: {msg}{at}\nThis is a bug in agc; please report it with the model that triggers it.");
+        std::process::exit(2);
+    }));
+    let args = cli::Cli::parse();
+    let level = if args.verbose { "info" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGC_LOG").unwrap_or_else(|_| level.into());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().init();
+    let code = match args.command {
+        cli::Command::Build(b) => build::run(&b),
+        cli::Command::Check(c) => check::run(&c),
+    };
+    ExitCode::from(code)
+}

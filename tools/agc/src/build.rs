@@ -1,0 +1,77 @@
+//! `agc build`: stage, compile, and only then write every output file.
+
+use crate::cli::{BuildArgs, EmitArg, TargetArg};
+use crate::source;
+use agc_backend::{Artifact, BuildOptions, Emit, Target};
+
+/// Runs the subcommand; returns the exit code.
+pub fn run(args: &BuildArgs) -> u8 {
+    let name = args.name.clone().unwrap_or_else(|| source::default_name(&args.model));
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.starts_with(|c: char| c.is_ascii_digit()) {
+        eprintln!("error: --name '{name}' is not a C identifier");
+        return 1;
+    }
+    if args.emit.contains(&EmitArg::Ptx) && args.target != TargetArg::Cuda {
+        eprintln!("error: --emit ptx needs --target cuda");
+        return 1;
+    }
+    let module = match source::stage(&args.model, &name) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let mut files = Vec::new();
+    for e in &args.emit {
+        match e {
+            EmitArg::Ir => files.push(text_artifact(format!("{name}.ir"), agc_ir::print::print_module(&module))),
+            EmitArg::OptIr => files.push(text_artifact(format!("{name}.opt.ir"), agc_ir::print::print_module(&module))),
+            _ => {}
+        }
+    }
+    let opts = BuildOptions {
+        name: name.clone(),
+        opt_level: args.opt_level,
+        target: match args.target {
+            TargetArg::Cpu => Target::Cpu,
+            TargetArg::Cuda => Target::Cuda,
+        },
+        emit: args
+            .emit
+            .iter()
+            .filter_map(|e| match e {
+                EmitArg::Mlir => Some(Emit::Mlir),
+                EmitArg::Llvm => Some(Emit::Llvm),
+                EmitArg::Asm => Some(Emit::Asm),
+                _ => None,
+            })
+            .collect(),
+    };
+    match agc_backend::build(&module, &opts) {
+        Ok(artifacts) => files.extend(artifacts),
+        Err(agc_backend::BackendError::Unsupported(what)) => {
+            eprintln!("{}: error: not supported yet: {what}", args.model.display());
+            return 1;
+        }
+        Err(e) => {
+            eprintln!("{}: internal error: {e}", args.model.display());
+            return 2;
+        }
+    }
+    if let Err(e) = write_all(&args.out_dir, &files) {
+        eprintln!("error: cannot write to {}: {e}", args.out_dir.display());
+        return 1;
+    }
+    tracing::info!(out = %args.out_dir.display(), files = files.len(), "wrote outputs");
+    0
+}
+
+fn text_artifact(file_name: String, text: String) -> Artifact {
+    Artifact { file_name, bytes: text.into_bytes() }
+}
+
+fn write_all(dir: &std::path::Path, files: &[Artifact]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for f in files {
+        std::fs::write(dir.join(&f.file_name), &f.bytes)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! Command-line arguments (the doc comments are the `--help` text).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// agc: compile numpy-style Python models to native libraries.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+pub struct Cli {
+    /// Log what the compiler does (to stderr).
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Compile MODEL.py to lib<NAME>.so, lib<NAME>.a and <NAME>.h.
+    Build(BuildArgs),
+    /// Run conversion and staging only, reporting any diagnostics.
+    Check(CheckArgs),
+}
+
+/// Where the code runs.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetArg {
+    /// The host CPU.
+    Cpu,
+    /// NVIDIA GPUs (PTX).
+    Cuda,
+}
+
+/// Intermediate forms `--emit` can write next to the libraries.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmitArg {
+    /// The staged agc IR (`<NAME>.ir`).
+    Ir,
+    /// The agc IR handed to the backend, after IR passes (`<NAME>.opt.ir`).
+    OptIr,
+    /// MLIR before lowering (`<NAME>.mlir`).
+    Mlir,
+    /// Optimised LLVM IR (`<NAME>.ll`).
+    Llvm,
+    /// PTX for `--target cuda` (`<NAME>.ptx`).
+    Ptx,
+    /// Assembly (`<NAME>.s`).
+    Asm,
+}
+
+/// `agc build` arguments.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// The model source file.
+    pub model: PathBuf,
+    /// Output directory (created if missing).
+    #[arg(short = 'o', long = "out-dir", default_value = "build")]
+    pub out_dir: PathBuf,
+    /// Target device.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub target: TargetArg,
+    /// Library name (default: the model's file stem).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Also write these intermediate forms (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub emit: Vec<EmitArg>,
+    /// Optimisation level, -O0 to -O3.
+    #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub opt_level: u8,
+}
+
+/// `agc check` arguments.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The model source file.
+    pub model: PathBuf,
+}

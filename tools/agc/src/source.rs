@@ -1,0 +1,27 @@
+//! Reading the model and staging it, shared by `build` and `check`.
+
+use agc_frontend::source::SourceFile;
+
+/// Reads the model and stages it into IR; on failure prints the diagnostic
+/// and returns the exit code.
+pub fn stage(path: &std::path::Path, module_name: &str) -> Result<agc_ir::Module, u8> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("{}: error: cannot read the model: {e}", path.display());
+        1u8
+    })?;
+    let file = SourceFile::new(path.display().to_string(), text);
+    agc_frontend::stage_module(&file, module_name).map_err(|d| {
+        eprint!("{}", d.render(&file));
+        d.exit_code() as u8
+    })
+}
+
+/// The default library name: the file stem made into a C identifier.
+pub fn default_name(path: &std::path::Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "model".into());
+    let mut name: String = stem.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    name
+}
