@@ -71,7 +71,7 @@ fn reductions_and_arg_reductions() {
     ];
     let mut funcs = Vec::new();
     for (name, kind, axes, keep, _) in &specs {
-        let (mut b, p) = Fb::new(name, &[t.clone()]);
+        let (mut b, p) = Fb::new(name, std::slice::from_ref(&t));
         let r = b.op(OpKind::Reduce { kind: *kind, axes: axes.clone(), keepdims: *keep }, &[p[0]], reduce_ty(&t, axes, *keep));
         funcs.push(b.ret(&[r]));
     }
@@ -80,14 +80,14 @@ fn reductions_and_arg_reductions() {
         ("argmin2k", ArgKind::ArgMin, 2, true, "np.argmin(x, axis=2, keepdims=True)"),
     ];
     for (name, kind, axis, keep, _) in &args {
-        let (mut b, p) = Fb::new(name, &[t.clone()]);
+        let (mut b, p) = Fb::new(name, std::slice::from_ref(&t));
         let rt = TensorType::new(I64, infer::reduce(&t, &[*axis], *keep));
         let r = b.op(OpKind::ArgReduce { kind: *kind, axis: *axis, keepdims: *keep }, &[p[0]], rt);
         funcs.push(b.ret(&[r]));
     }
     // Integer max and argmax with ties (first occurrence wins).
     let ti = ty(I32, &["3", "4"]);
-    let (mut b, p) = Fb::new("imax", &[ti.clone()]);
+    let (mut b, p) = Fb::new("imax", std::slice::from_ref(&ti));
     let r = b.op(OpKind::Reduce { kind: ReduceKind::Max, axes: vec![1], keepdims: false }, &[p[0]], reduce_ty(&ti, &[1], false));
     let a = b.op(OpKind::ArgReduce { kind: ArgKind::ArgMax, axis: 1, keepdims: false }, &[p[0]], st(I64, &[3]));
     funcs.push(b.ret(&[r, a]));
@@ -154,18 +154,18 @@ fn slices_with_negative_steps_and_concat() {
     let tx = ty(F32, &["B", "6"]);
     let mut funcs = Vec::new();
     for (name, dims, _) in &cases {
-        let (mut b, p) = Fb::new(name, &[tx.clone()]);
+        let (mut b, p) = Fb::new(name, std::slice::from_ref(&tx));
         let r = b.op(OpKind::Slice { dims: dims.clone() }, &[p[0]], infer::slice(&tx, dims).unwrap());
         funcs.push(b.ret(&[r]));
     }
     // Static slices, and slicing a slice (symbols minted by the first).
     let ts = st(I32, &[7]);
-    let (mut b, p) = Fb::new("static", &[ts.clone()]);
+    let (mut b, p) = Fb::new("static", std::slice::from_ref(&ts));
     let d1 = vec![s(Some(5), Some(-8), -2)];
     let r1 = b.op(OpKind::Slice { dims: d1.clone() }, &[p[0]], infer::slice(&ts, &d1).unwrap());
     funcs.push(b.ret(&[r1]));
     let tb = ty(F64, &["B"]);
-    let (mut b, p) = Fb::new("twice", &[tb.clone()]);
+    let (mut b, p) = Fb::new("twice", std::slice::from_ref(&tb));
     let d1 = vec![s(Some(1), None, 1)];
     let t1 = infer::slice(&tb, &d1).unwrap();
     let r1 = b.op(OpKind::Slice { dims: d1 }, &[p[0]], t1.clone());
@@ -407,4 +407,78 @@ fn generated_code_needs_only_libc_and_libm() {
         assert!(allowed.iter().any(|a| base.starts_with(a)), "unexpected undefined symbol {sym}\n{text}");
     }
     assert!(!lib.llvm_ir.contains("memrefCopy"));
+}
+
+/// Many calls under valgrind: no leak, no double free, no invalid access.
+#[test]
+fn no_leaks_or_double_frees_under_valgrind() {
+    if std::process::Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("valgrind not installed; skipping");
+        return;
+    }
+    let tx = ty(F32, &["B", "4"]);
+    let (mut b, p) = Fb::new("vg", &[tx.clone(), st(F32, &[4, 3])]);
+    let k = b.op(OpKind::Const(ConstData::Float(vec![1.0, 2.0, 3.0, 4.0])), &[], st(F32, &[4]));
+    let s = b.ew(OpKind::Binary(BinaryOp::Add), &[p[0], k], F32);
+    let mm = b.op(OpKind::MatMul, &[s, p[1]], ty(F32, &["B", "3"]));
+    let red = b.op(OpKind::Reduce { kind: ReduceKind::Max, axes: vec![1], keepdims: false }, &[mm], ty(F32, &["B"]));
+    let am = b.op(OpKind::ArgReduce { kind: ArgKind::ArgMax, axis: 1, keepdims: true }, &[mm], ty(I64, &["B", "1"]));
+    let dims = vec![SliceDim { start: None, stop: None, step: -1 }, SliceDim { start: Some(1), stop: None, step: 2 }];
+    let sl = b.op(OpKind::Slice { dims: dims.clone() }, &[s], infer::slice(&tx, &dims).unwrap());
+    let cat = b.op(OpKind::Concat { axis: 0 }, &[p[0], s], infer::concat(&[&tx, &tx], 0).unwrap());
+    let flat = b.op(OpKind::Reshape, &[p[1]], st(F32, &[12]));
+    let tr = b.op(OpKind::Transpose { perm: vec![1, 0] }, &[mm], ty(F32, &["3", "B"]));
+    let rets = [p[0], k, s, s, mm, red, am, sl, cat, flat, p[1], tr];
+    let f = b.ret(&rets);
+    let ranks: Vec<usize> = f.result_types.iter().map(|t| t.tensor().rank()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    compile_object(&[f], dir.path(), true);
+    // The `allocated` word of each result in the returned struct.
+    let mut at = 0;
+    let mut frees = String::new();
+    for r in &ranks {
+        frees.push_str(&format!("      free((void *)ret[{at}]);\n"));
+        at += 3 + 2 * r;
+    }
+    let driver = format!(
+        r#"#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+void _mlir_ciface_agc_impl_vg(int64_t *ret, int64_t *x, int64_t *w);
+int main(void) {{
+  for (int64_t n = 0; n < 6; n++) {{
+    float *xs = malloc(sizeof(float) * (n * 4 + 1)), ws[12];
+    for (int i = 0; i < n * 4; i++) xs[i] = (float)(i % 7) - 3.0f;
+    for (int i = 0; i < 12; i++) ws[i] = (float)i * 0.5f;
+    int64_t x[7] = {{(int64_t)xs, (int64_t)xs, 0, n, 4, 4, 1}};
+    int64_t w[7] = {{(int64_t)ws, (int64_t)ws, 0, 4, 3, 3, 1}};
+    for (int it = 0; it < 50; it++) {{
+      int64_t ret[{at}];
+      _mlir_ciface_agc_impl_vg(ret, x, w);
+{frees}    }}
+    free(xs);
+  }}
+  puts("ok");
+  return 0;
+}}
+"#
+    );
+    std::fs::write(dir.path().join("drv.c"), driver).unwrap();
+    let exe = dir.path().join("drv");
+    let st = std::process::Command::new("cc")
+        .args(["-g", "-o"])
+        .arg(&exe)
+        .arg(dir.path().join("drv.c"))
+        .arg(dir.path().join("k.o"))
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = std::process::Command::new("valgrind")
+        .args(["--leak-check=full", "--show-leak-kinds=all", "--errors-for-leak-kinds=all", "--error-exitcode=9", "-q"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("ok"), "valgrind reported problems:\n{text}");
 }

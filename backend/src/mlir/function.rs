@@ -132,3 +132,34 @@ fn emit_return(e: &mut FnEmitter, operands: &[agc_ir::Value]) -> Result<(), Back
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agc_ir::{BinaryOp, DType, Dim, Span, TensorType, Type};
+
+    #[test]
+    fn signature_binds_symbols_and_copies_results() {
+        let t = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(4)]);
+        let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
+        let body = f.body;
+        let x = f.params()[0];
+        let (_, r) = f.append_op(body, OpKind::Binary(BinaryOp::Add), vec![x, x], vec![t.clone().into()], vec![], Span::UNKNOWN);
+        f.append_op(body, OpKind::Return, vec![r[0]], vec![], vec![], Span::UNKNOWN);
+        f.result_types = vec![t.into()];
+        let text = emit_function(&f).unwrap();
+        assert!(text.contains(
+            "func.func @agc_impl_f(%arg0: tensor<?x4xf32> {bufferization.writable = false}) -> (tensor<?x4xf32>) \
+             attributes {llvm.emit_c_interface}"
+        ));
+        assert!(text.contains("tensor.dim %arg0"), "{text}");
+        assert!(text.contains("arith.addf"), "{text}");
+        assert!(text.contains("bufferization.alloc_tensor() copy("), "{text}");
+    }
+
+    #[test]
+    fn bad_function_names_are_rejected() {
+        let f = Function::new("a-b", &[], Span::UNKNOWN);
+        assert!(matches!(emit_function(&f), Err(BackendError::Unsupported(_))));
+    }
+}

@@ -136,3 +136,35 @@ fn translate<'ctx>(
     }
     Ok(unsafe { inkwell::module::Module::new(raw as _) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_carry_mlir_diagnostics() {
+        let ctx = inkwell::context::Context::create();
+        let err = lower_to_llvm("func.func @f() { %0 = arith.bogus }", 1, &ctx).unwrap_err().to_string();
+        assert!(err.contains("cannot parse"), "{err}");
+        assert!(err.contains("loc("), "no MLIR location in: {err}");
+    }
+
+    #[test]
+    fn verifier_errors_carry_mlir_diagnostics() {
+        let ctx = inkwell::context::Context::create();
+        let text = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n\
+                    func.func @g(%a: tensor<4xf32>) -> tensor<3xf32> {\n  return %a : tensor<4xf32>\n}";
+        let err = lower_to_llvm(text, 1, &ctx).unwrap_err().to_string();
+        assert!(err.contains("type of return operand"), "{err}");
+    }
+
+    #[test]
+    fn a_trivial_module_translates_into_the_given_context() {
+        let ctx = inkwell::context::Context::create();
+        let text = "func.func @id(%a: tensor<?xf32>) -> tensor<?xf32> attributes {llvm.emit_c_interface} {\n\
+                    %c = bufferization.alloc_tensor() copy(%a) : tensor<?xf32>\n  return %c : tensor<?xf32>\n}";
+        let m = lower_to_llvm(text, 0, &ctx).unwrap();
+        assert!(m.get_function("_mlir_ciface_id").is_some());
+        assert!(m.verify().is_ok());
+    }
+}

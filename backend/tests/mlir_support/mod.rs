@@ -236,8 +236,10 @@ pub struct Lib {
     funcs: Vec<Function>,
 }
 
-/// Compiles `funcs` into an object file at `dir/k.o`; returns (MLIR, LLVM IR).
-pub fn compile_object(funcs: &[Function], dir: &Path) -> (String, String) {
+/// Compiles `funcs` into an object file at `dir/k.o` for the host CPU, or
+/// for baseline x86-64 when `baseline` (valgrind knows no AVX-512); returns
+/// (MLIR, LLVM IR).
+pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String, String) {
     let mut m = Module::new("t");
     for f in funcs {
         m.add_function(f.clone());
@@ -249,11 +251,12 @@ pub fn compile_object(funcs: &[Function], dir: &Path) -> (String, String) {
     Target::initialize_native(&InitializationConfig::default()).unwrap();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).unwrap();
+    let (host_cpu, host_features) = (TargetMachine::get_host_cpu_name(), TargetMachine::get_host_cpu_features());
     let tm = target
         .create_target_machine(
             &triple,
-            TargetMachine::get_host_cpu_name().to_str().unwrap(),
-            TargetMachine::get_host_cpu_features().to_str().unwrap(),
+            if baseline { "x86-64" } else { host_cpu.to_str().unwrap() },
+            if baseline { "" } else { host_features.to_str().unwrap() },
             OptimizationLevel::Default,
             RelocMode::PIC,
             CodeModel::Default,
@@ -271,7 +274,7 @@ pub fn compile_object(funcs: &[Function], dir: &Path) -> (String, String) {
 /// Compiles `funcs` into a shared library and opens it.
 pub fn build(funcs: Vec<Function>) -> Lib {
     let dir = tempfile::tempdir().unwrap();
-    let (mlir, llvm_ir) = compile_object(&funcs, dir.path());
+    let (mlir, llvm_ir) = compile_object(&funcs, dir.path(), false);
     let so = dir.path().join("libk.so");
     let st = Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(dir.path().join("k.o")).arg("-lm").status().unwrap();
     assert!(st.success(), "cc -shared failed");
