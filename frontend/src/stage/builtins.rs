@@ -11,7 +11,7 @@ use std::rc::Rc;
 const BUILTINS: &[&str] = &[
     "len", "range", "zip", "enumerate", "list", "tuple", "dict", "int", "float", "bool", "str", "abs", "min", "max",
     "sum", "isinstance", "print", "reversed", "sorted", "map", "filter", "any", "all", "round", "pow", "divmod",
-    "hasattr", "getattr", "setattr", "callable", "repr", "object", "super", "ValueError", "TypeError",
+    "hasattr", "getattr", "setattr", "callable", "repr", "object", "super", "property", "staticmethod", "classmethod", "ValueError", "TypeError",
     "RuntimeError", "NotImplementedError", "AssertionError", "Exception", "IndexError", "KeyError",
 ];
 
@@ -291,6 +291,7 @@ impl Stager {
                 Value::Function(_) | Value::BoundMethod(_) | Value::Builtin(..) | Value::Class(_)
             ))),
             "object" => Ok(Value::None),
+            "property" | "staticmethod" | "classmethod" => Ok(Value::Builtin(Rc::from(name), Some(Box::new(arg0()?)))),
             "super" => Err(Diagnostic::unsupported(span, "super() is not supported; call the base class method directly (Base.__init__(self, ...))")),
             exc => Ok(Value::str(&format!(
                 "{exc}: {}",

@@ -47,8 +47,15 @@ impl Stager {
         }
         let f = Function::new(req.name.clone(), &params, c.span);
         let body = f.body;
-        let tensors: Vec<Tensor> =
-            f.params().iter().zip(&params).map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone() }).collect();
+        self.generation += 1;
+        self.imported.clear();
+        let origin = self.generation;
+        let tensors: Vec<Tensor> = f
+            .params()
+            .iter()
+            .zip(&params)
+            .map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone(), origin })
+            .collect();
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
             if positional {
@@ -74,7 +81,10 @@ impl Stager {
         };
         let mut f = self.func.take().ok_or_else(|| Diagnostic::internal(req.span, "lost the function being staged"))?;
         f.result_types = outs.iter().map(|t| Type::Tensor(t.ty.clone())).collect();
-        f.append_op(body, OpKind::Return, outs.iter().map(|t| t.value).collect(), vec![], vec![], c.span);
+        self.func = Some(f);
+        let values = outs.iter().map(|t| self.localize(t, c.span)).collect::<R<Vec<_>>>();
+        let mut f = self.func.take().ok_or_else(|| Diagnostic::internal(req.span, "lost the function being staged"))?;
+        f.append_op(body, OpKind::Return, values?, vec![], vec![], c.span);
         agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(req.span, e.to_string()))?;
         Ok(f)
     }

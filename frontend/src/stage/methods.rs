@@ -68,6 +68,13 @@ impl Stager {
                 }
                 match i.class.lookup(name) {
                     Some(f @ Value::Function(_)) => Ok(Value::BoundMethod(Rc::new((base.clone(), f)))),
+                    Some(Value::Builtin(kind, Some(f))) if &*kind == "property" => {
+                        self.call(&f, super::args::Args::positional(vec![base.clone()], span))
+                    }
+                    Some(Value::Builtin(kind, Some(f))) if &*kind == "staticmethod" => Ok(*f),
+                    Some(Value::Builtin(kind, Some(f))) if &*kind == "classmethod" => {
+                        Ok(Value::BoundMethod(Rc::new((Value::Class(i.class.clone()), *f))))
+                    }
                     Some(v) => Ok(v),
                     None if name == "__class__" => Ok(Value::Class(i.class.clone())),
                     None => Err(missing()),
@@ -75,7 +82,13 @@ impl Stager {
             }
             Value::Class(c) => match name {
                 "__name__" => Ok(Value::str(&c.name)),
-                _ => c.lookup(name).ok_or_else(missing),
+                _ => match c.lookup(name).ok_or_else(missing)? {
+                    Value::Builtin(kind, Some(f)) if &*kind == "staticmethod" => Ok(*f),
+                    Value::Builtin(kind, Some(f)) if &*kind == "classmethod" => {
+                        Ok(Value::BoundMethod(Rc::new((base.clone(), *f))))
+                    }
+                    other => Ok(other),
+                },
             },
             Value::Function(f) if name == "__name__" => Ok(Value::str(&f.name)),
             Value::DType(d) => match name {

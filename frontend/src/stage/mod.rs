@@ -29,6 +29,7 @@ pub mod value;
 
 use crate::diagnostics::Diagnostic;
 use agc_ir::{Function, RegionId, Span};
+use std::collections::HashMap;
 use value::Value;
 
 /// Result of staging steps.
@@ -64,6 +65,13 @@ pub struct ExportRequest {
 pub struct Stager {
     /// The IR function being staged into, while staging an export.
     pub func: Option<Function>,
+    /// Module-level array computations (numpy at module scope): pure ops with
+    /// no parameters, copied on demand into the exports that use them.
+    pub prelude: Function,
+    /// 0 while the module body runs; `k` while staging the `k`-th export.
+    pub generation: u32,
+    /// Prelude values already copied into the current export.
+    pub imported: HashMap<agc_ir::Value, agc_ir::Value>,
     /// Where ops are appended.
     pub region: RegionId,
     /// Exports found so far.
@@ -82,13 +90,53 @@ pub const MAX_CALL_DEPTH: usize = 200;
 impl Stager {
     /// A fresh interpreter for `file`.
     pub fn new(file: std::rc::Rc<crate::source::SourceFile>) -> Self {
-        Stager { func: None, region: RegionId(0), exports: Vec::new(), call_depth: 0, call_stack: Vec::new(), file }
+        Stager {
+            func: None,
+            prelude: Function::new("__module__", &[], Span::UNKNOWN),
+            generation: 0,
+            imported: HashMap::new(),
+            region: RegionId(0),
+            exports: Vec::new(),
+            call_depth: 0,
+            call_stack: Vec::new(),
+            file,
+        }
     }
 
-    /// The IR function being built, or an error if tensors appear outside an export.
-    pub fn func_mut(&mut self, span: Span) -> R<&mut Function> {
-        self.func.as_mut().ok_or_else(|| {
-            Diagnostic::error(span, "tensor operations run only inside functions called from an `@agc.export` function")
-        })
+    /// The IR function being built: the current export, or the module prelude.
+    pub fn func_mut(&mut self) -> &mut Function {
+        self.func.as_mut().unwrap_or(&mut self.prelude)
+    }
+
+    /// The IR value of `t` in the current function, copying module-level
+    /// arrays in from the prelude.
+    pub fn localize(&mut self, t: &value::Tensor, span: Span) -> R<agc_ir::Value> {
+        if t.origin == self.generation {
+            return Ok(t.value);
+        }
+        if t.origin != 0 {
+            return Err(Diagnostic::error(span, "a tensor staged in one exported function cannot be used in another"));
+        }
+        Ok(self.import_from_prelude(t.value))
+    }
+
+    fn import_from_prelude(&mut self, v: agc_ir::Value) -> agc_ir::Value {
+        if let Some(&x) = self.imported.get(&v) {
+            return x;
+        }
+        let (op, index) = match self.prelude.value(v).def {
+            agc_ir::ValueDef::Result { op, index } => (op, index),
+            agc_ir::ValueDef::Param { .. } => unreachable!("the prelude has no parameters"),
+        };
+        let data = self.prelude.op(op).clone();
+        let operands = data.operands.iter().map(|&o| self.import_from_prelude(o)).collect();
+        let types = data.results.iter().map(|&r| self.prelude.ty(r).clone()).collect();
+        let f = self.func_mut();
+        let body = f.body;
+        let (_, results) = f.append_op(body, data.kind, operands, types, vec![], data.span);
+        for (&old, &new) in data.results.iter().zip(&results) {
+            self.imported.insert(old, new);
+        }
+        results[index]
     }
 }

@@ -68,11 +68,11 @@ pub fn type_error(span: Span, e: TypeError) -> Diagnostic {
 impl Stager {
     /// Appends an op with one result of type `ty`.
     pub fn emit(&mut self, kind: OpKind, operands: &[&Tensor], ty: TensorType, span: Span) -> R<Tensor> {
-        let region = self.region;
-        let f = self.func_mut(span)?;
-        let ops = operands.iter().map(|t| t.value).collect();
+        let ops = operands.iter().map(|t| self.localize(t, span)).collect::<R<_>>()?;
+        let region = if self.func.is_some() { self.region } else { self.prelude.body };
+        let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
-        Ok(Tensor { value: results[0], ty })
+        Ok(Tensor { value: results[0], ty, origin: self.generation })
     }
 
     /// A literal tensor.
@@ -118,11 +118,12 @@ impl Stager {
 
     /// The tensor and axis a symbolic dim was read from: the first parameter having it.
     fn sym_source(&mut self, d: &Dim, span: Span) -> R<(Tensor, usize)> {
-        let f = self.func_mut(span)?;
+        let origin = self.generation;
+        let f = self.func_mut();
         for &p in f.params() {
             let ty = f.ty(p).tensor();
             if let Some(axis) = ty.dims.iter().position(|x| x == d) {
-                return Ok((Tensor { value: p, ty: ty.clone() }, axis));
+                return Ok((Tensor { value: p, ty: ty.clone(), origin }, axis));
             }
         }
         Err(Diagnostic::unsupported(span, format!("the run-time size {d} cannot be used as a value here")))

@@ -15,6 +15,9 @@ pub struct Tensor {
     pub value: agc_ir::Value,
     /// Its type.
     pub ty: TensorType,
+    /// Which function staged it: 0 for module-level (compile-time) arrays,
+    /// which are copied into each export that uses them.
+    pub origin: u32,
 }
 
 /// A user-defined function or lambda, closed over its defining scope.
