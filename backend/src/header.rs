@@ -6,104 +6,9 @@
 //! export (parameter names are the Python names; shapes name symbolic dims)
 //! and the library's `_last_error`, `_release` and `_metadata` functions.
 
-use crate::signature::{ExportSig, TensorSig};
+use crate::signature::{c_arg_names, ExportSig, TensorSig};
 use agc_ir::Dim;
 use std::fmt::Write;
-
-/// C and C++ keywords that a Python parameter name may collide with.
-const KEYWORDS: &[&str] = &[
-    "auto",
-    "bool",
-    "break",
-    "case",
-    "catch",
-    "char",
-    "class",
-    "const",
-    "continue",
-    "default",
-    "delete",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "explicit",
-    "extern",
-    "false",
-    "float",
-    "for",
-    "friend",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "mutable",
-    "namespace",
-    "new",
-    "operator",
-    "private",
-    "protected",
-    "public",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "template",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typedef",
-    "typename",
-    "union",
-    "unsigned",
-    "using",
-    "virtual",
-    "void",
-    "volatile",
-    "while",
-];
-
-/// The C name of a Python parameter: non-identifier characters become `_`,
-/// and a C/C++ keyword gets a trailing `_`.
-pub fn c_param_name(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, '_');
-    }
-    if KEYWORDS.contains(&s.as_str()) {
-        s.push('_');
-    }
-    s
-}
-
-/// C names of all parameters then all results of `sig`, made unique.
-pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for t in sig.params.iter().chain(&sig.results) {
-        let mut n = c_param_name(&t.name);
-        while names.contains(&n) {
-            n.push('_');
-        }
-        names.push(n);
-    }
-    names
-}
 
 fn shape(t: &TensorSig) -> String {
     let dims: Vec<String> = t
@@ -285,14 +190,5 @@ mod tests {
         assert!(h.contains(" *   b     float32 (3,)"), "{h}");
         assert!(h.contains("void demo_release(DLTensor* tensor);"));
         assert!(h.contains("#ifndef AGC_DEMO_H_"));
-    }
-
-    #[test]
-    fn names_are_c_safe_and_unique() {
-        assert_eq!(c_param_name("int"), "int_");
-        assert_eq!(c_param_name("x"), "x");
-        let mut sigs = signatures(&add_bias_module(), "demo").unwrap();
-        sigs[0].params[1].name = "out0".into();
-        assert_eq!(c_arg_names(&sigs[0]), vec!["x", "out0", "out0_"]);
     }
 }

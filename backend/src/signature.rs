@@ -59,6 +59,130 @@ pub fn is_c_identifier(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// C and C++ keywords that a Python parameter name may collide with.
+const KEYWORDS: &[&str] = &[
+    "auto",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "explicit",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "operator",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
+];
+
+/// The C name of a Python parameter: non-identifier characters become `_`,
+/// and a C/C++ keyword gets a trailing `_`.
+pub fn c_param_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    if KEYWORDS.contains(&s.as_str()) {
+        s.push('_');
+    }
+    s
+}
+
+/// C names of all parameters then all results of `sig`, made unique.
+pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for t in sig.params.iter().chain(&sig.results) {
+        let mut n = c_param_name(&t.name);
+        while names.contains(&n) {
+            n.push('_');
+        }
+        names.push(n);
+    }
+    names
+}
+
+/// C library functions an export must not be named after: the generated
+/// code itself calls some of them, and a definition would capture the calls.
+const LIBC_NAMES: &[&str] = &[
+    "abort", "abs", "acos", "asin", "atan", "atan2", "calloc", "ceil", "ceilf", "cos", "cosf",
+    "cosh", "erf", "exit", "exp", "exp2", "expf", "expm1", "fabs", "fabsf", "floor", "floorf",
+    "fmax", "fmin", "fmod", "fmodf", "free", "log", "log10", "log1p", "log2", "logf", "main",
+    "malloc", "memcmp", "memcpy", "memmove", "memset", "pow", "powf", "printf", "puts", "realloc",
+    "round", "roundf", "sin", "sinf", "sinh", "sqrt", "sqrtf", "strlen", "tan", "tanh", "tanhf",
+    "trunc",
+];
+
+/// Why `c_name` cannot be exported from library `lib`, if it cannot.
+fn bad_export_name(c_name: &str, lib: &str) -> Option<String> {
+    if !is_c_identifier(c_name) {
+        return Some("is not a C identifier".into());
+    }
+    if LIBC_NAMES.contains(&c_name) {
+        return Some("is a C library function".into());
+    }
+    if ["agc_rt_", "agc_impl_", "_mlir_", "__"]
+        .iter()
+        .any(|p| c_name.starts_with(p))
+        || api_functions(lib).contains(&c_name.to_string())
+    {
+        return Some("is reserved by agc".into());
+    }
+    None
+}
+
 /// The signatures of `m`'s exports, checking that the library name and the
 /// exported names are usable C identifiers that do not collide.
 pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, BackendError> {
@@ -67,18 +191,14 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             "library name '{library_name}' is not a C identifier"
         )));
     }
-    let reserved = api_functions(library_name);
     let mut sigs: Vec<ExportSig> = Vec::new();
     for e in &m.exports {
         let f = m.funcs.get(e.func.index()).ok_or_else(|| {
             BackendError::Unsupported(format!("export '{}' names a missing function", e.c_name))
         })?;
-        if !is_c_identifier(&e.c_name)
-            || e.c_name.starts_with("agc_rt_")
-            || reserved.contains(&e.c_name)
-        {
+        if let Some(why) = bad_export_name(&e.c_name, library_name) {
             return Err(BackendError::Unsupported(format!(
-                "exported name '{}' is not usable as a C symbol",
+                "exported name '{}' {why}: export the function under another name (@agc.export(name=...))",
                 e.c_name
             )));
         }
@@ -177,5 +297,23 @@ pub(crate) mod tests {
         assert_eq!(sigs[0].results[0].name, "out0");
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
         assert_eq!(api_symbols("demo", &sigs).len(), 4);
+    }
+
+    #[test]
+    fn export_names_are_checked() {
+        let mut m = add_bias_module();
+        for bad in ["log", "demo_release", "agc_rt_x", "1x"] {
+            m.exports[0].c_name = bad.into();
+            assert!(signatures(&m, "demo").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_are_c_safe_and_unique() {
+        assert_eq!(c_param_name("int"), "int_");
+        assert_eq!(c_param_name("x"), "x");
+        let mut sigs = signatures(&add_bias_module(), "demo").unwrap();
+        sigs[0].params[1].name = "out0".into();
+        assert_eq!(c_arg_names(&sigs[0]), vec!["x", "out0", "out0_"]);
     }
 }

@@ -41,7 +41,7 @@ pub(crate) fn entry_point<'ctx>(
         i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); np + nr], false),
         Some(Linkage::External),
     );
-    for (p, name) in f.get_param_iter().zip(crate::header::c_arg_names(sig)) {
+    for (p, name) in f.get_param_iter().zip(crate::signature::c_arg_names(sig)) {
         p.set_name(&name);
     }
     // The kernel entry: (ret*, desc*...) with ret only when there are results.
