@@ -70,7 +70,10 @@ pub struct Artifact {
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
-    Err(BackendError::Unsupported(format!("MLIR lowering is not wired into the backend yet (module {})", m.name)))
+    let text = mlir::emit_module(m)?;
+    build_with_kernels(m, opts, Some(&text), |ctx| {
+        mlir::lower_to_llvm(&text, opts.opt_level, ctx)
+    })
 }
 
 fn check_target(opts: &BuildOptions) -> Result<(), BackendError> {
@@ -111,9 +114,18 @@ pub fn build_with_kernels(
     let dir = tempfile::Builder::new().prefix("agc-build-").tempdir()?;
     let libs = link::link(dir.path(), name, &compiled.object, &api)?;
     let mut out = vec![
-        Artifact { file_name: format!("lib{name}.so"), bytes: libs.shared },
-        Artifact { file_name: format!("lib{name}.a"), bytes: libs.archive },
-        Artifact { file_name: format!("{name}.h"), bytes: header::header(name, &sigs).into_bytes() },
+        Artifact {
+            file_name: format!("lib{name}.so"),
+            bytes: libs.shared,
+        },
+        Artifact {
+            file_name: format!("lib{name}.a"),
+            bytes: libs.archive,
+        },
+        Artifact {
+            file_name: format!("{name}.h"),
+            bytes: header::header(name, &sigs).into_bytes(),
+        },
     ];
     for e in &opts.emit {
         let (ext, text) = match e {
@@ -121,8 +133,12 @@ pub fn build_with_kernels(
             Emit::Llvm => ("ll", compiled.llvm_ir.clone()),
             Emit::Asm => ("s", compiled.asm.clone()),
         };
-        let text = text.ok_or_else(|| BackendError::Unsupported(format!("--emit {ext} without its text")))?;
-        out.push(Artifact { file_name: format!("{name}.{ext}"), bytes: text.into_bytes() });
+        let text = text
+            .ok_or_else(|| BackendError::Unsupported(format!("--emit {ext} without its text")))?;
+        out.push(Artifact {
+            file_name: format!("{name}.{ext}"),
+            bytes: text.into_bytes(),
+        });
     }
     tracing::info!(library = %name, files = out.len(), "built");
     Ok(out)

@@ -1,0 +1,43 @@
+/* stats(x: float64 (N, M), s: float64 (), mask: bool (N, M)) ->
+ *   (y = where(mask, x * s, x), r = y.sum(1), n = x.shape[0] as int64 (), x)
+ * Several results, a scalar parameter, bool and int64 dtypes, a result that
+ * is a parameter, a symbolic-dim mismatch. */
+#include "multi.h"
+#include <stdio.h>
+#include <string.h>
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); return 1; } } while (0)
+
+int main(void) {
+  double xs[6] = {1, 2, 3, 4, 5, 6}, s = 2;
+  uint8_t mask[6] = {1, 0, 1, 0, 1, 0};
+  int64_t xshape[2] = {2, 3}, mshape[2] = {2, 3}, bad[2] = {3, 2}, one[1] = {1};
+  DLTensor x = {xs, {kDLCPU, 0}, 2, {kDLFloat, 64, 1}, xshape, NULL, 0};
+  DLTensor ts = {&s, {kDLCPU, 0}, 0, {kDLFloat, 64, 1}, NULL, NULL, 0};
+  DLTensor m = {mask, {kDLCPU, 0}, 2, {kDLBool, 8, 1}, mshape, NULL, 0};
+  DLTensor *y, *r, *n, *xc;
+  int st = stats(&x, &ts, &m, &y, &r, &n, &xc);
+  if (st) { fprintf(stderr, "%d %s\n", st, multi_last_error()); return 1; }
+  double ey[6] = {2, 2, 6, 4, 10, 6}, er[2] = {10, 20};
+  CHECK(y->ndim == 2 && y->dtype.code == kDLFloat && y->dtype.bits == 64);
+  for (int i = 0; i < 6; i++) CHECK(((double*)y->data)[i] == ey[i]);
+  CHECK(r->ndim == 1 && r->shape[0] == 2);
+  for (int i = 0; i < 2; i++) CHECK(((double*)r->data)[i] == er[i]);
+  CHECK(n->ndim == 0 && n->dtype.code == kDLInt && n->dtype.bits == 64 && *(int64_t*)n->data == 2);
+  CHECK(xc->data != (void*)xs && memcmp(xc->data, xs, sizeof xs) == 0);
+  multi_release(y);
+  multi_release(r);
+  multi_release(n);
+  multi_release(xc);
+
+  m.shape = bad;
+  CHECK(stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
+  CHECK(strcmp(multi_last_error(), "stats: symbolic dim N is 2 in 'x' but 3 in 'mask'") == 0);
+  CHECK(y == NULL && r == NULL && n == NULL && xc == NULL);
+  m.shape = mshape;
+  ts.ndim = 1;
+  ts.shape = one;
+  CHECK(stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
+  CHECK(strcmp(multi_last_error(), "stats: parameter 's' expects shape () float64, got (1,) float64") == 0);
+  return 0;
+}
