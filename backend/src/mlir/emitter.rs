@@ -7,8 +7,11 @@
 //! of an op's result right after the op ([`FnEmitter::bind_new_syms`]) or,
 //! for ops that invent sizes (reshape, slice, concat), by the op's emitter
 //! before it builds its result. Equal names are equal sizes, so a bound
-//! symbol is reused wherever the name appears. Regions (if/while, later)
-//! will see the enclosing function's table.
+//! symbol is reused wherever the name appears. The table is a stack of
+//! scopes: a region (if/while, later) opens one with
+//! [`FnEmitter::push_scope`], sees every enclosing binding, and drops its
+//! own with [`FnEmitter::pop_scope`], since SSA values defined inside an MLIR
+//! region do not dominate the code after it.
 
 use super::types;
 use crate::BackendError;
@@ -47,7 +50,8 @@ pub struct FnEmitter<'f> {
     indent: usize,
     next: u32,
     vals: HashMap<Value, String>,
-    syms: HashMap<String, String>,
+    /// Symbol scopes, innermost last.
+    syms: Vec<HashMap<String, String>>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -59,7 +63,7 @@ impl<'f> FnEmitter<'f> {
             indent: 2,
             next: 0,
             vals: HashMap::new(),
-            syms: HashMap::new(),
+            syms: vec![HashMap::new()],
         }
     }
 
@@ -139,12 +143,27 @@ impl<'f> FnEmitter<'f> {
 
     /// The SSA `index` bound to a symbol, if any.
     pub fn sym(&self, name: &str) -> Option<String> {
-        self.syms.get(name).cloned()
+        self.syms.iter().rev().find_map(|scope| scope.get(name)).cloned()
     }
 
     /// Binds a symbol to an SSA `index` (first binding wins).
     pub fn bind_sym(&mut self, name: &str, ssa: String) {
-        self.syms.entry(name.to_string()).or_insert(ssa);
+        if self.sym(name).is_none() {
+            self.syms.last_mut().unwrap().insert(name.to_string(), ssa);
+        }
+    }
+
+    /// Opens a symbol scope (entering a region).
+    #[allow(dead_code)] // for the region ops (if/while) to come
+    pub fn push_scope(&mut self) {
+        self.syms.push(HashMap::new());
+    }
+
+    /// Closes the innermost symbol scope (leaving a region).
+    #[allow(dead_code)] // for the region ops (if/while) to come
+    pub fn pop_scope(&mut self) {
+        assert!(self.syms.len() > 1, "the function scope cannot be popped");
+        self.syms.pop();
     }
 
     /// Binds every symbolic dim of `ty` not bound yet with `tensor.dim` of
@@ -152,10 +171,10 @@ impl<'f> FnEmitter<'f> {
     pub fn bind_new_syms(&mut self, t: &str, ty: &TensorType) {
         for (axis, d) in ty.dims.iter().enumerate() {
             if let Dim::Sym(s) = d {
-                if !self.syms.contains_key(s) {
+                if self.sym(s).is_none() {
                     let c = self.index_const(axis as i64);
                     let size = self.assign(&format!("tensor.dim {t}, {c} : {}", types::tensor(ty)));
-                    self.syms.insert(s.clone(), size);
+                    self.bind_sym(s, size);
                 }
             }
         }
@@ -334,5 +353,39 @@ pub fn operand(name: &str, ty: &TensorType, map: Vec<String>) -> GenericOperand 
         ty: types::tensor(ty),
         elem: types::elem(ty.dtype).to_string(),
         map,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agc_ir::{DType, Span};
+
+    #[test]
+    fn symbols_bound_in_a_region_scope_do_not_escape_it() {
+        let t = TensorType::new(DType::F32, vec![Dim::Sym("B".into())]);
+        let f = Function::new("f", &[("x".into(), t.clone().into())], Span::UNKNOWN);
+        let mut e = FnEmitter::new(&f);
+        e.bind_new_syms("%arg0", &t);
+        let b = e.sym("B").unwrap();
+        e.push_scope();
+        e.bind_sym("B", "%other".into());
+        e.bind_sym("T", "%t".into());
+        assert_eq!(e.sym("B"), Some(b.clone()), "outer binding wins");
+        assert_eq!(e.sym("T").as_deref(), Some("%t"));
+        e.pop_scope();
+        assert_eq!(e.sym("T"), None);
+        assert_eq!(e.dim_size(&Dim::Sym("B".into())).unwrap(), b);
+        assert!(e.dim_size(&Dim::Sym("Q".into())).is_err());
+    }
+
+    #[test]
+    fn broadcast_maps_right_align_and_pin_unit_dims() {
+        let s = |n: &str| Dim::Sym(n.into());
+        let dst = [s("B"), Dim::Static(4)];
+        assert_eq!(broadcast_map(&[Dim::Static(4)], &dst), vec!["d1"]);
+        assert_eq!(broadcast_map(&[s("B"), Dim::Static(1)], &dst), vec!["d0", "0"]);
+        assert_eq!(broadcast_map(&[], &dst), Vec::<String>::new());
+        assert_eq!(broadcast_map(&[Dim::Static(1)], &[Dim::Static(1)]), vec!["d0"]);
     }
 }

@@ -25,13 +25,16 @@
 //!   `aligned + offset + Σ i_j * strides[j]`. Element types: `f32`, `f64`,
 //!   `i32`, `i64`, and `bool` as one byte holding 0 or 1.
 //! - Arguments: one pointer to a descriptor per IR parameter, in order,
-//!   after `ret`. Inputs are read only, may have any strides (row-major is
-//!   the expected case) and stay owned by the caller.
+//!   after `ret`. Inputs must be contiguous and row-major: `aligned` points
+//!   at element 0, `offset` is 0, `strides` are the row-major strides (the
+//!   code may compute addresses from either the sizes or the strides).
+//!   `allocated` is never read or freed; it may equal `aligned`. Inputs are
+//!   only read, and stay owned by the caller.
 //! - Results: `ret` points to caller-provided storage for the result
 //!   descriptor (one result) or for a struct of the result descriptors in
 //!   order, laid out as C lays out `struct { DESC_0 r0; DESC_1 r1; ... }`
-//!   (every field is 8 bytes, so there is no padding). The function has at
-//!   least one result.
+//!   (every field is 8 bytes, so there is no padding). A function without
+//!   results has no `ret` parameter.
 //! - Ownership: every returned buffer is freshly `malloc`ed (results never
 //!   alias each other, a parameter or a constant), has the identity
 //!   row-major layout (`offset` 0, `strides` the row-major strides), and

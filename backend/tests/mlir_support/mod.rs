@@ -246,6 +246,11 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
     }
     let mlir = emit_module(&m).expect("emit_module");
     std::fs::write(dir.join("k.mlir"), &mlir).unwrap();
+    // AGC_MLIR_DUMP=<dir>: keep the MLIR of every test module for mlir-opt.
+    if let Some(d) = std::env::var_os("AGC_MLIR_DUMP") {
+        let name = funcs.first().map_or("empty", |f| f.name.as_str());
+        std::fs::write(Path::new(&d).join(format!("{name}.mlir")), &mlir).unwrap();
+    }
     let ctx = inkwell::context::Context::create();
     let module = lower_to_llvm(&mlir, 2, &ctx).unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
     Target::initialize_native(&InitializationConfig::default()).unwrap();
