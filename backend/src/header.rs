@@ -42,7 +42,9 @@ extern "C" {
 #define AGC_DLPACK_TYPES_
 typedef enum { kDLCPU = 1 } DLDeviceType;
 typedef enum { kDLInt = 0U, kDLUInt = 1U, kDLFloat = 2U, kDLBool = 6U } DLDataTypeCode;
-typedef struct { DLDeviceType device_type; int32_t device_id; } DLDevice;
+/* dlpack.h types device_type as DLDeviceType, an int-sized enum; int32_t
+ * here has the same layout and also takes plain ints in C++. */
+typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
 typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
 typedef struct {
   void* data;           /* data pointer; the first element is at data + byte_offset */

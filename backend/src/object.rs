@@ -30,13 +30,50 @@ fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
     BackendError::Llvm(format!("{what}: {e}"))
 }
 
-/// Environment variable naming the CPU to compile for (an LLVM CPU name such
-/// as `x86-64-v3`), for libraries that must run on other machines (or under
-/// valgrind, which lacks AVX-512). Unset, empty or `native`: the build
-/// machine's CPU and features.
+/// Environment variable choosing the CPU to compile for:
+/// - unset or empty: the build machine's CPU and features, without AVX-512
+///   (valgrind cannot run AVX-512 code, and these kernels gain little from it);
+/// - `native`: the build machine's CPU with all its features;
+/// - an LLVM CPU name such as `x86-64-v3`: that CPU, for libraries that must
+///   run on other machines.
 pub const TARGET_CPU_ENV: &str = "AGC_TARGET_CPU";
 
-/// A target machine for the host (or `$AGC_TARGET_CPU`), position-independent code.
+/// Host features with the AVX-512 family (and what needs it) turned off.
+fn without_avx512(features: &str) -> String {
+    let off = ["+avx512", "+evex512", "+avx10", "+amx"];
+    features
+        .split(',')
+        .map(|f| {
+            if off.iter().any(|p| f.starts_with(p)) {
+                format!("-{}", &f[1..])
+            } else {
+                f.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The (cpu, features) pair `$AGC_TARGET_CPU` asks for.
+fn target_cpu() -> (String, String) {
+    let host = || {
+        TargetMachine::get_host_cpu_name()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let features = || {
+        TargetMachine::get_host_cpu_features()
+            .to_string_lossy()
+            .into_owned()
+    };
+    match std::env::var(TARGET_CPU_ENV).unwrap_or_default().as_str() {
+        "" => (host(), without_avx512(&features())),
+        "native" => (host(), features()),
+        cpu => (cpu.to_string(), String::new()),
+    }
+}
+
+/// A target machine for the CPU [`TARGET_CPU_ENV`] selects, position-independent code.
 pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| llvm_err("initializing the native target", e))?;
@@ -49,17 +86,7 @@ pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError>
         2 => OptimizationLevel::Default,
         _ => OptimizationLevel::Aggressive,
     };
-    let (cpu, features) = match std::env::var(TARGET_CPU_ENV) {
-        Ok(cpu) if !cpu.is_empty() && cpu != "native" => (cpu, String::new()),
-        _ => (
-            TargetMachine::get_host_cpu_name()
-                .to_string_lossy()
-                .into_owned(),
-            TargetMachine::get_host_cpu_features()
-                .to_string_lossy()
-                .into_owned(),
-        ),
-    };
+    let (cpu, features) = target_cpu();
     tracing::debug!(%cpu, "target CPU");
     target
         .create_target_machine(
@@ -138,4 +165,17 @@ pub fn compile<'ctx>(
         asm,
         llvm_ir,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn avx512_is_turned_off() {
+        assert_eq!(
+            without_avx512("+sse2,+avx512f,-avx512bw,+avx2,+evex512"),
+            "+sse2,-avx512f,-avx512bw,+avx2,-evex512"
+        );
+    }
 }

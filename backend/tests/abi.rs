@@ -9,7 +9,9 @@
 //! `build_with_kernels`) that pins the ABI independently of the MLIR half.
 
 use agc_backend::{build, build_with_kernels, Artifact, BuildOptions, Emit, Target};
-use agc_ir::{BinaryOp, DType, Dim, Export, Function, Module, OpKind, ReduceKind, Span, TensorType, Type};
+use agc_ir::{
+    BinaryOp, DType, Dim, Export, Function, Module, OpKind, ReduceKind, Span, TensorType, Type,
+};
 use inkwell::memory_buffer::MemoryBuffer;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -84,12 +86,7 @@ fn build_lib(k: Kernels, name: &str, c_name: &str, emit: Vec<Emit>) -> Vec<Artif
 
 /// The directory holding `demo` and `demo2` built once for all tests
 /// (kept for inspection when `AGC_KEEP_TEST_DIR` is set).
-///
-/// The libraries target `x86-64-v3` (AVX2): valgrind cannot run AVX-512 code.
 fn out_dir(k: Kernels) -> &'static Path {
-    static CPU: std::sync::Once = std::sync::Once::new();
-    // Before any build starts (every build goes through here), so no thread reads the variable meanwhile.
-    CPU.call_once(|| std::env::set_var(agc_backend::object::TARGET_CPU_ENV, "x86-64-v3"));
     static DIRS: [OnceLock<tempfile::TempDir>; 2] = [OnceLock::new(), OnceLock::new()];
     DIRS[k as usize]
         .get_or_init(|| {
@@ -331,29 +328,81 @@ fn stats_module() -> Module {
     let xt = TensorType::new(DType::F64, vec![n.clone(), m.clone()]);
     let st = TensorType::scalar(DType::F64);
     let mt = TensorType::new(DType::Bool, vec![n.clone(), m]);
-    let params = [("x".into(), Type::from(xt.clone())), ("s".into(), st.into()), ("mask".into(), mt.into())];
+    let params = [
+        ("x".into(), Type::from(xt.clone())),
+        ("s".into(), st.into()),
+        ("mask".into(), mt.into()),
+    ];
     let mut f = Function::new("stats", &params, Span::default());
     let (p, body) = (f.params().to_vec(), f.body);
     let sp = Span::default();
-    let (_, xs) = f.append_op(body, OpKind::Binary(BinaryOp::Mul), vec![p[0], p[1]], vec![xt.clone().into()], vec![], sp);
-    let (_, y) = f.append_op(body, OpKind::Select, vec![p[2], xs[0], p[0]], vec![xt.clone().into()], vec![], sp);
+    let (_, xs) = f.append_op(
+        body,
+        OpKind::Binary(BinaryOp::Mul),
+        vec![p[0], p[1]],
+        vec![xt.clone().into()],
+        vec![],
+        sp,
+    );
+    let (_, y) = f.append_op(
+        body,
+        OpKind::Select,
+        vec![p[2], xs[0], p[0]],
+        vec![xt.clone().into()],
+        vec![],
+        sp,
+    );
     let rt = TensorType::new(DType::F64, vec![n]);
-    let reduce = OpKind::Reduce { kind: ReduceKind::Sum, axes: vec![1], keepdims: false };
-    let (_, r) = f.append_op(body, reduce, vec![y[0]], vec![rt.clone().into()], vec![], sp);
+    let reduce = OpKind::Reduce {
+        kind: ReduceKind::Sum,
+        axes: vec![1],
+        keepdims: false,
+    };
+    let (_, r) = f.append_op(
+        body,
+        reduce,
+        vec![y[0]],
+        vec![rt.clone().into()],
+        vec![],
+        sp,
+    );
     let it = TensorType::scalar(DType::I64);
-    let (_, d) = f.append_op(body, OpKind::Dim { axis: 0 }, vec![p[0]], vec![it.clone().into()], vec![], sp);
-    f.append_op(body, OpKind::Return, vec![y[0], r[0], d[0], p[0]], vec![], vec![], sp);
+    let (_, d) = f.append_op(
+        body,
+        OpKind::Dim { axis: 0 },
+        vec![p[0]],
+        vec![it.clone().into()],
+        vec![],
+        sp,
+    );
+    f.append_op(
+        body,
+        OpKind::Return,
+        vec![y[0], r[0], d[0], p[0]],
+        vec![],
+        vec![],
+        sp,
+    );
     f.result_types = vec![xt.clone().into(), rt.into(), it.into(), xt.into()];
     let mut module = Module::new("multi");
     let id = module.add_function(f);
-    module.exports.push(Export { func: id, c_name: "stats".into(), doc: String::new() });
+    module.exports.push(Export {
+        func: id,
+        c_name: "stats".into(),
+        doc: String::new(),
+    });
     module
 }
 
 #[test]
 fn several_results_scalars_bools_and_aliases() {
     let dir = out_dir(Kernels::Mlir);
-    let opts = BuildOptions { name: "multi".into(), opt_level: 2, target: Target::Cpu, emit: vec![] };
+    let opts = BuildOptions {
+        name: "multi".into(),
+        opt_level: 2,
+        target: Target::Cpu,
+        emit: vec![],
+    };
     for a in build(&stats_module(), &opts).unwrap_or_else(|e| panic!("build: {e}")) {
         std::fs::write(dir.join(&a.file_name), &a.bytes).unwrap();
     }
@@ -368,7 +417,9 @@ fn several_results_scalars_bools_and_aliases() {
         .arg(&exe));
     let vg = Command::new("valgrind").arg("--version").output().is_ok();
     if vg {
-        sh(Command::new("valgrind").args(["-q", "--leak-check=full", "--error-exitcode=9"]).arg(&exe));
+        sh(Command::new("valgrind")
+            .args(["-q", "--leak-check=full", "--error-exitcode=9"])
+            .arg(&exe));
     } else {
         sh(&mut Command::new(&exe));
     }
