@@ -482,3 +482,43 @@ int main(void) {{
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && text.contains("ok"), "valgrind reported problems:\n{text}");
 }
+
+/// A small MLP with constant weights (hex-blob constants of 100k floats),
+/// relu via maximum, softmax-style reductions and argmax: the shape of the
+/// models agc compiles.
+#[test]
+fn mlp_with_constant_weights() {
+    let w1 = Tensor::rand(F32, &[784, 128], 11);
+    let b1 = Tensor::rand(F32, &[128], 12);
+    let w2 = Tensor::rand(F32, &[128, 10], 13);
+    let (mut b, p) = Fb::new("mlp", &[ty(F32, &["B", "28", "28"])]);
+    let x = b.op(OpKind::Reshape, &[p[0]], ty(F32, &["B", "784"]));
+    let cw1 = b.op(OpKind::Const(ConstData::Float(w1.values())), &[], st(F32, &[784, 128]));
+    let cb1 = b.op(OpKind::Const(ConstData::Float(b1.values())), &[], st(F32, &[128]));
+    let cw2 = b.op(OpKind::Const(ConstData::Float(w2.values())), &[], st(F32, &[128, 10]));
+    let zero = b.op(OpKind::Const(ConstData::Float(vec![0.0])), &[], st(F32, &[]));
+    let h = b.op(OpKind::MatMul, &[x, cw1], ty(F32, &["B", "128"]));
+    let h = b.ew(OpKind::Binary(BinaryOp::Add), &[h, cb1], F32);
+    let h = b.ew(OpKind::Binary(BinaryOp::Max), &[h, zero], F32);
+    let logits = b.op(OpKind::MatMul, &[h, cw2], ty(F32, &["B", "10"]));
+    let m = b.op(OpKind::Reduce { kind: ReduceKind::Max, axes: vec![1], keepdims: true }, &[logits], ty(F32, &["B", "1"]));
+    let z = b.ew(OpKind::Binary(BinaryOp::Sub), &[logits, m], F32);
+    let ez = b.ew(OpKind::Unary(UnaryOp::Exp), &[z], F32);
+    let s = b.op(OpKind::Reduce { kind: ReduceKind::Sum, axes: vec![1], keepdims: true }, &[ez], ty(F32, &["B", "1"]));
+    let prob = b.ew(OpKind::Binary(BinaryOp::Div), &[ez, s], F32);
+    let cls = b.op(OpKind::ArgReduce { kind: ArgKind::ArgMax, axis: 1, keepdims: false }, &[prob], ty(I64, &["B"]));
+    let t0 = std::time::Instant::now();
+    let lib = build(vec![b.ret(&[prob, cls])]);
+    eprintln!("mlp: MLIR {} bytes, built in {:?}", lib.mlir.len(), t0.elapsed());
+    let xin = Tensor::rand(F32, &[16, 28, 28], 14);
+    let r = lib.call("mlp", &[&xin]);
+    let ins = [("x", &xin), ("w1", &w1), ("b1", &b1), ("w2", &w2)];
+    let expr = "(lambda l: np.exp(l - l.max(1, keepdims=True)) / np.exp(l - l.max(1, keepdims=True)).sum(1, keepdims=True))\
+                (np.maximum(x.reshape(16, 784) @ w1 + b1, 0) @ w2)";
+    let want = numpy(expr, &ins);
+    assert_eq!(r[0].shape, want.shape);
+    for (g, w) in r[0].values().iter().zip(want.values()) {
+        assert!((g - w).abs() <= 1e-4 * w.abs().max(1e-3), "softmax: got {g}, numpy {w}");
+    }
+    assert_close("argmax", &r[1], &numpy(&format!("np.argmax({expr}, axis=1)"), &ins));
+}

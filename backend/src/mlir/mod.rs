@@ -30,6 +30,10 @@
 //!   code may compute addresses from either the sizes or the strides).
 //!   `allocated` is never read or freed; it may equal `aligned`. Inputs are
 //!   only read, and stay owned by the caller.
+//! - Sizes are trusted: static dims must match, and every parameter dim
+//!   that shares a symbol name must have the same size (the code reads a
+//!   symbol's size from the first parameter axis that carries it). The C ABI
+//!   wrapper checks this before the call.
 //! - Results: `ret` points to caller-provided storage for the result
 //!   descriptor (one result) or for a struct of the result descriptors in
 //!   order, laid out as C lays out `struct { DESC_0 r0; DESC_1 r1; ... }`

@@ -188,7 +188,18 @@ pub fn numpy(expr: &str, inputs: &[(&str, &Tensor)]) -> Tensor {
          print(r.dtype.name)\nprint(' '.join(str(d) for d in r.shape))\n\
          print(' '.join(repr(float(x)) if r.dtype.kind == 'f' else str(int(x)) for x in r.ravel().tolist()))\n"
     ));
-    let out = Command::new("python3").arg("-c").arg(&script).output().expect("python3");
+    let mut child = Command::new("python3")
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "numpy failed: {}\n{script}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
