@@ -22,9 +22,9 @@ static float det(int64_t k, int64_t mod, float scale) {
 static DLTensor tensor(float* data, int32_t ndim, int64_t* shape) {
   DLTensor t = {0};
   t.data = data;
-  t.device.device_type = 1; /* kDLCPU */
+  t.device.device_type = kDLCPU;
   t.ndim = ndim;
-  t.dtype.code = 2;         /* kDLFloat */
+  t.dtype.code = kDLFloat;
   t.dtype.bits = 32;
   t.dtype.lanes = 1;
   t.shape = shape;          /* strides NULL: C-contiguous */

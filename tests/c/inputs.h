@@ -15,7 +15,7 @@ static inline double v_value(int64_t i) { return (double)((i * 3) % 7 - 3) / 3.0
 static inline DLTensor make_tensor(void* data, int32_t ndim, int64_t* shape, uint8_t code, uint8_t bits) {
   DLTensor t;
   t.data = data;
-  t.device.device_type = 1; /* kDLCPU */
+  t.device.device_type = kDLCPU;
   t.device.device_id = 0;
   t.ndim = ndim;
   t.dtype.code = code;
