@@ -5,6 +5,7 @@
 //! ops (unary, binary, compare, select) broadcast their operands the numpy way:
 //! the result shape is the broadcast of the operand shapes.
 
+use crate::entities::FuncId;
 use crate::types::DType;
 
 /// Elementwise unary operations.
@@ -278,6 +279,46 @@ pub enum OpKind {
     },
     /// Ends the function body, returning its operands.
     Return,
+    /// Structured conditional. Operand 0 is a rank-0 `bool`; regions are
+    /// `[then, else]`, without parameters, each ending in [`OpKind::Yield`]
+    /// with values of the result types.
+    If,
+    /// Structured loop with MLIR `scf.while` semantics. Operands are the
+    /// initial state. Region 0 ("before", parameters = state) ends in
+    /// [`OpKind::Condition`]`(cond, args..)`: when `cond` holds, region 1
+    /// ("after", parameters = args) runs and its [`OpKind::Yield`] gives the
+    /// next state; otherwise `args` are the op's results.
+    While,
+    /// Ends an `If` branch or a `While` body, passing its operands out.
+    Yield,
+    /// Ends a `While` "before" region: a rank-0 `bool`, then the values forwarded.
+    Condition,
+    /// Calls a function of the module (recursion allowed); results are the callee's.
+    Call {
+        /// The callee.
+        callee: FuncId,
+    },
+    /// Integer indexing with run-time indices: operands `[x, i0, .., i{k-1}]`,
+    /// rank-0 `i64` indices into the leading `axes` axes (negative indices
+    /// count from the end once; out of range is a run-time error). The
+    /// result drops those axes.
+    DynIndex {
+        /// How many leading axes are indexed.
+        axes: usize,
+    },
+    /// `x[start:stop]` along axis 0 with rank-0 `i64` bounds (Python slice
+    /// semantics, step 1): operands `[x, start, stop]`; the result's first
+    /// dim is a run-time size.
+    DynSlice,
+    /// A copy of `x` with `x[i0, .., i{k-1}]` replaced by `v` (or increased
+    /// by `v` when `accumulate`): operands `[x, v, i0, ..]`, indices as in
+    /// [`OpKind::DynIndex`]; `v` broadcasts to the indexed sub-tensor.
+    DynUpdate {
+        /// How many leading axes are indexed.
+        axes: usize,
+        /// Add instead of overwrite (the adjoint of `DynIndex`).
+        accumulate: bool,
+    },
 }
 
 impl UnaryOp {
@@ -369,12 +410,21 @@ impl OpKind {
             OpKind::Iota { .. } => "iota".into(),
             OpKind::Dim { .. } => "dim".into(),
             OpKind::Return => "return".into(),
+            OpKind::If => "if".into(),
+            OpKind::While => "while".into(),
+            OpKind::Yield => "yield".into(),
+            OpKind::Condition => "condition".into(),
+            OpKind::Call { .. } => "call".into(),
+            OpKind::DynIndex { .. } => "dyn_index".into(),
+            OpKind::DynSlice => "dyn_slice".into(),
+            OpKind::DynUpdate { accumulate: false, .. } => "dyn_update".into(),
+            OpKind::DynUpdate { accumulate: true, .. } => "dyn_update_add".into(),
         }
     }
 
     /// True for ops that end a region.
     pub fn is_terminator(&self) -> bool {
-        matches!(self, OpKind::Return)
+        matches!(self, OpKind::Return | OpKind::Yield | OpKind::Condition)
     }
 }
 

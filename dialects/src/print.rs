@@ -94,6 +94,8 @@ fn attributes(kind: &OpKind) -> Option<String> {
         OpKind::Concat { axis } => format!("axis={axis}"),
         OpKind::Dim { axis } => format!("axis={axis}"),
         OpKind::Iota { start, step } => format!("start={start}, step={step}"),
+        OpKind::Call { callee } => format!("callee={callee}"),
+        OpKind::DynIndex { axes } | OpKind::DynUpdate { axes, .. } => format!("axes={axes}"),
         OpKind::Slice { dims } => {
             let parts: Vec<String> = dims
                 .iter()

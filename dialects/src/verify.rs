@@ -6,7 +6,10 @@
 //!    enclosing one, or a result of an earlier op in such a region;
 //! 4. each op has the operand count its kind needs;
 //! 5. each result type agrees with the typing rules of [`crate::infer`];
-//! 6. the function's `return` matches its declared result types.
+//! 6. the function's `return` matches its declared result types; `return`
+//!    ends only the body, `yield`/`condition` only the regions of `if`/`while`,
+//!    with the values their parent op expects;
+//! 7. (module) every call names an existing function with matching types.
 
 use crate::entities::{OpId, RegionId, Value};
 use crate::function::{Function, Module};
@@ -27,10 +30,25 @@ pub struct VerifyError {
     pub message: String,
 }
 
-/// Verifies every function of a module.
+/// Verifies every function of a module, calls included.
 pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
     for f in &m.funcs {
         verify_function(f)?;
+        for i in 0..f.num_ops() {
+            let od = f.op(OpId(i as u32));
+            if let OpKind::Call { callee } = od.kind {
+                let err = |message: String| VerifyError { func: f.name.clone(), location: format!("op{i} (call)"), message };
+                let Some(g) = m.funcs.get(callee.index()) else {
+                    return Err(err(format!("callee {callee} does not exist")));
+                };
+                let args: Vec<_> = od.operands.iter().map(|v| f.ty(*v)).collect();
+                let params: Vec<_> = g.params().iter().map(|v| g.ty(*v)).collect();
+                let results: Vec<_> = od.results.iter().map(|v| f.ty(*v).clone()).collect();
+                if args != params || results != g.result_types {
+                    return Err(err(format!("call types differ from @{}'s signature", g.name)));
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -39,6 +57,35 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
 pub fn verify_function(f: &Function) -> Result<(), VerifyError> {
     let mut visible = vec![false; f.num_values()];
     Verifier { f, visible: &mut visible }.region(f.body, true)
+}
+
+/// Which terminator a region must end with.
+#[derive(Clone, Copy)]
+enum Terminator {
+    Return,
+    Yield,
+    Condition,
+}
+
+impl Terminator {
+    fn matches(self, k: &OpKind) -> bool {
+        matches!(
+            (self, k),
+            (Terminator::Return, OpKind::Return) | (Terminator::Yield, OpKind::Yield) | (Terminator::Condition, OpKind::Condition)
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Terminator::Return => "return",
+            Terminator::Yield => "yield",
+            Terminator::Condition => "condition",
+        }
+    }
+}
+
+fn indices_ok(ts: &[&TensorType]) -> bool {
+    ts.iter().all(|t| **t == TensorType::scalar(DType::I64))
 }
 
 struct Verifier<'a> {
@@ -57,6 +104,10 @@ impl Verifier<'_> {
     }
 
     fn region(&mut self, r: RegionId, is_body: bool) -> Result<(), VerifyError> {
+        self.region_ending(r, is_body, if is_body { Terminator::Return } else { Terminator::Yield })
+    }
+
+    fn region_ending(&mut self, r: RegionId, is_body: bool, want: Terminator) -> Result<(), VerifyError> {
         if r.index() >= self.f.num_regions() {
             return Err(self.err(None, format!("region {r} out of range")));
         }
@@ -76,14 +127,15 @@ impl Verifier<'_> {
             if od.kind.is_terminator() != last {
                 return Err(self.err(Some(op), "a region must end with exactly one terminator"));
             }
+            if last && !want.matches(&od.kind) {
+                return Err(self.err(Some(op), format!("this region must end with {}", want.name())));
+            }
             for &v in &od.operands {
                 if v.index() >= self.f.num_values() || !self.visible[v.index()] {
                     return Err(self.err(Some(op), format!("operand {v} used before its definition")));
                 }
             }
-            for &inner in &od.regions {
-                self.region(inner, false)?;
-            }
+            self.regions_of(op)?;
             self.op_types(op)?;
             if od.kind == OpKind::Return && is_body {
                 let got: Vec<_> = od.operands.iter().map(|v| self.f.ty(*v).clone()).collect();
@@ -104,6 +156,59 @@ impl Verifier<'_> {
             self.visible[v.index()] = false;
         }
         Ok(())
+    }
+
+    /// Verifies the regions of a control-flow op and the values crossing them.
+    fn regions_of(&mut self, op: OpId) -> Result<(), VerifyError> {
+        let od = self.f.op(op).clone();
+        let types = |vs: &[Value]| vs.iter().map(|v| self.f.ty(*v).clone()).collect::<Vec<_>>();
+        let results = types(&od.results);
+        match od.kind {
+            OpKind::If => {
+                if od.regions.len() != 2 || od.operands.len() != 1 {
+                    return Err(self.err(Some(op), "if takes one condition and two regions"));
+                }
+                if *self.f.ty(od.operands[0]).tensor() != TensorType::scalar(DType::Bool) {
+                    return Err(self.err(Some(op), "if condition must be a rank-0 bool"));
+                }
+                for &r in &od.regions {
+                    self.region_ending(r, false, Terminator::Yield)?;
+                    if !self.f.region(r).params.is_empty() || self.terminator_operands(r) != results {
+                        return Err(self.err(Some(op), "if branches must yield the if's result types"));
+                    }
+                }
+            }
+            OpKind::While => {
+                if od.regions.len() != 2 {
+                    return Err(self.err(Some(op), "while takes two regions"));
+                }
+                let (before, after) = (od.regions[0], od.regions[1]);
+                let state = types(&od.operands);
+                self.region_ending(before, false, Terminator::Condition)?;
+                self.region_ending(after, false, Terminator::Yield)?;
+                let cond = self.terminator_operands(before);
+                let after_params = types(&self.f.region(after).params);
+                if types(&self.f.region(before).params) != state
+                    || cond.first() != Some(&TensorType::scalar(DType::Bool).into())
+                    || cond[1..] != after_params[..]
+                    || after_params != results
+                    || self.terminator_operands(after) != state
+                {
+                    return Err(self.err(Some(op), "while state types do not line up across its regions"));
+                }
+            }
+            _ => {
+                if !od.regions.is_empty() {
+                    return Err(self.err(Some(op), "this op has no regions"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn terminator_operands(&self, r: RegionId) -> Vec<crate::types::Type> {
+        let ops = &self.f.region(r).ops;
+        ops.last().map_or(Vec::new(), |&t| self.f.op(t).operands.iter().map(|v| self.f.ty(*v).clone()).collect())
     }
 
     fn op_types(&self, op: OpId) -> Result<(), VerifyError> {
@@ -229,10 +334,35 @@ impl Verifier<'_> {
                 }
                 expect(TensorType::scalar(DType::I64))?;
             }
-            OpKind::Return => {
+            OpKind::Return | OpKind::Yield | OpKind::Condition => {
                 if !outs.is_empty() {
-                    return Err(self.err(Some(op), "return has no results"));
+                    return Err(self.err(Some(op), "terminators have no results"));
                 }
+            }
+            OpKind::If | OpKind::While | OpKind::Call { .. } => {}
+            OpKind::DynIndex { axes } => {
+                if ins.len() != axes + 1 || outs.len() != 1 || *axes > ins[0].rank() || !indices_ok(&ins[1..]) {
+                    return Err(self.err(Some(op), "dyn_index takes a tensor and rank-0 i64 indices"));
+                }
+                expect(TensorType::new(ins[0].dtype, ins[0].dims[*axes..].to_vec()))?;
+            }
+            OpKind::DynSlice => {
+                arity(3)?;
+                if ins[0].rank() == 0 || !indices_ok(&ins[1..]) || outs[0].rank() != ins[0].rank()
+                    || outs[0].dims[1..] != ins[0].dims[1..] || outs[0].dtype != ins[0].dtype
+                {
+                    return Err(self.err(Some(op), "dyn_slice takes a tensor and two rank-0 i64 bounds"));
+                }
+            }
+            OpKind::DynUpdate { axes, .. } => {
+                if ins.len() != axes + 2 || outs.len() != 1 || *axes > ins[0].rank() || !indices_ok(&ins[2..]) {
+                    return Err(self.err(Some(op), "dyn_update takes a tensor, a value and rank-0 i64 indices"));
+                }
+                let sub = &ins[0].dims[*axes..];
+                if infer::broadcast_dims(&ins[1].dims, sub).ok().as_deref() != Some(sub) || ins[1].dtype != ins[0].dtype {
+                    return Err(self.err(Some(op), "dyn_update value must broadcast to the indexed sub-tensor"));
+                }
+                expect((*ins[0]).clone())?;
             }
         }
         Ok(())

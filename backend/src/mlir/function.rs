@@ -102,6 +102,16 @@ fn emit_region(e: &mut FnEmitter, r: RegionId) -> Result<(), BackendError> {
             OpKind::Transpose { perm } => layout::transpose(e, od, perm),
             OpKind::Slice { dims } => gather::slice(e, od, dims),
             OpKind::Concat { axis } => gather::concat(e, od, *axis),
+            OpKind::If
+            | OpKind::While
+            | OpKind::Yield
+            | OpKind::Condition
+            | OpKind::Call { .. }
+            | OpKind::DynIndex { .. }
+            | OpKind::DynSlice
+            | OpKind::DynUpdate { .. } => Err(BackendError::Unsupported(
+                "control flow and run-time indexing are not lowered yet".into(),
+            )),
         }
         .map_err(with)?;
         let v = od.results[0];
@@ -144,8 +154,22 @@ mod tests {
         let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
         let body = f.body;
         let x = f.params()[0];
-        let (_, r) = f.append_op(body, OpKind::Binary(BinaryOp::Add), vec![x, x], vec![t.clone().into()], vec![], Span::UNKNOWN);
-        f.append_op(body, OpKind::Return, vec![r[0]], vec![], vec![], Span::UNKNOWN);
+        let (_, r) = f.append_op(
+            body,
+            OpKind::Binary(BinaryOp::Add),
+            vec![x, x],
+            vec![t.clone().into()],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.append_op(
+            body,
+            OpKind::Return,
+            vec![r[0]],
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
         f.result_types = vec![t.into()];
         let text = emit_function(&f).unwrap();
         assert!(text.contains(
@@ -154,12 +178,18 @@ mod tests {
         ));
         assert!(text.contains("tensor.dim %arg0"), "{text}");
         assert!(text.contains("arith.addf"), "{text}");
-        assert!(text.contains("bufferization.alloc_tensor() copy("), "{text}");
+        assert!(
+            text.contains("bufferization.alloc_tensor() copy("),
+            "{text}"
+        );
     }
 
     #[test]
     fn bad_function_names_are_rejected() {
         let f = Function::new("a-b", &[], Span::UNKNOWN);
-        assert!(matches!(emit_function(&f), Err(BackendError::Unsupported(_))));
+        assert!(matches!(
+            emit_function(&f),
+            Err(BackendError::Unsupported(_))
+        ));
     }
 }
