@@ -143,7 +143,11 @@ impl<'f> FnEmitter<'f> {
 
     /// The SSA `index` bound to a symbol, if any.
     pub fn sym(&self, name: &str) -> Option<String> {
-        self.syms.iter().rev().find_map(|scope| scope.get(name)).cloned()
+        self.syms
+            .iter()
+            .rev()
+            .find_map(|scope| scope.get(name))
+            .cloned()
     }
 
     /// Binds a symbol to an SSA `index` (first binding wins).
@@ -384,8 +388,14 @@ mod tests {
         let s = |n: &str| Dim::Sym(n.into());
         let dst = [s("B"), Dim::Static(4)];
         assert_eq!(broadcast_map(&[Dim::Static(4)], &dst), vec!["d1"]);
-        assert_eq!(broadcast_map(&[s("B"), Dim::Static(1)], &dst), vec!["d0", "0"]);
+        assert_eq!(
+            broadcast_map(&[s("B"), Dim::Static(1)], &dst),
+            vec!["d0", "0"]
+        );
         assert_eq!(broadcast_map(&[], &dst), Vec::<String>::new());
-        assert_eq!(broadcast_map(&[Dim::Static(1)], &[Dim::Static(1)]), vec!["d0"]);
+        assert_eq!(
+            broadcast_map(&[Dim::Static(1)], &[Dim::Static(1)]),
+            vec!["d0"]
+        );
     }
 }

@@ -144,7 +144,9 @@ mod tests {
     #[test]
     fn parse_errors_carry_mlir_diagnostics() {
         let ctx = inkwell::context::Context::create();
-        let err = lower_to_llvm("func.func @f() { %0 = arith.bogus }", 1, &ctx).unwrap_err().to_string();
+        let err = lower_to_llvm("func.func @f() { %0 = arith.bogus }", 1, &ctx)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("cannot parse"), "{err}");
         assert!(err.contains("loc("), "no MLIR location in: {err}");
     }

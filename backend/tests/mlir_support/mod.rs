@@ -7,7 +7,9 @@
 
 use agc_backend::mlir::{emit_module, lower_to_llvm};
 use agc_ir::{infer, DType, Dim, Function, Module, OpKind, Span, TensorType, Type, Value};
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
+};
 use inkwell::OptimizationLevel;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::path::Path;
@@ -24,7 +26,13 @@ pub fn st(dtype: DType, shape: &[i64]) -> TensorType {
 pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
     TensorType::new(
         dtype,
-        dims.iter().map(|d| d.parse::<i64>().map(Dim::Static).unwrap_or_else(|_| Dim::Sym(d.to_string()))).collect(),
+        dims.iter()
+            .map(|d| {
+                d.parse::<i64>()
+                    .map(Dim::Static)
+                    .unwrap_or_else(|_| Dim::Sym(d.to_string()))
+            })
+            .collect(),
     )
 }
 
@@ -37,8 +45,11 @@ pub struct Fb {
 impl Fb {
     /// A new function and its parameters.
     pub fn new(name: &str, params: &[TensorType]) -> (Fb, Vec<Value>) {
-        let ps: Vec<(String, Type)> =
-            params.iter().enumerate().map(|(i, t)| (format!("p{i}"), Type::Tensor(t.clone()))).collect();
+        let ps: Vec<(String, Type)> = params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("p{i}"), Type::Tensor(t.clone())))
+            .collect();
         let f = Function::new(name, &ps, Span::UNKNOWN);
         let vs = f.params().to_vec();
         (Fb { f }, vs)
@@ -52,7 +63,16 @@ impl Fb {
     /// Appends an op with one result of type `result`.
     pub fn op(&mut self, kind: OpKind, operands: &[Value], result: TensorType) -> Value {
         let body = self.f.body;
-        self.f.append_op(body, kind, operands.to_vec(), vec![Type::Tensor(result)], vec![], Span::UNKNOWN).1[0]
+        self.f
+            .append_op(
+                body,
+                kind,
+                operands.to_vec(),
+                vec![Type::Tensor(result)],
+                vec![],
+                Span::UNKNOWN,
+            )
+            .1[0]
     }
 
     /// An elementwise op whose result type is the broadcast (dtype given).
@@ -66,7 +86,8 @@ impl Fb {
     /// Ends the function returning `vals`, verifies it.
     pub fn ret(self, vals: &[Value]) -> Function {
         let f = self.ret_unverified(vals);
-        agc_ir::verify::verify_function(&f).unwrap_or_else(|e| panic!("test IR does not verify: {e}"));
+        agc_ir::verify::verify_function(&f)
+            .unwrap_or_else(|e| panic!("test IR does not verify: {e}"));
         f
     }
 
@@ -76,7 +97,14 @@ impl Fb {
     pub fn ret_unverified(mut self, vals: &[Value]) -> Function {
         self.f.result_types = vals.iter().map(|&v| Type::Tensor(self.t(v))).collect();
         let body = self.f.body;
-        self.f.append_op(body, OpKind::Return, vals.to_vec(), vec![], vec![], Span::UNKNOWN);
+        self.f.append_op(
+            body,
+            OpKind::Return,
+            vals.to_vec(),
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
         self.f
     }
 }
@@ -97,7 +125,11 @@ pub struct Tensor {
 impl Tensor {
     /// From f64 values converted to `dtype`.
     pub fn new(dtype: DType, shape: &[i64], vals: &[f64]) -> Tensor {
-        assert_eq!(shape.iter().product::<i64>() as usize, vals.len(), "shape vs data");
+        assert_eq!(
+            shape.iter().product::<i64>() as usize,
+            vals.len(),
+            "shape vs data"
+        );
         let mut bytes = Vec::new();
         for &x in vals {
             match dtype {
@@ -108,16 +140,24 @@ impl Tensor {
                 DType::F64 => bytes.extend(x.to_le_bytes()),
             }
         }
-        Tensor { dtype, shape: shape.to_vec(), bytes }
+        Tensor {
+            dtype,
+            shape: shape.to_vec(),
+            bytes,
+        }
     }
 
     /// Deterministic pseudo-random data in [-2, 2) (ints: -5..5).
     pub fn rand(dtype: DType, shape: &[i64], seed: u64) -> Tensor {
         let n = shape.iter().product::<i64>() as usize;
-        let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut s = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let vals: Vec<f64> = (0..n)
             .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                s = s
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let u = (s >> 11) as f64 / (1u64 << 53) as f64;
                 match dtype {
                     DType::Bool => (u < 0.5) as i32 as f64,
@@ -179,7 +219,8 @@ impl Tensor {
 
 /// Evaluates a numpy expression over named inputs with CPython + numpy.
 pub fn numpy(expr: &str, inputs: &[(&str, &Tensor)]) -> Tensor {
-    let mut script = String::from("import numpy as np, warnings\nwarnings.simplefilter('ignore')\n");
+    let mut script =
+        String::from("import numpy as np, warnings\nwarnings.simplefilter('ignore')\n");
     for (name, t) in inputs {
         script.push_str(&format!("{name} = {}\n", t.numpy_literal()));
     }
@@ -197,15 +238,34 @@ pub fn numpy(expr: &str, inputs: &[(&str, &Tensor)]) -> Tensor {
         .expect("python3");
     {
         use std::io::Write;
-        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
     }
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "numpy failed: {}\n{script}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "numpy failed: {}\n{script}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let dtype = DType::from_name(lines.next().unwrap()).unwrap();
-    let shape: Vec<i64> = lines.next().unwrap_or("").split_whitespace().map(|d| d.parse().unwrap()).collect();
-    let vals: Vec<f64> = lines.next().unwrap_or("").split_whitespace().map(|x| x.parse().unwrap()).collect();
+    let shape: Vec<i64> = lines
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|d| d.parse().unwrap())
+        .collect();
+    let vals: Vec<f64> = lines
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
     Tensor::new(dtype, &shape, &vals)
 }
 
@@ -221,7 +281,12 @@ pub fn assert_close(what: &str, got: &Tensor, want: &Tensor) {
     };
     for (i, (g, w)) in got.values().iter().zip(want.values()).enumerate() {
         let ok = (g.is_nan() && w.is_nan()) || g == &w || (g - w).abs() <= tol * w.abs().max(1.0);
-        assert!(ok, "{what}: element {i}: got {g}, numpy {w}\n got  {:?}\n want {:?}", got.values(), want.values());
+        assert!(
+            ok,
+            "{what}: element {i}: got {g}, numpy {w}\n got  {:?}\n want {:?}",
+            got.values(),
+            want.values()
+        );
     }
 }
 
@@ -263,16 +328,33 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
         std::fs::write(Path::new(&d).join(format!("{name}.mlir")), &mlir).unwrap();
     }
     let ctx = inkwell::context::Context::create();
-    let module = lower_to_llvm(&mlir, 2, &ctx).unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
+    // AGC_MLIR_OPT=<n>: the opt level given to lower_to_llvm (default 2).
+    let opt = std::env::var("AGC_MLIR_OPT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
+    let module =
+        lower_to_llvm(&mlir, opt, &ctx).unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
     Target::initialize_native(&InitializationConfig::default()).unwrap();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).unwrap();
-    let (host_cpu, host_features) = (TargetMachine::get_host_cpu_name(), TargetMachine::get_host_cpu_features());
+    let (host_cpu, host_features) = (
+        TargetMachine::get_host_cpu_name(),
+        TargetMachine::get_host_cpu_features(),
+    );
     let tm = target
         .create_target_machine(
             &triple,
-            if baseline { "x86-64" } else { host_cpu.to_str().unwrap() },
-            if baseline { "" } else { host_features.to_str().unwrap() },
+            if baseline {
+                "x86-64"
+            } else {
+                host_cpu.to_str().unwrap()
+            },
+            if baseline {
+                ""
+            } else {
+                host_features.to_str().unwrap()
+            },
             OptimizationLevel::Default,
             RelocMode::PIC,
             CodeModel::Default,
@@ -280,10 +362,19 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
         .unwrap();
     module.set_triple(&triple);
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    module.verify().unwrap_or_else(|e| panic!("LLVM verify: {e}"));
+    module
+        .verify()
+        .unwrap_or_else(|e| panic!("LLVM verify: {e}"));
     let llvm_ir = module.print_to_string().to_string();
-    module.run_passes("default<O2>", &tm, inkwell::passes::PassBuilderOptions::create()).unwrap();
-    tm.write_to_file(&module, FileType::Object, &dir.join("k.o")).unwrap();
+    module
+        .run_passes(
+            "default<O2>",
+            &tm,
+            inkwell::passes::PassBuilderOptions::create(),
+        )
+        .unwrap();
+    tm.write_to_file(&module, FileType::Object, &dir.join("k.o"))
+        .unwrap();
     (mlir, llvm_ir)
 }
 
@@ -292,15 +383,32 @@ pub fn build(funcs: Vec<Function>) -> Lib {
     let dir = tempfile::tempdir().unwrap();
     let (mlir, llvm_ir) = compile_object(&funcs, dir.path(), false);
     let so = dir.path().join("libk.so");
-    let st = Command::new("cc").arg("-shared").arg("-o").arg(&so).arg(dir.path().join("k.o")).arg("-lm").status().unwrap();
+    let st = Command::new("cc")
+        .arg("-shared")
+        .arg("-o")
+        .arg(&so)
+        .arg(dir.path().join("k.o"))
+        .arg("-lm")
+        .status()
+        .unwrap();
     assert!(st.success(), "cc -shared failed");
     let path = CString::new(so.to_str().unwrap()).unwrap();
     // SAFETY: plain dlopen of a library we just linked.
-    let handle = unsafe { dlopen(path.as_ptr(), 2 /* RTLD_NOW */) };
+    let handle = unsafe {
+        dlopen(path.as_ptr(), 2 /* RTLD_NOW */)
+    };
     if handle.is_null() {
-        panic!("dlopen: {:?}", unsafe { std::ffi::CStr::from_ptr(dlerror()) });
+        panic!("dlopen: {:?}", unsafe {
+            std::ffi::CStr::from_ptr(dlerror())
+        });
     }
-    Lib { dir, handle, mlir, llvm_ir, funcs }
+    Lib {
+        dir,
+        handle,
+        mlir,
+        llvm_ir,
+        funcs,
+    }
 }
 
 /// A memref descriptor as 8-byte words: allocated, aligned, offset, sizes, strides.
@@ -321,7 +429,11 @@ impl Lib {
     /// Calls `_mlir_ciface_agc_impl_<name>` and returns its results (owned
     /// copies; the library's buffers are checked for identity layout and freed).
     pub fn call(&self, name: &str, args: &[&Tensor]) -> Vec<Tensor> {
-        let f = self.funcs.iter().find(|f| f.name == name).expect("no such function");
+        let f = self
+            .funcs
+            .iter()
+            .find(|f| f.name == name)
+            .expect("no such function");
         let sym = CString::new(format!("_mlir_ciface_agc_impl_{name}")).unwrap();
         // SAFETY: symbol lookup in our library.
         let fp = unsafe { dlsym(self.handle, sym.as_ptr()) };
@@ -338,8 +450,12 @@ impl Lib {
             match ptrs.len() {
                 0 => std::mem::transmute::<*mut c_void, extern "C" fn(P)>(fp)(r),
                 1 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P)>(fp)(r, ptrs[0]),
-                2 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P)>(fp)(r, ptrs[0], ptrs[1]),
-                3 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P)>(fp)(r, ptrs[0], ptrs[1], ptrs[2]),
+                2 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P)>(fp)(
+                    r, ptrs[0], ptrs[1],
+                ),
+                3 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P)>(fp)(
+                    r, ptrs[0], ptrs[1], ptrs[2],
+                ),
                 4 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P, P)>(fp)(
                     r, ptrs[0], ptrs[1], ptrs[2], ptrs[3],
                 ),
@@ -359,7 +475,10 @@ impl Lib {
             let mut expect = 1i64;
             for i in (0..rank).rev() {
                 if shape[i] > 1 {
-                    assert_eq!(strides[i], expect, "result strides {strides:?} of shape {shape:?} are not row-major");
+                    assert_eq!(
+                        strides[i], expect,
+                        "result strides {strides:?} of shape {shape:?} are not row-major"
+                    );
                 }
                 expect *= shape[i];
             }
@@ -367,8 +486,13 @@ impl Lib {
             assert!(d[0] != 0, "null allocated pointer");
             let sz = t.dtype.byte_size();
             // SAFETY: the result buffer holds n elements at `aligned`.
-            let bytes = unsafe { std::slice::from_raw_parts(d[1] as *const u8, n as usize * sz).to_vec() };
-            out.push(Tensor { dtype: t.dtype, shape, bytes });
+            let bytes =
+                unsafe { std::slice::from_raw_parts(d[1] as *const u8, n as usize * sz).to_vec() };
+            out.push(Tensor {
+                dtype: t.dtype,
+                shape,
+                bytes,
+            });
         }
         // Distinct result buffers (no aliasing), then free them all.
         let allocs: Vec<u64> = {
@@ -382,7 +506,10 @@ impl Lib {
                 .collect()
         };
         for (i, a) in allocs.iter().enumerate() {
-            assert!(!allocs[..i].contains(a), "results {i} aliases an earlier result");
+            assert!(
+                !allocs[..i].contains(a),
+                "results {i} aliases an earlier result"
+            );
             for t in args {
                 assert_ne!(*a, t.bytes.as_ptr() as u64, "a result aliases an argument");
             }
