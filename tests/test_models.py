@@ -38,15 +38,18 @@ def _export(model_path, export_name):
 
 
 @pytest.mark.parametrize("model_path, export_name", CASES)
-def test_matches_numpy(model_path, export_name, builds):
+def test_matches_numpy(model_path, export_name, builds, tmp_path):
     module, export = _export(model_path, export_name)
     lib = _load(builds, model_path)
     assert export_name in lib.functions, f"library exports {sorted(lib.functions)}, not {export_name}"
+    fn = lib.functions[export_name]
+    if getattr(module, "AGC_TEST_ISOLATE", False):
+        fn = harness.IsolatedFunction(builds.get(model_path), export_name, tmp_path)
     symbolic = any(spec.symbols for _, spec in export.params)
     for k, sizes in enumerate((harness.DEFAULT_DIM_SIZES, harness.SECOND_DIM_SIZES)[: 2 if symbolic else 1]):
         dims = harness.dim_sizes(module, sizes)
         inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, k), dims)
-        harness.check_call(lib.functions[export_name], export, inputs, f"{export_name} with dims {dims}")
+        harness.check_call(fn, export, inputs, f"{export_name} with dims {dims}")
 
 
 @pytest.mark.parametrize("model_path, export_name", CASES)
@@ -61,8 +64,9 @@ def test_metadata(model_path, export_name, builds):
     doc = inspect.getdoc(export.fn) or ""
     assert inspect.cleandoc(meta.get("doc") or "") == doc, "doc in the metadata"
 
-    dims = harness.dim_sizes(module)
-    inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0), dims)
+    inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0),
+                                 harness.dim_sizes(module))
+    dims = harness.bind_dims(export, inputs)
     expected = harness.eager(export, inputs)
     assert len(meta["results"]) == len(expected), "number of results in the metadata"
     for k, (r, e) in enumerate(zip(meta["results"], expected)):

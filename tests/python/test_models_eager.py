@@ -17,10 +17,15 @@ def test_model_runs_eagerly(model_path):
         for name, export in exports.items():
             inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, name), dims)
             assert len(inputs) == len(export.params), f"{name}: the hook gives {len(inputs)} inputs"
-            for (pname, spec), a in zip(export.params, inputs):
-                assert a.dtype == spec.dtype and a.shape == spec.concrete_shape(dims), f"{name}: input {pname}"
-            with np.errstate(all="raise"):  # no model relies on inf/nan or division by zero
-                results = harness.eager(export, inputs)
+            harness.bind_dims(export, inputs)
+            # No model relies on inf/nan or division by zero unless it says so.
+            fp = "ignore" if getattr(module, "AGC_EXPECTS_FP_EXCEPTIONS", False) else "raise"
+            with np.errstate(all=fp):
+                try:
+                    results = harness.eager(export, inputs)
+                except IndexError:  # an export that shows a run-time index error at these sizes
+                    assert sizes is harness.SECOND_DIM_SIZES, f"{name} fails with the default sizes"
+                    continue
             for r in results:
                 assert r.dtype in harness.SUPPORTED_DTYPES, f"{name}: result dtype {r.dtype}"
 
