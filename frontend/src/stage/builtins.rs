@@ -62,6 +62,27 @@ impl Stager {
                     other => Ok(Value::Int(pyops::iterate(other, span)?.len() as i64)),
                 }
             }
+            "range" if a.iter().any(Value::is_staged) => {
+                let (start, stop, step) = match a.as_slice() {
+                    [n] => (Value::Int(0), n.clone(), Value::Int(1)),
+                    [s, e] => (s.clone(), e.clone(), Value::Int(1)),
+                    [s, e, st] => (s.clone(), e.clone(), st.clone()),
+                    _ => return Err(Diagnostic::error(span, "range expected 1 to 3 integer arguments")),
+                };
+                let step = match step.as_int() {
+                    Some(0) => return Err(Diagnostic::error(span, "range() arg 3 must not be zero")),
+                    Some(s) => s,
+                    None => return Err(Diagnostic::unsupported(span, "a staged range needs a compile-time step")),
+                };
+                for b in [&start, &stop] {
+                    if let Value::Tensor(t) = b {
+                        if t.ty.rank() != 0 || !t.ty.dtype.is_int() {
+                            return Err(Diagnostic::error(span, format!("range() bounds must be integers, got a tensor {}", t.ty)));
+                        }
+                    }
+                }
+                Ok(Value::StagedRange(Rc::new((start, stop, step))))
+            }
             "range" => {
                 let ints: Vec<i64> = a.iter().map(|v| int_arg(v, span, "range()")).collect::<R<_>>()?;
                 let (start, stop, step) = match ints.as_slice() {

@@ -69,20 +69,56 @@ impl Stager {
         let result = match c.lambda_body {
             Some(e) => self.eval(e, &frame),
             None => self.exec_block(c.body, &frame).and_then(|flow| match flow {
-                Flow::Return(v) => Ok(v),
-                Flow::Normal => Ok(Value::None),
+                Flow::Return(v) => self.merge_staged_return(&frame, v, span),
+                Flow::Normal => self.merge_staged_return(&frame, Value::None, span),
                 Flow::Break | Flow::Continue => Err(Diagnostic::error(span, "'break' outside loop")),
             }),
         };
         self.call_stack.pop();
         self.call_depth -= 1;
         result.map_err(|d| {
-            if d.kind == crate::diagnostics::DiagnosticKind::Internal || d.span == span {
+            if d.kind == crate::diagnostics::DiagnosticKind::Internal || d.span == span || self.call_depth == 0 {
                 return d;
             }
             let (line, col) = self.file.line_col(span.start);
             d.with_note(format!("in '{}', called from line {line}, column {col}", c.name))
         })
+    }
+}
+
+impl Stager {
+    /// A function's result when some `return` ran under staged control flow:
+    /// the returned value where the flag is set, the fall-through value elsewhere.
+    fn merge_staged_return(&mut self, frame: &Rc<Scope>, fallthrough: Value, span: agc_ir::Span) -> R<Value> {
+        use super::control_flow::{RETURNED, RETVAL};
+        match (frame.get_here(RETURNED), frame.get_here(RETVAL)) {
+            (Some(Value::Tensor(flag)), Some(ret)) => {
+                if matches!(fallthrough, Value::None) {
+                    // Every path that reaches the end returned under the flag.
+                    return Ok(ret);
+                }
+                self.select_value(&flag, &ret, &fallthrough, span)
+            }
+            (Some(Value::Bool(true)), Some(ret)) => Ok(ret),
+            _ => Ok(fallthrough),
+        }
+    }
+
+    /// Elementwise choice between two values of the same structure.
+    fn select_value(&mut self, flag: &super::value::Tensor, a: &Value, b: &Value, span: agc_ir::Span) -> R<Value> {
+        match (a, b) {
+            (Value::Tuple(x), Value::Tuple(y)) if x.len() == y.len() => {
+                let items = x.iter().zip(y.iter()).map(|(p, q)| self.select_value(flag, p, q, span)).collect::<R<_>>()?;
+                Ok(Value::tuple(items))
+            }
+            _ => {
+                let what = "the value returned under staged control flow";
+                match super::merge::plan(a, b, what, span)? {
+                    super::merge::Plan::Static(v) => Ok(v),
+                    _ => self.select(&Value::Tensor(flag.clone()), a, b, span),
+                }
+            }
+        }
     }
 }
 

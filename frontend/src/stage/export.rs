@@ -54,7 +54,7 @@ impl Stager {
             .params()
             .iter()
             .zip(&params)
-            .map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone(), origin })
+            .map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone(), origin, region: body })
             .collect();
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
@@ -66,6 +66,7 @@ impl Stager {
         }
         self.func = Some(f);
         self.region = body;
+        self.open_regions = vec![body];
         let result = self.call_closure(c, call);
         let result = result.and_then(|r| {
             let mut outs = Vec::new();

@@ -149,6 +149,7 @@ impl Stager {
     /// Name lookup: scopes, then builtins.
     pub fn lookup(&mut self, name: &str, scope: &Rc<Scope>, span: Span) -> R<Value> {
         match scope.lookup(name) {
+            Ok(Value::Undefined(why)) => Err(Diagnostic::error(span, format!("'{name}' is undefined here: {why}"))),
             Ok(v) => Ok(v),
             Err(LookupError::Unbound) => Err(Diagnostic::error(
                 span,

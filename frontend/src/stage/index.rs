@@ -85,6 +85,17 @@ impl Stager {
             Value::Tuple(items) => items.as_ref().clone(),
             other => vec![other.clone()],
         };
+        // Run-time indices: leading integer indices with at least one staged.
+        let ints = raw.iter().take_while(|v| is_int_index(v)).count();
+        if raw[..ints].iter().any(Value::is_staged) {
+            let picked = self.dyn_index(t, &raw[..ints], span)?;
+            return self.index_rest(picked, &raw[ints..], span);
+        }
+        if let Some(Value::Slice(s)) = raw.first() {
+            if s.start.is_staged() || s.stop.is_staged() {
+                return self.dyn_slice(t, s, &raw[1..], span);
+            }
+        }
         let consumed = raw.iter().filter(|v| !matches!(v, Value::None | Value::Ellipsis)).count();
         if consumed > t.ty.rank() {
             return Err(Diagnostic::error(
@@ -154,6 +165,51 @@ impl Stager {
             cur = self.emit(OpKind::Slice { dims: slices }, &[t], ty, span)?;
         }
         self.reshape_to(&cur, final_dims, span)
+    }
+}
+
+fn is_int_index(v: &Value) -> bool {
+    match v {
+        Value::Tensor(t) => t.ty.rank() == 0 && t.ty.dtype.is_int(),
+        Value::SymInt(_) | Value::Int(_) => true,
+        _ => false,
+    }
+}
+
+impl Stager {
+    /// Applies the remaining compile-time index items after a run-time index.
+    fn index_rest(&mut self, t: Tensor, rest: &[Value], span: Span) -> R<Tensor> {
+        if rest.is_empty() {
+            return Ok(t);
+        }
+        self.index_tensor(&t, &Value::tuple(rest.to_vec()), span)
+    }
+
+    /// `t[a:b, rest...]` with run-time bounds on the first axis (step 1).
+    fn dyn_slice(&mut self, t: &Tensor, s: &SliceValue, rest: &[Value], span: Span) -> R<Tensor> {
+        if !matches!(s.step, Value::None) && s.step.as_int() != Some(1) {
+            return Err(Diagnostic::unsupported(span, "a slice with run-time bounds must have step 1"));
+        }
+        let first = t.ty.dims.first().cloned().ok_or_else(|| Diagnostic::error(span, "too many indices for array: array is 0-dimensional"))?;
+        let start = match &s.start {
+            Value::None => Value::Int(0),
+            v => v.clone(),
+        };
+        let stop = match &s.stop {
+            Value::None => super::methods::dim_value(&first),
+            v => v.clone(),
+        };
+        let a = self.to_tensor_as(&start, agc_ir::DType::I64, span)?;
+        let b = self.to_tensor_as(&stop, agc_ir::DType::I64, span)?;
+        let mut dims = t.ty.dims.clone();
+        dims[0] = Dim::Sym(format!("_n{}", self.func_mut().num_values()));
+        let sliced = self.emit(OpKind::DynSlice, &[t, &a, &b], TensorType::new(t.ty.dtype, dims), span)?;
+        if rest.is_empty() {
+            return Ok(sliced);
+        }
+        let mut items = vec![Value::Slice(std::rc::Rc::new(SliceValue { start: Value::None, stop: Value::None, step: Value::None }))];
+        items.extend_from_slice(rest);
+        self.index_tensor(&sliced, &Value::tuple(items), span)
     }
 }
 

@@ -16,9 +16,12 @@
 pub mod args;
 pub mod builtins;
 pub mod calls;
+pub mod control_flow;
 pub mod export;
 pub mod expr;
 pub mod index;
+pub mod loops;
+pub mod merge;
 pub mod methods;
 pub mod numpy;
 pub mod pyops;
@@ -74,6 +77,9 @@ pub struct Stager {
     pub imported: HashMap<agc_ir::Value, agc_ir::Value>,
     /// Where ops are appended.
     pub region: RegionId,
+    /// The regions open around `region` (outermost first): values staged in
+    /// them are visible.
+    pub open_regions: Vec<RegionId>,
     /// Exports found so far.
     pub exports: Vec<ExportRequest>,
     /// Current depth of nested Python calls (bounded).
@@ -96,6 +102,7 @@ impl Stager {
             generation: 0,
             imported: HashMap::new(),
             region: RegionId(0),
+            open_regions: vec![RegionId(0)],
             exports: Vec::new(),
             call_depth: 0,
             call_stack: Vec::new(),
@@ -112,6 +119,12 @@ impl Stager {
     /// arrays in from the prelude.
     pub fn localize(&mut self, t: &value::Tensor, span: Span) -> R<agc_ir::Value> {
         if t.origin == self.generation {
+            if !self.open_regions.contains(&t.region) {
+                return Err(Diagnostic::error(
+                    span,
+                    "this value was computed inside a staged `if` or loop and escapes it through a Python object; assign it to a variable instead",
+                ));
+            }
             return Ok(t.value);
         }
         if t.origin != 0 {

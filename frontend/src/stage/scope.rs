@@ -119,6 +119,11 @@ impl Scope {
         self.vars.borrow_mut().insert(name.to_string(), value);
     }
 
+    /// Binds a name in this very scope (the interpreter's own bookkeeping names).
+    pub fn set_local(&self, name: &str, value: Value) {
+        self.vars.borrow_mut().insert(name.to_string(), value);
+    }
+
     /// Removes a binding (`del x`).
     pub fn remove(&self, name: &str) -> bool {
         self.vars.borrow_mut().remove(name).is_some()

@@ -6,6 +6,7 @@ use super::args::Args;
 use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, Value};
+use super::loops::{LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
 use crate::diagnostics::Diagnostic;
 use crate::parse::span_of;
@@ -21,11 +22,21 @@ const MAX_STATIC_ITERATIONS: usize = 1_000_000;
 
 impl Stager {
     /// Runs a block of statements.
+    /// After a statement that may have exited through staged control flow
+    /// (a staged `return`/`break`/`continue`), the rest of the block runs
+    /// under an `if` on "no exit happened".
     pub fn exec_block(&mut self, body: &'static [Stmt], scope: &Rc<Scope>) -> R<Flow> {
-        for s in body {
+        for (i, s) in body.iter().enumerate() {
             match self.exec(s, scope)? {
                 Flow::Normal => {}
                 other => return Ok(other),
+            }
+            let may_exit = matches!(s, Stmt::If(_) | Stmt::While(_) | Stmt::For(_));
+            if may_exit && i + 1 < body.len() {
+                if let Some(exit) = self.staged_exit(scope, span_of(s))? {
+                    self.guard_rest(exit, &body[i + 1..], scope, span_of(&body[i + 1]))?;
+                    return Ok(Flow::Normal);
+                }
             }
         }
         Ok(Flow::Normal)
@@ -62,7 +73,11 @@ impl Stager {
                 return match pyops::truthy(&test) {
                     Some(true) => self.exec_block(&i.body, scope),
                     Some(false) => self.exec_block(&i.orelse, scope),
-                    None => Err(staged_control_flow(span_of(&*i.test), "if")),
+                    None => {
+                        let cond = self.truth_tensor(&test, span_of(&*i.test))?;
+                        self.staged_if(cond, &i.body, &i.orelse, scope, span, false)?;
+                        Ok(Flow::Normal)
+                    }
                 };
             }
             Stmt::While(w) => return self.exec_while(w, scope),
@@ -149,7 +164,11 @@ impl Stager {
             match pyops::truthy(&test) {
                 Some(true) => {}
                 Some(false) => return self.exec_block(&w.orelse, scope),
-                None => return Err(staged_control_flow(span_of(&*w.test), "while")),
+                None => {
+                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, span: span_of(w) };
+                    self.staged_loop(spec, scope)?;
+                    return Ok(Flow::Normal);
+                }
             }
             match self.exec_block(&w.body, scope)? {
                 Flow::Break => return Ok(Flow::Normal),
@@ -168,6 +187,22 @@ impl Stager {
 
     fn exec_for(&mut self, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
         let iterable = self.eval(&f.iter, scope)?;
+        let span = span_of(f);
+        let staged = match &iterable {
+            Value::StagedRange(r) => Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, over: None }),
+            Value::Tensor(t) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))) => Some(LoopKind::Range {
+                target: &f.target,
+                start: Value::Int(0),
+                stop: Value::SymInt(t.ty.dims[0].clone()),
+                step: 1,
+                over: Some(t.clone()),
+            }),
+            _ => None,
+        };
+        if let Some(kind) = staged {
+            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, span }, scope)?;
+            return Ok(Flow::Normal);
+        }
         let items = self.iter_values(&iterable, span_of(&*f.iter))?;
         for item in items {
             self.assign(&f.target, item, scope)?;

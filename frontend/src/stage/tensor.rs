@@ -72,7 +72,7 @@ impl Stager {
         let region = if self.func.is_some() { self.region } else { self.prelude.body };
         let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
-        Ok(Tensor { value: results[0], ty, origin: self.generation })
+        Ok(Tensor { value: results[0], ty, origin: self.generation, region })
     }
 
     /// A literal tensor.
@@ -123,7 +123,7 @@ impl Stager {
         for &p in f.params() {
             let ty = f.ty(p).tensor();
             if let Some(axis) = ty.dims.iter().position(|x| x == d) {
-                return Ok((Tensor { value: p, ty: ty.clone(), origin }, axis));
+                return Ok((Tensor { value: p, ty: ty.clone(), origin, region: f.body }, axis));
             }
         }
         Err(Diagnostic::unsupported(span, format!("the run-time size {d} cannot be used as a value here")))

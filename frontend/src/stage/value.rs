@@ -18,6 +18,8 @@ pub struct Tensor {
     /// Which function staged it: 0 for module-level (compile-time) arrays,
     /// which are copied into each export that uses them.
     pub origin: u32,
+    /// The region it was staged in (it is visible there and in nested regions).
+    pub region: agc_ir::RegionId,
 }
 
 /// A user-defined function or lambda, closed over its defining scope.
@@ -153,6 +155,11 @@ pub enum Value {
     SymInt(Dim),
     /// A staged tensor.
     Tensor(Tensor),
+    /// `range(start, stop, step)` with a run-time bound (drives a staged loop).
+    StagedRange(Rc<(Value, Value, i64)>),
+    /// A variable left undefined on some path of staged control flow; any
+    /// use is an error carrying this explanation.
+    Undefined(Rc<str>),
 }
 
 impl Value {
@@ -179,6 +186,8 @@ impl Value {
             Value::SpecFactory(_) | Value::Spec(_) => "agc tensor spec".into(),
             Value::SymInt(_) => "int (run-time size)".into(),
             Value::Tensor(t) => format!("staged tensor {}", t.ty),
+            Value::Undefined(_) => "undefined".into(),
+            Value::StagedRange(_) => "range".into(),
         }
     }
 

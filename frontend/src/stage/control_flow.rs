@@ -1,0 +1,181 @@
+//! Staged `if` (AutoGraph's `if_stmt` on a staged condition): both branches
+//! are traced into the regions of an IR `if` whose results are the variables
+//! the branches assign. `return`, `break` and `continue` inside staged code
+//! become flag variables; the statements after a staged exit run under an
+//! `if` on those flags, so nothing executes that Python would have skipped.
+
+use super::merge::{self, Plan};
+use super::scope::Scope;
+use super::value::{Tensor, Value};
+use super::{Flow, Stager, R};
+use agc_analysis::py::activity;
+use agc_ir::{BinaryOp, OpKind, RegionId, Span, Type, UnaryOp};
+use rustpython_parser::ast::Stmt;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// Set when a `return` ran inside staged control flow.
+pub const RETURNED: &str = "__agc_returned";
+/// The value of that `return`.
+pub const RETVAL: &str = "__agc_retval";
+/// Set when a `break` ran inside a staged branch of the current loop.
+pub const BROKE: &str = "__agc_broke";
+/// Set when a `continue` ran inside a staged branch of the current loop.
+pub const CONTINUED: &str = "__agc_continued";
+/// The exit flags, in the order they are checked.
+pub const EXIT_FLAGS: [&str; 3] = [RETURNED, BROKE, CONTINUED];
+
+impl Stager {
+    /// Traces `body` into `region`, turning its exit (return/break/continue)
+    /// into flag variables. When `clear_flags`, the flags start out false
+    /// (the region only runs when no exit happened before it).
+    pub fn trace_region(&mut self, region: RegionId, body: &'static [Stmt], scope: &Rc<Scope>, clear_flags: bool) -> R<()> {
+        let saved = self.region;
+        self.region = region;
+        self.open_regions.push(region);
+        if clear_flags {
+            for flag in EXIT_FLAGS {
+                if scope.get_here(flag).is_some() {
+                    scope.set_local(flag, Value::Bool(false));
+                }
+            }
+        }
+        let flow = self.exec_block(body, scope);
+        self.open_regions.pop();
+        self.region = saved;
+        match flow? {
+            Flow::Normal => {}
+            Flow::Break => scope.set_local(BROKE, Value::Bool(true)),
+            Flow::Continue => scope.set_local(CONTINUED, Value::Bool(true)),
+            Flow::Return(v) => {
+                scope.set_local(RETURNED, Value::Bool(true));
+                scope.set_local(RETVAL, v);
+            }
+        }
+        Ok(())
+    }
+
+    /// The staged "some exit happened" flag, if any exit flag is staged.
+    pub fn staged_exit(&mut self, scope: &Rc<Scope>, span: Span) -> R<Option<Tensor>> {
+        let mut acc: Option<Tensor> = None;
+        for flag in EXIT_FLAGS {
+            if let Some(Value::Tensor(t)) = scope.get_here(flag) {
+                acc = Some(match acc {
+                    None => t,
+                    Some(a) => self.binary_same(BinaryOp::Or, &a, &t, span)?,
+                });
+            }
+        }
+        Ok(acc)
+    }
+
+    /// Runs `rest` only where no staged exit happened.
+    pub fn guard_rest(&mut self, exit: Tensor, rest: &'static [Stmt], scope: &Rc<Scope>, span: Span) -> R<()> {
+        let ty = exit.ty.clone();
+        let go_on = self.emit(OpKind::Unary(UnaryOp::Not), &[&exit], ty, span)?;
+        self.staged_if(go_on, rest, &[], scope, span, true)
+    }
+
+    /// `if cond: body else: orelse` with a staged rank-0 bool `cond`.
+    pub fn staged_if(
+        &mut self,
+        cond: Tensor,
+        body: &'static [Stmt],
+        orelse: &'static [Stmt],
+        scope: &Rc<Scope>,
+        span: Span,
+        clear_flags_in_then: bool,
+    ) -> R<()> {
+        let mut names: BTreeSet<String> = activity::bound_names(body);
+        names.extend(activity::bound_names(orelse));
+        names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
+        names.insert(RETVAL.to_string());
+        let names: Vec<String> = names.into_iter().collect();
+        let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+
+        let f = self.func_mut();
+        let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
+        self.trace_region(then_r, body, scope, clear_flags_in_then)?;
+        let after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        restore(scope, &names, &before);
+        self.trace_region(else_r, orelse, scope, false)?;
+        let after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+
+        let (line, _) = self.file.line_col(span.start);
+        let mut plans: Vec<(usize, Plan)> = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let what = format!("variable '{name}' in the staged `if` at line {line}");
+            let pseudo = name.starts_with("__agc_");
+            match (&after_then[i], &after_else[i]) {
+                (None, None) => {}
+                (Some(a), Some(b)) => plans.push((i, merge::plan(a, b, &what, span)?)),
+                (Some(v), None) | (None, Some(v)) if pseudo => {
+                    if let Some(p) = merge::plan_one(v) {
+                        plans.push((i, p));
+                    }
+                }
+                (Some(_), None) | (None, Some(_)) => {
+                    let branch = if after_then[i].is_some() { "then" } else { "else" };
+                    let why = format!(
+                        "it is assigned only in the {branch} branch of the staged `if` at line {line}, so it has no value when the other branch runs"
+                    );
+                    scope.set_local(name, Value::Undefined(Rc::from(why)));
+                }
+            }
+        }
+        let mut yields = [Vec::new(), Vec::new()];
+        for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)].into_iter().enumerate() {
+            let saved = self.region;
+            self.region = region;
+            self.open_regions.push(region);
+            for (i, p) in &plans {
+                let what = format!("variable '{}'", names[*i]);
+                let r = self.materialize(vals[*i].as_ref(), p, span, &what, &mut yields[k]);
+                if let Err(e) = r {
+                    self.open_regions.pop();
+                    self.region = saved;
+                    return Err(e);
+                }
+            }
+            let ops = yields[k].iter().map(|t| t.value).collect();
+            self.func_mut().append_op(region, OpKind::Yield, ops, vec![], vec![], span);
+            self.open_regions.pop();
+            self.region = saved;
+        }
+        let mut types = Vec::new();
+        for (_, p) in &plans {
+            merge::staged_types(p, &mut types);
+        }
+        let cond_v = self.localize(&cond, span)?;
+        let region = self.region;
+        let result_types = types.iter().map(|t| Type::Tensor(t.clone())).collect();
+        let (_, results) = self.func_mut().append_op(region, OpKind::If, vec![cond_v], result_types, vec![then_r, else_r], span);
+        let origin = self.generation;
+        let mut values = results
+            .into_iter()
+            .zip(types)
+            .map(|(value, ty)| Tensor { value, ty, origin, region });
+        for (i, p) in &plans {
+            let v = merge::rebuild(p, &mut values);
+            scope.set_local(&names[*i], v);
+        }
+        Ok(())
+    }
+
+    /// A variable's current binding in this frame (not enclosing ones).
+    pub fn peek(&self, scope: &Rc<Scope>, name: &str) -> Option<Value> {
+        scope.get_here(name).filter(|v| !matches!(v, Value::Undefined(_)))
+    }
+}
+
+/// Puts back the bindings `before` of `names`.
+pub fn restore(scope: &Rc<Scope>, names: &[String], before: &[Option<Value>]) {
+    for (n, v) in names.iter().zip(before) {
+        match v {
+            Some(v) => scope.set_local(n, v.clone()),
+            None => {
+                scope.remove(n);
+            }
+        }
+    }
+}

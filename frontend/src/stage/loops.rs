@@ -1,0 +1,303 @@
+//! Staged loops (AutoGraph's `while_stmt`/`for_stmt` on staged values): a
+//! `while` whose condition is staged, and a `for` over a staged `range` or
+//! over the first axis of a tensor of run-time length, become one IR `while`
+//! op whose state is the variables the body reassigns.
+//!
+//! The body is traced twice: once into a scratch region, to learn which
+//! variables change and their types (a Python `0.0` accumulating tensors
+//! becomes a tensor state), then for real. A variable whose dtype or shape
+//! changes across iterations is an error naming both types. `break`,
+//! `continue` and `return` set flags (see [`super::control_flow`]); the loop
+//! condition includes "no break, no return", so no extra iteration runs.
+
+use super::control_flow::{restore, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
+use super::merge::{self, Plan};
+use super::scope::Scope;
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use crate::parse::span_of;
+use agc_analysis::py::activity;
+use agc_ir::{BinaryOp, CmpOp, DType, OpKind, RegionId, Span, TensorType, Type, UnaryOp};
+use rustpython_parser::ast::{Expr, Stmt};
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+/// What drives a staged loop.
+pub enum LoopKind {
+    /// `while test:`
+    While(&'static Expr),
+    /// `for target in range(start, stop, step)` (counter held in a hidden variable).
+    Range {
+        /// The loop target.
+        target: &'static Expr,
+        /// First value.
+        start: Value,
+        /// Bound (exclusive).
+        stop: Value,
+        /// Compile-time step.
+        step: i64,
+        /// When iterating a tensor's first axis: the tensor (the target is `t[i]`).
+        over: Option<Tensor>,
+    },
+}
+
+/// A staged loop to trace.
+pub struct LoopSpec {
+    /// What drives it.
+    pub kind: LoopKind,
+    /// The body.
+    pub body: &'static [Stmt],
+    /// The `else:` block (runs when the loop ends without `break`).
+    pub orelse: &'static [Stmt],
+    /// The loop statement's span.
+    pub span: Span,
+}
+
+impl Stager {
+    /// Traces a staged loop into an IR `while` op.
+    pub fn staged_loop(&mut self, spec: LoopSpec, scope: &Rc<Scope>) -> R<()> {
+        let span = spec.span;
+        let (line, _) = self.file.line_col(span.start);
+        let counter = format!("__agc_counter{}", self.open_regions.len());
+        let mut names: BTreeSet<String> = activity::bound_names(spec.body);
+        names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
+        names.insert(RETVAL.into());
+        if let LoopKind::Range { target, start, .. } = &spec.kind {
+            activity::target_names(target, &mut names);
+            names.insert(counter.clone());
+            scope.set_local(&counter, start.clone());
+        }
+        let outer_flags: Vec<Option<Value>> = [BROKE, CONTINUED].iter().map(|n| scope.get_here(n)).collect();
+        scope.set_local(BROKE, Value::Bool(false));
+        scope.set_local(CONTINUED, Value::Bool(false));
+        if scope.get_here(RETURNED).is_none() {
+            scope.set_local(RETURNED, Value::Bool(false));
+        }
+        let names: Vec<String> = names.into_iter().collect();
+        let initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+
+        // 1. Probe: which variables change, and to what types.
+        let lists = snapshot_lists(scope);
+        let probe = self.func_mut().new_region(&[]);
+        self.open_regions.push(probe);
+        let saved_region = std::mem::replace(&mut self.region, probe);
+        let probed = self.loop_body(&spec, &counter, scope);
+        self.region = saved_region;
+        self.open_regions.pop();
+        probed?;
+        let after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        restore(scope, &names, &initial);
+        for (list, items) in lists {
+            *list.borrow_mut() = items;
+        }
+        let mut plans: Vec<(usize, Plan)> = Vec::new();
+        let mut body_local = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let what = format!("loop variable '{name}' of the staged loop at line {line}");
+            match (&initial[i], &after_probe[i]) {
+                (Some(a), Some(b)) => {
+                    let p = if name == &counter { merge::plan_one(a).ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))? } else { merge::plan(a, b, &what, span)? };
+                    if !matches!(p, Plan::Static(_)) {
+                        plans.push((i, p));
+                    }
+                }
+                (None, Some(b)) if name == RETVAL => {
+                    if let Some(p) = merge::plan_one(b) {
+                        plans.push((i, p));
+                    }
+                }
+                (None, Some(_)) => body_local.push(i),
+                _ => {}
+            }
+        }
+        // 2. The loop op: initial state, then the two regions.
+        let mut init = Vec::new();
+        for (i, p) in &plans {
+            self.materialize(initial[*i].as_ref(), p, span, &format!("loop variable '{}'", names[*i]), &mut init)?;
+        }
+        let mut types = Vec::new();
+        for (_, p) in &plans {
+            merge::staged_types(p, &mut types);
+        }
+        let state_types: Vec<Type> = types.iter().map(|t| Type::Tensor(t.clone())).collect();
+        let f = self.func_mut();
+        let (before, after) = (f.new_region(&state_types), f.new_region(&state_types));
+
+        self.bind_state(before, &plans, &names, &types, scope);
+        self.enter(before);
+        let cond = self.loop_condition(&spec, &counter, scope);
+        let cond = cond.and_then(|c| {
+            let params = self.func_mut().region(before).params.clone();
+            let mut ops = vec![self.localize(&c, span)?];
+            ops.extend(params);
+            self.func_mut().append_op(before, OpKind::Condition, ops, vec![], vec![], span);
+            Ok(())
+        });
+        self.leave();
+        cond?;
+
+        self.bind_state(after, &plans, &names, &types, scope);
+        self.enter(after);
+        let body = self.loop_body(&spec, &counter, scope).and_then(|_| {
+            let mut next = Vec::new();
+            for (i, p) in &plans {
+                let v = self.peek(scope, &names[*i]);
+                let what = format!("loop variable '{}' of the staged loop at line {line}", names[*i]);
+                self.materialize(v.as_ref(), p, span, &what, &mut next)?;
+            }
+            let ops = next.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+            self.func_mut().append_op(after, OpKind::Yield, ops, vec![], vec![], span);
+            Ok(())
+        });
+        self.leave();
+        body?;
+
+        let region = self.region;
+        let init_values = init.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let (_, results) = self.func_mut().append_op(region, OpKind::While, init_values, state_types, vec![before, after], span);
+        let origin = self.generation;
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region });
+        restore(scope, &names, &initial);
+        for (i, p) in &plans {
+            scope.set_local(&names[*i], merge::rebuild(p, &mut values));
+        }
+        for i in body_local {
+            let why = format!("it is assigned only inside the staged loop at line {line}; assign it before the loop to use it afterwards");
+            scope.set_local(&names[i], Value::Undefined(Rc::from(why)));
+        }
+        // 3. `else:` runs when no break happened; then the loop's own flags end.
+        if !spec.orelse.is_empty() {
+            match scope.get_here(BROKE) {
+                Some(Value::Tensor(b)) => {
+                    let ty = b.ty.clone();
+                    let no_break = self.emit(OpKind::Unary(UnaryOp::Not), &[&b], ty, span)?;
+                    self.staged_if(no_break, spec.orelse, &[], scope, span, false)?;
+                }
+                _ => {
+                    self.exec_block(spec.orelse, scope)?;
+                }
+            }
+        }
+        for (n, v) in [BROKE, CONTINUED].iter().zip(outer_flags) {
+            match v {
+                Some(v) => scope.set_local(n, v),
+                None => {
+                    scope.remove(n);
+                }
+            }
+        }
+        scope.remove(&counter);
+        Ok(())
+    }
+
+    fn enter(&mut self, r: RegionId) {
+        self.open_regions.push(r);
+        self.region = r;
+    }
+
+    fn leave(&mut self) {
+        self.open_regions.pop();
+        self.region = *self.open_regions.last().unwrap_or(&RegionId(0));
+    }
+
+    /// Binds the state variables to a region's parameters.
+    fn bind_state(&mut self, r: RegionId, plans: &[(usize, Plan)], names: &[String], types: &[TensorType], scope: &Rc<Scope>) {
+        let origin = self.generation;
+        let params = self.func_mut().region(r).params.clone();
+        let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r });
+        for (i, p) in plans {
+            scope.set_local(&names[*i], merge::rebuild(p, &mut values));
+        }
+    }
+
+    /// The loop condition, a rank-0 bool tensor: the user's test (or the
+    /// range bound), and no `break`/`return` so far.
+    fn loop_condition(&mut self, spec: &LoopSpec, counter: &str, scope: &Rc<Scope>) -> R<Tensor> {
+        let span = spec.span;
+        let test = match &spec.kind {
+            LoopKind::While(test) => {
+                let v = self.eval(test, scope)?;
+                match super::pyops::truthy(&v) {
+                    Some(b) => self.scalar(b as i64 as f64, DType::Bool, span)?,
+                    None => self.truth_tensor(&v, span_of(*test))?,
+                }
+            }
+            LoopKind::Range { stop, step, .. } => {
+                let i = scope.get_here(counter).unwrap_or(Value::Int(0));
+                let op = if *step > 0 { CmpOp::Lt } else { CmpOp::Gt };
+                match self.compare(op, &i, stop, span)? {
+                    Value::Tensor(t) => t,
+                    _ => return Err(Diagnostic::internal(span, "range comparison was not staged")),
+                }
+            }
+        };
+        let mut cond = test;
+        for flag in [BROKE, RETURNED] {
+            if let Some(Value::Tensor(f)) = scope.get_here(flag) {
+                let ty = f.ty.clone();
+                let not_f = self.emit(OpKind::Unary(UnaryOp::Not), &[&f], ty, span)?;
+                cond = self.binary_same(BinaryOp::And, &cond, &not_f, span)?;
+            }
+        }
+        Ok(cond)
+    }
+
+    /// One iteration: the target binding (for `for`), the body, the counter step.
+    fn loop_body(&mut self, spec: &LoopSpec, counter: &str, scope: &Rc<Scope>) -> R<()> {
+        let span = spec.span;
+        for flag in [BROKE, CONTINUED, RETURNED] {
+            scope.set_local(flag, Value::Bool(false));
+        }
+        if let LoopKind::Range { target, over, .. } = &spec.kind {
+            let i = scope.get_here(counter).unwrap_or(Value::Int(0));
+            let item = match over {
+                Some(t) => Value::Tensor(self.dyn_index(t, &[i.clone()], span)?),
+                None => i.clone(),
+            };
+            self.assign(target, item, scope)?;
+        }
+        let region = self.region;
+        self.trace_region(region, spec.body, scope, false)?;
+        if let LoopKind::Range { step, .. } = &spec.kind {
+            let i = scope.get_here(counter).unwrap_or(Value::Int(0));
+            let next = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*step), span)?;
+            scope.set_local(counter, next);
+        }
+        Ok(())
+    }
+
+    /// `t[i0, i1, ..]` with run-time integer indices on the leading axes.
+    pub fn dyn_index(&mut self, t: &Tensor, indices: &[Value], span: Span) -> R<Tensor> {
+        if indices.len() > t.ty.rank() {
+            return Err(Diagnostic::error(span, format!("too many indices for array: array is {}-dimensional", t.ty.rank())));
+        }
+        let mut idx = Vec::new();
+        for v in indices {
+            let x = self.to_tensor(v, Some(DType::I64), span)?;
+            if x.ty.rank() != 0 || !matches!(x.ty.dtype, DType::I32 | DType::I64) {
+                return Err(Diagnostic::error(span, format!("array indices must be integers, got {}", x.ty)));
+            }
+            idx.push(self.cast(&x, DType::I64, span)?);
+        }
+        let ty = TensorType::new(t.ty.dtype, t.ty.dims[indices.len()..].to_vec());
+        let mut operands = vec![t];
+        operands.extend(idx.iter());
+        self.emit(OpKind::DynIndex { axes: indices.len() }, &operands, ty, span)
+    }
+}
+
+/// The contents of the lists bound in this frame, to undo the probe's appends.
+fn snapshot_lists(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<Vec<Value>>>, Vec<Value>)> {
+    scope
+        .bindings()
+        .into_values()
+        .filter_map(|v| match v {
+            Value::List(l) => {
+                let items = l.borrow().clone();
+                Some((l, items))
+            }
+            _ => None,
+        })
+        .collect()
+}

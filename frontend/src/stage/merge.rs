@@ -1,0 +1,171 @@
+//! Merging the values a variable takes on two control-flow paths (the two
+//! branches of a staged `if`, or a loop's state before and after its body)
+//! into one staged type, and materialising each path's value in that type.
+//!
+//! A value that is the same compile-time object on both paths stays a
+//! compile-time value. Tuples merge element by element. Numbers and tensors
+//! become one tensor type: Python scalars adopt the other side's dtype
+//! (NEP 50) and broadcast to its shape; two tensors must agree exactly.
+
+use super::pyops;
+use super::tensor::{kind_of, result_dtype};
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{OpKind, Span, TensorType};
+
+/// How a variable crosses a merge point.
+#[derive(Clone, Debug)]
+pub enum Plan {
+    /// The same compile-time value on every path.
+    Static(Value),
+    /// A staged tensor of this type.
+    Staged(TensorType),
+    /// A tuple (or list) merged element-wise.
+    Seq(Vec<Plan>, bool),
+}
+
+/// The plan for a value seen on one path only (the other path leaves it undefined).
+pub fn plan_one(v: &Value) -> Option<Plan> {
+    match v {
+        Value::Tensor(t) => Some(Plan::Staged(t.ty.clone())),
+        Value::Tuple(_) | Value::List(_) => {
+            let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
+            let plans = items.iter().map(plan_one).collect::<Option<Vec<_>>>()?;
+            Some(Plan::Seq(plans, matches!(v, Value::List(_))))
+        }
+        other => kind_of(other).map(|k| Plan::Staged(TensorType::scalar(result_dtype(&[k])))),
+    }
+}
+
+/// The plan for a variable seen as `a` on one path and `b` on the other.
+/// `what` names the variable and the construct, for messages.
+pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
+    let incompatible = |detail: String| Diagnostic::error(span, format!("{what}: {detail}"));
+    if !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b) {
+        return Ok(Plan::Static(a.clone()));
+    }
+    match (a, b) {
+        (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
+            let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
+            if xs.len() != ys.len() {
+                return Err(incompatible(format!("sequences of lengths {} and {}", xs.len(), ys.len())));
+            }
+            let plans = xs.iter().zip(&ys).map(|(x, y)| plan(x, y, what, span)).collect::<R<_>>()?;
+            Ok(Plan::Seq(plans, matches!(a, Value::List(_))))
+        }
+        (Value::Tensor(x), Value::Tensor(y)) => {
+            if x.ty.dtype != y.ty.dtype {
+                return Err(incompatible(format!("dtype {} on one path and {} on the other", x.ty.dtype.numpy_name(), y.ty.dtype.numpy_name())));
+            }
+            if x.ty.dims != y.ty.dims {
+                return Err(incompatible(format!("shape {} on one path and {} on the other", x.ty.shape_string(), y.ty.shape_string())));
+            }
+            Ok(Plan::Staged(x.ty.clone()))
+        }
+        _ => match (kind_of(a), kind_of(b)) {
+            (Some(ka), Some(kb)) => {
+                let dtype = result_dtype(&[ka, kb]);
+                let dims = match (a, b) {
+                    (Value::Tensor(t), _) | (_, Value::Tensor(t)) => t.ty.dims.clone(),
+                    _ => Vec::new(),
+                };
+                if let (Value::Tensor(t), _) | (_, Value::Tensor(t)) = (a, b) {
+                    if t.ty.dtype != dtype {
+                        return Err(incompatible(format!(
+                            "a {} tensor on one path and a Python number that needs {} on the other",
+                            t.ty.dtype.numpy_name(),
+                            dtype.numpy_name()
+                        )));
+                    }
+                }
+                Ok(Plan::Staged(TensorType::new(dtype, dims)))
+            }
+            _ => Err(incompatible(format!(
+                "different compile-time values ({} and {}) that cannot be staged",
+                short(a),
+                short(b)
+            ))),
+        },
+    }
+}
+
+fn short(v: &Value) -> String {
+    match v {
+        Value::Tensor(t) => format!("a tensor {}", t.ty),
+        other => format!("{} {}", other.type_name(), pyops::py_repr(other)),
+    }
+}
+
+impl Stager {
+    /// Appends to the current region the tensors carrying `v` under `plan`
+    /// (`None`: a placeholder of zeros, for a path where the variable is unused).
+    pub fn materialize(&mut self, v: Option<&Value>, plan: &Plan, span: Span, what: &str, out: &mut Vec<Tensor>) -> R<()> {
+        match plan {
+            Plan::Static(_) => Ok(()),
+            Plan::Seq(plans, _) => {
+                let items = match v {
+                    Some(v) => pyops::iterate(v, span)?.into_iter().map(Some).collect(),
+                    None => vec![None; plans.len()],
+                };
+                if items.len() != plans.len() {
+                    return Err(Diagnostic::error(span, format!("{what}: a sequence changes length")));
+                }
+                for (item, p) in items.iter().zip(plans) {
+                    self.materialize(item.as_ref(), p, span, what, out)?;
+                }
+                Ok(())
+            }
+            Plan::Staged(ty) => {
+                let t = match v {
+                    None => {
+                        let zero = self.scalar(0.0, ty.dtype, span)?;
+                        if ty.dims.is_empty() { zero } else { self.emit(OpKind::Fill, &[&zero], ty.clone(), span)? }
+                    }
+                    Some(Value::Tensor(t)) if t.ty.dtype != ty.dtype => {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("{what}: dtype changes from {} to {}", ty.dtype.numpy_name(), t.ty.dtype.numpy_name()),
+                        ))
+                    }
+                    Some(Value::Tensor(t)) if t.ty.dims != ty.dims => {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("{what}: shape changes from {} to {}", ty.shape_string(), t.ty.shape_string()),
+                        ))
+                    }
+                    Some(other) => {
+                        if kind_of(other).is_none() {
+                            return Err(Diagnostic::error(span, format!("{what}: a {} cannot be staged", other.type_name())));
+                        }
+                        let t = self.to_tensor_as(other, ty.dtype, span)?;
+                        self.broadcast_to(&t, ty.dims.clone(), span)?
+                    }
+                };
+                out.push(t);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Rebuilds a variable's value from its plan and the merged IR values.
+pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value {
+    match plan {
+        Plan::Static(v) => v.clone(),
+        Plan::Staged(_) => values.next().map(Value::Tensor).unwrap_or(Value::None),
+        Plan::Seq(plans, is_list) => {
+            let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
+            if *is_list { Value::list(items) } else { Value::tuple(items) }
+        }
+    }
+}
+
+/// The tensor types a plan carries, in order.
+pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
+    match plan {
+        Plan::Static(_) => {}
+        Plan::Staged(t) => out.push(t.clone()),
+        Plan::Seq(plans, _) => plans.iter().for_each(|p| staged_types(p, out)),
+    }
+}

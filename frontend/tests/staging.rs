@@ -1,0 +1,79 @@
+//! Staging tests: Python source in, IR structure or a diagnostic out.
+//! (Numeric results are checked end to end against numpy in the workspace `tests/`.)
+
+use agc_frontend::source::SourceFile;
+
+fn stage(src: &str) -> Result<String, String> {
+    let file = SourceFile::new("m.py", src);
+    match agc_frontend::stage_module(&file, "m") {
+        Ok(m) => {
+            agc_ir::verify::verify_module(&m).map_err(|e| e.to_string())?;
+            Ok(agc_ir::print::print_module(&m))
+        }
+        Err(d) => Err(d.render(&file)),
+    }
+}
+
+fn count_ops(ir: &str, op: &str) -> usize {
+    ir.lines().filter(|l| l.trim_start().split(" = ").last().is_some_and(|r| r.starts_with(&format!("{op} ")) || r == op)).count()
+}
+
+const HEADER: &str = "import agc\nimport agc.numpy as np\n";
+
+#[test]
+fn staged_if_becomes_one_if_op() {
+    let ir = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.f32[3], c: agc.f32[()]):\n    if c > 0:\n        y = x * 2\n    else:\n        y = x - 1\n    return y\n"
+    ))
+    .unwrap();
+    assert_eq!(count_ops(&ir, "if"), 1, "{ir}");
+}
+
+#[test]
+fn hyperparameter_if_leaves_no_branch() {
+    let ir = stage(&format!(
+        "{HEADER}@agc.export(name='g', training=False)\ndef f(x: agc.f32[3], training=True):\n    if training:\n        x = x * 0.5\n    return x + 1\n"
+    ))
+    .unwrap();
+    assert_eq!(count_ops(&ir, "if"), 0, "{ir}");
+    assert_eq!(count_ops(&ir, "mul"), 0, "{ir}");
+}
+
+#[test]
+fn staged_while_becomes_one_loop_with_state() {
+    let ir = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.f32[3], n: agc.i64[()]):\n    i = 0\n    while i < n:\n        x = x * 2\n        i += 1\n    return x\n"
+    ))
+    .unwrap();
+    assert_eq!(count_ops(&ir, "while"), 1, "{ir}");
+    let line = ir.lines().find(|l| l.contains("= while")).unwrap();
+    assert!(line.contains("f32[3]") && line.contains("i64[]"), "{line}");
+}
+
+#[test]
+fn staged_for_with_break_and_early_return() {
+    let ir = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.f32[\"T\", 4]):\n    acc = np.zeros(4, dtype=np.float32)\n    for row in x:\n        if np.sum(row) > 10:\n            break\n        if np.sum(row) < -10:\n            return row\n        acc = acc + row\n    return acc\n"
+    ))
+    .unwrap();
+    assert_eq!(count_ops(&ir, "while"), 1, "{ir}");
+}
+
+#[test]
+fn one_branch_definition_is_an_error_at_the_use() {
+    let err = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.f32[3], c: agc.f32[()]):\n    if c > 0:\n        y = x * 2\n    return y\n"
+    ))
+    .unwrap_err();
+    assert!(err.starts_with("m.py:7:12: error: 'y' is undefined here"), "{err}");
+    assert!(err.contains("only in the then branch"), "{err}");
+}
+
+#[test]
+fn loop_state_changing_dtype_is_an_error() {
+    let err = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.i32[3], n: agc.i64[()]):\n    i = 0\n    while i < n:\n        x = x / 2\n        i += 1\n    return x\n"
+    ))
+    .unwrap_err();
+    assert!(err.contains("loop variable 'x'") && err.contains("int32") && err.contains("float64"), "{err}");
+}
