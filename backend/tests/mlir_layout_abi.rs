@@ -393,22 +393,54 @@ fn no_leaks_or_double_frees_under_valgrind() {
         ty(F32, &["3", "B"]),
     );
     let rets = [p[0], k, s, s, mm, red, am, sl, cat, flat, p[1], tr];
-    let f = b.ret(&rets);
-    let ranks: Vec<usize> = f.result_types.iter().map(|t| t.tensor().rank()).collect();
+    let mut funcs = vec![b.ret(&rets)];
+    // Small functions for what the first result slot can be (it is the one
+    // slot returned without a copy): a view of a parameter, a constant, a
+    // view of a buffer that a later slot returns too, a value twice.
+    let sig = [tx.clone(), st(F32, &[4, 3])];
+    let (mut b, p) = Fb::new("vg_view_param", &sig);
+    let v = b.op(OpKind::Reshape, &[p[1]], st(F32, &[2, 6]));
+    funcs.push(b.ret(&[v, p[1]]));
+    let (mut b, _) = Fb::new("vg_const", &sig);
+    let k = b.op(
+        OpKind::Const(ConstData::Float(vec![1.0, 2.0])),
+        &[],
+        st(F32, &[2]),
+    );
+    funcs.push(b.ret(&[k, k]));
+    let (mut b, p) = Fb::new("vg_view_owned", &sig);
+    let s = b.ew(OpKind::Unary(UnaryOp::Exp), &[p[1]], F32);
+    let v = b.op(OpKind::Reshape, &[s], st(F32, &[12]));
+    funcs.push(b.ret(&[v, s]));
+    let (mut b, p) = Fb::new("vg_twice", &sig);
+    let s1 = b.ew(OpKind::Unary(UnaryOp::Neg), &[p[0]], F32);
+    let s2 = b.ew(OpKind::Unary(UnaryOp::Neg), &[p[0]], F32);
+    funcs.push(b.ret(&[s1, s2, s1]));
     let dir = tempfile::tempdir().unwrap();
-    compile_object(&[f], dir.path(), true);
-    // The `allocated` word of each result in the returned struct.
-    let mut at = 0;
-    let mut frees = String::new();
-    for r in &ranks {
-        frees.push_str(&format!("      free((void *)ret[{at}]);\n"));
-        at += 3 + 2 * r;
+    compile_object(&funcs, dir.path(), true);
+    let mut decls = String::new();
+    let mut calls = String::new();
+    for f in &funcs {
+        // The `allocated` word of each result in the returned struct.
+        let mut at = 0;
+        let mut frees = String::new();
+        for t in &f.result_types {
+            frees.push_str(&format!("        free((void *)ret[{at}]);\n"));
+            at += 3 + 2 * t.tensor().rank();
+        }
+        let name = &f.name;
+        decls.push_str(&format!(
+            "void _mlir_ciface_agc_impl_{name}(int64_t *, int64_t *, int64_t *);\n"
+        ));
+        calls.push_str(&format!(
+            "      {{\n        int64_t ret[{at}];\n        _mlir_ciface_agc_impl_{name}(ret, x, w);\n{frees}      }}\n"
+        ));
     }
     let driver = format!(
         r#"#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
-void _mlir_ciface_agc_impl_vg(int64_t *ret, int64_t *x, int64_t *w);
+{decls}
 int main(void) {{
   for (int64_t n = 0; n < 6; n++) {{
     float *xs = malloc(sizeof(float) * (n * 4 + 1)), ws[12];
@@ -417,9 +449,7 @@ int main(void) {{
     int64_t x[7] = {{(int64_t)xs, (int64_t)xs, 0, n, 4, 4, 1}};
     int64_t w[7] = {{(int64_t)ws, (int64_t)ws, 0, 4, 3, 3, 1}};
     for (int it = 0; it < 50; it++) {{
-      int64_t ret[{at}];
-      _mlir_ciface_agc_impl_vg(ret, x, w);
-{frees}    }}
+{calls}    }}
     free(xs);
   }}
   puts("ok");
