@@ -1,0 +1,154 @@
+//! Adjoints of layout ops: reshape, transpose, broadcast_to, concat, slice.
+//!
+//! `concat` slices the adjoint back into pieces (static `slice` when every
+//! offset is known, else `dyn_slice` on the axis moved to the front, with
+//! offsets from `dim`). `slice` scatters the adjoint into zeros axis by
+//! axis: step 1 pads with zero blocks through `concat`; other steps on a
+//! static axis multiply by a constant 0/1 selection matrix; a single index on
+//! a run-time-sized axis adds the adjoint with `dyn_update` into zeros.
+
+use super::{unbroadcast, Grads, Rule, RuleError};
+use crate::builder::{BResult, Builder};
+use agc_ir::{infer, ConstData, Dim, OpKind, SliceDim, TensorType, Value};
+
+/// Rules of the layout family.
+pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
+    let tx = r.ty(r.x[0]);
+    Ok(match kind {
+        OpKind::Reshape => vec![r.when(0, |r| Ok(r.b.reshape(r.g, &tx.dims)?))?],
+        OpKind::Transpose { perm } => {
+            let inv = inverse(perm);
+            vec![r.when(0, |r| Ok(r.b.transpose(r.g, inv)?))?]
+        }
+        OpKind::BroadcastTo => vec![r.when(0, |r| Ok(unbroadcast(&mut r.b, r.g, &tx)?))?],
+        OpKind::Concat { axis } => concat(r, *axis)?,
+        OpKind::Slice { dims } => vec![r.when(0, |r| slice(r, dims))?],
+        _ => return Err(RuleError::Unsupported(format!("`{}` is not a layout op", kind.name()))),
+    })
+}
+
+/// The inverse of a permutation.
+fn inverse(perm: &[usize]) -> Vec<usize> {
+    let mut inv = vec![0; perm.len()];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i;
+    }
+    inv
+}
+
+/// The permutation that moves `axis` to the front.
+fn to_front(rank: usize, axis: usize) -> Vec<usize> {
+    std::iter::once(axis).chain((0..rank).filter(|&i| i != axis)).collect()
+}
+
+fn concat(r: &mut Rule, axis: usize) -> Result<Grads, RuleError> {
+    let types: Vec<TensorType> = r.x.iter().map(|&v| r.ty(v)).collect();
+    let sizes: Option<Vec<i64>> = types.iter().map(|t| t.dims[axis].as_static()).collect();
+    let rank = types[0].rank();
+    let g = r.g;
+    let mut out = Vec::new();
+    match sizes {
+        Some(sizes) => {
+            let mut off = 0;
+            for (i, n) in sizes.into_iter().enumerate() {
+                out.push(r.when(i, |r| {
+                    let mut dims = vec![SliceDim::FULL; rank];
+                    dims[axis] = SliceDim { start: Some(off), stop: Some(off + n), step: 1 };
+                    Ok(r.b.slice(g, dims)?)
+                })?);
+                off += n;
+            }
+        }
+        None => {
+            let perm = to_front(rank, axis);
+            let gt = r.b.transpose(g, perm.clone())?;
+            let mut off = r.b.index(0);
+            for (i, t) in types.iter().enumerate() {
+                let n = r.b.dim(r.x[i], axis);
+                let stop = r.b.add(off, n)?;
+                out.push(r.when(i, |r| {
+                    let piece = r.b.dyn_slice(gt, off, stop, t.dims[axis].clone());
+                    Ok(r.b.transpose(piece, inverse(&perm))?)
+                })?);
+                off = stop;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
+    let tx = r.ty(r.x[0]);
+    let mut cur = r.g;
+    for (axis, s) in dims.iter().enumerate() {
+        if s.is_full() {
+            continue;
+        }
+        cur = match &tx.dims[axis] {
+            Dim::Static(n) => expand_static(&mut r.b, cur, axis, *n, s)?,
+            d if infer::is_single_index(s) => expand_index(&mut r.b, cur, axis, d, s.start.unwrap_or(-1))?,
+            d => {
+                return Err(RuleError::Unsupported(format!(
+                    "the gradient of slicing the run-time-sized axis {d} with [{}:{}:{}]",
+                    s.start.map(|v| v.to_string()).unwrap_or_default(),
+                    s.stop.map(|v| v.to_string()).unwrap_or_default(),
+                    s.step
+                )))
+            }
+        };
+    }
+    Ok(cur)
+}
+
+/// Scatters `cur` (sliced along static `axis` of size `n` by `s`) into zeros.
+fn expand_static(b: &mut Builder, cur: Value, axis: usize, n: i64, s: &SliceDim) -> BResult {
+    let t = b.ty(cur);
+    let len = s.len_for(n);
+    let (start, _) = s.bounds_for(n);
+    let with = |k: i64| {
+        let mut d = t.dims.clone();
+        d[axis] = Dim::Static(k);
+        TensorType::new(t.dtype, d)
+    };
+    if len == 0 {
+        return Ok(b.zeros(&with(n)));
+    }
+    if s.step == 1 {
+        let mut parts = Vec::new();
+        if start > 0 {
+            parts.push(b.zeros(&with(start)));
+        }
+        parts.push(cur);
+        if n - start - len > 0 {
+            parts.push(b.zeros(&with(n - start - len)));
+        }
+        return b.concat(parts, axis);
+    }
+    // Selection matrix P[j, start + j*step] = 1, applied along the last axis.
+    let mut p = vec![0.0; (len * n) as usize];
+    for j in 0..len {
+        p[(j * n + start + j * s.step) as usize] = 1.0;
+    }
+    let pt = TensorType::static_shape(t.dtype, &[len, n]);
+    let pm = b.op1(OpKind::Const(ConstData::Float(p).cast(t.dtype)), Vec::new(), pt);
+    let rank = t.rank();
+    let perm: Vec<usize> = (0..rank).filter(|&i| i != axis).chain(std::iter::once(axis)).collect();
+    let moved = b.transpose(cur, perm.clone())?;
+    let spread = b.matmul(moved, pm)?;
+    b.transpose(spread, inverse(&perm))
+}
+
+/// Adds `cur` (one index `start` of the run-time-sized `axis`) into zeros.
+fn expand_index(b: &mut Builder, cur: Value, axis: usize, n: &Dim, start: i64) -> BResult {
+    let t = b.ty(cur);
+    let perm = to_front(t.rank(), axis);
+    let front = b.transpose(cur, perm.clone())?;
+    let ft = b.ty(front);
+    let row = b.reshape(front, &ft.dims[1..])?;
+    let mut full = ft.clone();
+    full.dims[0] = n.clone();
+    let z = b.zeros(&full);
+    let i = b.index(start);
+    let upd = b.dyn_update(z, row, &[i], true);
+    b.transpose(upd, inverse(&perm))
+}

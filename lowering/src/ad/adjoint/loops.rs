@@ -1,0 +1,172 @@
+//! Adjoint of `while`, after Lantern's shift/reset backpropagator: the
+//! native stack holds each iteration's state.
+//!
+//! The backward pass of a loop is a call of a generated recursive function
+//! ```text
+//! L(state.., free.., adj_results..) -> (adj_state.., adj_free..)
+//!   (c, args..) = before(state)                     // this iteration, forward
+//!   (adj_args.., adj_free1..) = if c {
+//!       next = after(args)                           // forward
+//!       (adj_next, adj_free2) = L(next, free, adj_results)   // the rest of the loop
+//!       backward of `after` seeded with adj_next     // this iteration, backward
+//!       yield adj_args, adj_free2 + contributions of `after`
+//!   } else { yield adj_results, 0 }                   // the loop exits here
+//!   backward of `before` seeded with adj_args
+//!   return adj_state, adj_free1 + contributions of `before`
+//! ```
+//! where `free` are the values the loop's regions read from outside. `L`
+//! recomputes the loop (the forward `while` stays as written) and recurses
+//! once per iteration: iteration `k`'s state lives in frame `k` until the
+//! backward pass of the later iterations has returned, which is Lantern's
+//! continuation "the rest of the loop" called within the frame's extent.
+//! `L` is cached per source loop.
+
+use super::super::clone::{clone_ops, free_values, split_region};
+use super::super::context::{FnCx, Scope};
+use super::super::reverse::reverse_ops;
+use super::super::AdError;
+use agc_ir::{FuncId, Function, OpId, OpKind, RegionId, TensorType, Type, Value};
+
+/// Which values of a loop carry adjoints.
+struct LoopAdj {
+    /// The `before` region's params (the state).
+    state: Vec<Value>,
+    /// All free values of the regions.
+    free: Vec<Value>,
+    /// Positions of the active state values.
+    state_adj: Vec<usize>,
+    /// Positions of the active results.
+    res_adj: Vec<usize>,
+    /// The active free values.
+    free_adj: Vec<Value>,
+}
+
+impl LoopAdj {
+    fn new(cx: &FnCx, op: OpId) -> Self {
+        let od = cx.src.op(op);
+        let state = cx.src.region(od.regions[0]).params.clone();
+        let free = free_values(cx.src, &od.regions);
+        LoopAdj {
+            state_adj: (0..state.len()).filter(|&i| cx.needs_adj(state[i])).collect(),
+            res_adj: (0..od.results.len()).filter(|&i| cx.needs_adj(od.results[i])).collect(),
+            free_adj: free.iter().copied().filter(|&v| cx.needs_adj(v)).collect(),
+            state,
+            free,
+        }
+    }
+
+    /// Types of `L`'s results: adjoints of the active state, then of the active free values.
+    fn result_types(&self, cx: &FnCx) -> Vec<TensorType> {
+        let st = self.state_adj.iter().map(|&i| cx.src_ty(self.state[i]));
+        st.chain(self.free_adj.iter().map(|&v| cx.src_ty(v))).collect()
+    }
+}
+
+/// Emits the backward pass of source `while` op `op` at the end of `region`.
+pub(crate) fn reverse_while(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut Scope) -> Result<(), AdError> {
+    let od = cx.src.op(op);
+    let span = od.span;
+    let la = LoopAdj::new(cx, op);
+    if la.state_adj.is_empty() && la.free_adj.is_empty() {
+        return Ok(());
+    }
+    let l = loop_function(cx, op, &la)?;
+    let mut args = od.operands.iter().chain(&la.free).map(|&v| cx.fwd(sc, v, span)).collect::<Result<Vec<_>, _>>()?;
+    for &i in &la.res_adj {
+        args.push(cx.adj_or_zeros(region, span, sc, od.results[i]));
+    }
+    let types = la.result_types(cx);
+    let grads = cx.builder(region, span).call(l, args, types);
+    let targets = la.state_adj.iter().map(|&i| od.operands[i]).chain(la.free_adj.iter().copied());
+    for (v, g) in targets.zip(grads) {
+        cx.accumulate(region, span, sc, v, g)?;
+    }
+    Ok(())
+}
+
+/// The (cached) recursive backward function of loop `op`.
+fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdError> {
+    let key = (cx.src_id, op, cx.mode);
+    if let Some(&id) = cx.mcx.loops.get(&key) {
+        return Ok(id);
+    }
+    let src = cx.src;
+    let od = src.op(op);
+    let span = od.span;
+    let id = cx.mcx.reserve();
+    cx.mcx.loops.insert(key, id);
+    let ty = |v: Value| src.ty(v).clone();
+    let mut params: Vec<(String, Type)> = la.state.iter().enumerate().map(|(i, &v)| (format!("state{i}"), ty(v))).collect();
+    params.extend(la.free.iter().enumerate().map(|(i, &v)| (format!("free{i}"), ty(v))));
+    params.extend(la.res_adj.iter().map(|&i| (format!("adj_result{i}"), ty(od.results[i]))));
+    let name = cx.mcx.unique_name(&format!("{}__while{}_vjp", src.name, op.0));
+    let mut lf = Function::new(name, &params, span);
+    let result_types = la.result_types(cx);
+    lf.result_types = result_types.iter().cloned().map(Type::from).collect();
+    let body = lf.body;
+    let lp = lf.params().to_vec();
+    let (ns, nf) = (la.state.len(), la.free.len());
+    let mut lcx = FnCx { mcx: &mut *cx.mcx, src_id: cx.src_id, src, mode: cx.mode, active: cx.active.clone(), dst: &mut lf };
+    let mut sc = Scope::default();
+    for (&v, &p) in la.state.iter().chain(&la.free).zip(&lp) {
+        sc.fwd.insert(v, p);
+    }
+    // This iteration's `before`, forward.
+    let (bops, cond) = split_region(src, od.regions[0]);
+    clone_ops(&mut lcx, body, &bops, &mut sc)?;
+    let c = lcx.fwd(&sc, cond[0], span)?;
+    // Then: `after` forward, the rest of the loop, `after` backward.
+    let then = lcx.dst.new_region(&[]);
+    let mut inner = Scope { fwd: sc.fwd.clone(), adj: Default::default() };
+    let after = od.regions[1];
+    for (&p, &a) in src.region(after).params.iter().zip(&cond[1..]) {
+        let fa = lcx.fwd(&sc, a, span)?;
+        inner.fwd.insert(p, fa);
+    }
+    let (aops, next) = split_region(src, after);
+    clone_ops(&mut lcx, then, &aops, &mut inner)?;
+    let mut rec_args = next.iter().map(|&v| lcx.fwd(&inner, v, span)).collect::<Result<Vec<_>, _>>()?;
+    rec_args.extend_from_slice(&lp[ns..]);
+    let rest = lcx.builder(then, span).call(id, rec_args, result_types.clone());
+    let targets = la.state_adj.iter().map(|&i| next[i]).chain(la.free_adj.iter().copied());
+    for (v, g) in targets.zip(rest) {
+        lcx.accumulate(then, span, &mut inner, v, g)?;
+    }
+    reverse_ops(&mut lcx, then, &aops, &mut inner)?;
+    let aparams = &src.region(after).params;
+    let outs: Vec<Value> = la
+        .res_adj
+        .iter()
+        .map(|&i| aparams[i])
+        .chain(la.free_adj.iter().copied())
+        .map(|v| lcx.adj_or_zeros(then, span, &inner, v))
+        .collect();
+    lcx.builder(then, span).terminate(OpKind::Yield, outs);
+    // Else: the loop exits with this iteration's args.
+    let exit = lcx.dst.new_region(&[]);
+    let mut outs: Vec<Value> = lp[ns + nf..].to_vec();
+    for &v in &la.free_adj {
+        let t = lcx.src_ty(v);
+        outs.push(lcx.builder(exit, span).zeros(&t));
+    }
+    lcx.builder(exit, span).terminate(OpKind::Yield, outs);
+    let types = la.res_adj.iter().map(|&i| lcx.src_ty(od.results[i])).chain(la.free_adj.iter().map(|&v| lcx.src_ty(v)));
+    let types: Vec<TensorType> = types.collect();
+    let adj_args = lcx.builder(body, span).op(OpKind::If, vec![c], types, vec![then, exit]);
+    // This iteration's `before`, backward.
+    let targets = la.res_adj.iter().map(|&i| cond[1 + i]).chain(la.free_adj.iter().copied());
+    for (v, g) in targets.zip(adj_args) {
+        lcx.accumulate(body, span, &mut sc, v, g)?;
+    }
+    reverse_ops(&mut lcx, body, &bops, &mut sc)?;
+    let outs: Vec<Value> = la
+        .state_adj
+        .iter()
+        .map(|&i| la.state[i])
+        .chain(la.free_adj.iter().copied())
+        .map(|v| lcx.adj_or_zeros(body, span, &sc, v))
+        .collect();
+    lcx.builder(body, span).terminate(OpKind::Return, outs);
+    cx.mcx.define(id, lf);
+    Ok(id)
+}

@@ -1,0 +1,221 @@
+//! The state of one differentiation: [`ModCx`] for the module (generated
+//! functions, caches, fresh names), [`FnCx`] for the function being built,
+//! and [`Scope`] for the forward and adjoint values visible in the region
+//! being built.
+//!
+//! Source functions (read) are always the module's original functions;
+//! generated functions (written) are built as standalone [`Function`]s and
+//! appended when the differentiation succeeds, so a failure leaves the
+//! module untouched. A generated function's [`FuncId`] is reserved before its
+//! body is built, so recursive VJPs and loop functions can call themselves.
+
+use super::activity;
+use super::AdError;
+use crate::builder::Builder;
+use agc_ir::{DType, Dim, FuncId, Function, Module, OpId, RegionId, Span, TensorType, Value};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// Which activity a source function is differentiated under: the function
+/// given to `value_and_grad` (active from the `wrt` params) or a callee
+/// inside a VJP (active from all its float params).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Mode {
+    /// The differentiated function itself.
+    Top,
+    /// A callee, through its VJP.
+    Vjp,
+}
+
+/// Module-level state: the source module and the generated functions.
+pub(crate) struct ModCx<'m> {
+    /// The module being differentiated (read only).
+    pub m: &'m Module,
+    new: Vec<Function>,
+    /// Cached VJP functions per callee.
+    pub vjps: HashMap<FuncId, FuncId>,
+    /// Cached loop functions per (source function, `while` op, mode).
+    pub loops: HashMap<(FuncId, OpId, Mode), FuncId>,
+    activity: HashMap<(FuncId, Mode), Rc<Vec<bool>>>,
+    names: HashSet<String>,
+    syms: Option<HashSet<String>>,
+    next_sym: usize,
+}
+
+impl<'m> ModCx<'m> {
+    /// A context over `m`.
+    pub fn new(m: &'m Module) -> Self {
+        ModCx {
+            m,
+            new: Vec::new(),
+            vjps: HashMap::new(),
+            loops: HashMap::new(),
+            activity: HashMap::new(),
+            names: m.funcs.iter().map(|f| f.name.clone()).collect(),
+            syms: None,
+            next_sym: 0,
+        }
+    }
+
+    /// The generated functions, in [`FuncId`] order after the module's own.
+    pub fn finish(self) -> Vec<Function> {
+        self.new
+    }
+
+    /// A source function.
+    pub fn src(&self, id: FuncId) -> Result<&'m Function, AdError> {
+        self.m.funcs.get(id.index()).ok_or_else(|| AdError::new(format!("no function {id} in the module"), Span::UNKNOWN))
+    }
+
+    /// Reserves the id of a function to be defined later with [`ModCx::define`].
+    pub fn reserve(&mut self) -> FuncId {
+        self.new.push(Function::new("", &[], Span::UNKNOWN));
+        FuncId((self.m.funcs.len() + self.new.len() - 1) as u32)
+    }
+
+    /// Defines a reserved function.
+    pub fn define(&mut self, id: FuncId, f: Function) {
+        let slot = id.index() - self.m.funcs.len();
+        self.new[slot] = f;
+    }
+
+    /// A function name based on `base` that no function of the module uses.
+    pub fn unique_name(&mut self, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 1;
+        while self.names.contains(&name) {
+            n += 1;
+            name = format!("{base}_{n}");
+        }
+        self.names.insert(name.clone());
+        name
+    }
+
+    /// A symbolic dim name used nowhere in the module, for sizes the
+    /// generated code computes at run time.
+    pub fn fresh_sym(&mut self) -> Dim {
+        let m = self.m;
+        let used = self.syms.get_or_insert_with(|| {
+            let mut s = HashSet::new();
+            for f in &m.funcs {
+                for v in 0..f.num_values() {
+                    for d in &f.ty(Value(v as u32)).tensor().dims {
+                        if let Dim::Sym(n) = d {
+                            s.insert(n.clone());
+                        }
+                    }
+                }
+            }
+            s
+        });
+        loop {
+            self.next_sym += 1;
+            let name = format!("_ad{}", self.next_sym);
+            if !used.contains(&name) {
+                return Dim::Sym(name);
+            }
+        }
+    }
+
+    /// The activity of source function `id` under `mode` (`seeds` are the
+    /// active parameters for [`Mode::Top`]).
+    pub fn activity(&mut self, id: FuncId, mode: Mode, seeds: &[usize]) -> Result<Rc<Vec<bool>>, AdError> {
+        if let Some(a) = self.activity.get(&(id, mode)) {
+            return Ok(a.clone());
+        }
+        let f = self.src(id)?;
+        let seeds: Vec<Value> = match mode {
+            Mode::Top => seeds.iter().map(|&i| f.params()[i]).collect(),
+            Mode::Vjp => f.params().to_vec(),
+        };
+        let a = Rc::new(activity::analyze(f, &seeds));
+        self.activity.insert((id, mode), a.clone());
+        Ok(a)
+    }
+}
+
+/// The forward values (source value → value in the function being built) and
+/// the adjoints accumulated so far, for one region being built.
+#[derive(Clone, Default)]
+pub(crate) struct Scope {
+    /// Forward values.
+    pub fwd: HashMap<Value, Value>,
+    /// Adjoints (sums of the contributions seen so far).
+    pub adj: HashMap<Value, Value>,
+}
+
+/// Function-level state: the source function and the function being built.
+pub(crate) struct FnCx<'a, 'm> {
+    /// The module context.
+    pub mcx: &'a mut ModCx<'m>,
+    /// The source function's id.
+    pub src_id: FuncId,
+    /// The source function.
+    pub src: &'m Function,
+    /// Under which activity it is differentiated.
+    pub mode: Mode,
+    /// Which source values carry adjoints.
+    pub active: Rc<Vec<bool>>,
+    /// The function being built.
+    pub dst: &'a mut Function,
+}
+
+impl FnCx<'_, '_> {
+    /// True when source value `v` carries an adjoint.
+    pub fn needs_adj(&self, v: Value) -> bool {
+        self.active[v.index()]
+    }
+
+    /// The source type of `v`.
+    pub fn src_ty(&self, v: Value) -> TensorType {
+        self.src.ty(v).tensor().clone()
+    }
+
+    /// A builder at the end of `region`.
+    pub fn builder(&mut self, region: RegionId, span: Span) -> Builder<'_> {
+        Builder::new(self.dst, region, span)
+    }
+
+    /// The forward value of source value `v`.
+    pub fn fwd(&self, sc: &Scope, v: Value, span: Span) -> Result<Value, AdError> {
+        sc.fwd.get(&v).copied().ok_or_else(|| internal(format!("forward value of {v} is not available"), span))
+    }
+
+    /// Adds `g` to the adjoint of source value `v` (dropped when `v` carries none).
+    pub fn accumulate(&mut self, region: RegionId, span: Span, sc: &mut Scope, v: Value, g: Value) -> Result<(), AdError> {
+        if !self.needs_adj(v) {
+            return Ok(());
+        }
+        let want = self.src_ty(v);
+        if *self.dst.ty(g).tensor() != want {
+            return Err(internal(format!("adjoint of {v} has type {}, expected {want}", self.dst.ty(g)), span));
+        }
+        let sum = match sc.adj.get(&v) {
+            Some(&prev) => self.builder(region, span).add(prev, g).map_err(|e| internal(e.to_string(), span))?,
+            None => g,
+        };
+        sc.adj.insert(v, sum);
+        Ok(())
+    }
+
+    /// The adjoint of `v`, or zeros of its type when nothing reached it.
+    pub fn adj_or_zeros(&mut self, region: RegionId, span: Span, sc: &Scope, v: Value) -> Value {
+        match sc.adj.get(&v) {
+            Some(&g) => g,
+            None => {
+                let t = self.src_ty(v);
+                self.builder(region, span).zeros(&t)
+            }
+        }
+    }
+}
+
+/// An internal error: generated code that does not type-check, a missing value.
+pub(crate) fn internal(message: String, span: Span) -> AdError {
+    AdError::new(format!("internal error in automatic differentiation: {message}"), span)
+}
+
+/// True for the dtypes that carry gradients.
+pub(crate) fn is_float(t: &TensorType) -> bool {
+    matches!(t.dtype, DType::F32 | DType::F64)
+}
