@@ -194,6 +194,16 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
         // An integer index `i` is the slice `i:i+1` (`-1:` for the last item):
         // one element, with the index checked against the run-time size.
         Dim::Sym(_) if is_single_index(s) => Dim::Static(1),
+        // `a:` and `:-b` trims (step 1): the size is `max(n - a - b, 0)`, named
+        // so that equal trims of one dim have equal types (`x[1:] - x[:-1]`).
+        Dim::Sym(name) if s.step == 1 && s.start.unwrap_or(0) >= 0 && s.stop.is_none_or(|e| e < 0) => {
+            let k = s.start.unwrap_or(0) - s.stop.unwrap_or(0);
+            if k == 0 {
+                dim.clone()
+            } else {
+                Dim::Sym(format!("({name}-{k})"))
+            }
+        }
         Dim::Sym(name) => {
             let part = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
             Dim::Sym(format!("{name}[{}:{}:{}]", part(s.start), part(s.stop), s.step))
@@ -219,18 +229,40 @@ pub fn slice(t: &TensorType, dims: &[SliceDim]) -> Result<TensorType, TypeError>
     Ok(TensorType::new(t.dtype, t.dims.iter().zip(dims).map(|(d, s)| slice_dim(d, s)).collect()))
 }
 
-/// Splits dims into (product of static dims, sorted symbolic names).
+/// Splits dims into (product of static dims, sorted symbolic names); a
+/// product name such as `(B*28)` counts as its factors.
 fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
     let mut prod = 1i64;
     let mut syms = Vec::new();
     for d in dims {
         match d {
             Dim::Static(n) => prod *= n,
-            Dim::Sym(s) => syms.push(s.clone()),
+            Dim::Sym(s) => match s.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+                Some(inner) if inner.contains('*') && !inner.contains(['+', '(', '[']) => {
+                    for part in inner.split('*') {
+                        match part.parse::<i64>() {
+                            Ok(n) => prod *= n,
+                            Err(_) => syms.push(part.to_string()),
+                        }
+                    }
+                }
+                _ => syms.push(s.clone()),
+            },
         }
     }
     syms.sort();
     (prod, syms)
+}
+
+/// The canonical dim for the product of `dims` (`B*2` is `(B*2)`, `2*3` is `6`).
+pub fn dim_product(dims: &[Dim]) -> Dim {
+    let (prod, syms) = factor(dims);
+    match (syms.len(), prod) {
+        (0, n) => Dim::Static(n),
+        (1, 1) => Dim::Sym(syms[0].clone()),
+        (_, 1) => Dim::Sym(format!("({})", syms.join("*"))),
+        (_, n) => Dim::Sym(format!("({}*{n})", syms.join("*"))),
+    }
 }
 
 /// True when two shapes provably hold the same number of elements.
@@ -266,18 +298,9 @@ pub fn reshape_dims(from: &TensorType, target: &[Option<Dim>]) -> Result<Vec<Dim
     if to_prod == 0 || from_prod % to_prod != 0 {
         return Err(err());
     }
-    let static_part = from_prod / to_prod;
-    let inferred = match from_syms.len() {
-        0 => Dim::Static(static_part),
-        1 if static_part == 1 => Dim::Sym(from_syms[0].clone()),
-        _ => {
-            let mut parts = from_syms.clone();
-            if static_part != 1 {
-                parts.push(static_part.to_string());
-            }
-            Dim::Sym(format!("({})", parts.join("*")))
-        }
-    };
+    let mut rest: Vec<Dim> = from_syms.into_iter().map(Dim::Sym).collect();
+    rest.push(Dim::Static(from_prod / to_prod));
+    let inferred = dim_product(&rest);
     Ok(target.iter().map(|d| d.clone().unwrap_or_else(|| inferred.clone())).collect())
 }
 

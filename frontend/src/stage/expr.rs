@@ -213,6 +213,10 @@ impl Stager {
         if let Some(v) = pyops::binop(op, l, r, span)? {
             return Ok(v);
         }
+        // Products of run-time sizes stay symbolic (usable as reshape dims).
+        if let (Operator::Mult, Some(a), Some(b)) = (op, sym_dim(l), sym_dim(r)) {
+            return Ok(super::methods::dim_value(&agc_ir::infer::dim_product(&[a, b])));
+        }
         if let Some(v) = self.instance_operator(op, l, r, span)? {
             return Ok(v);
         }
@@ -409,6 +413,15 @@ impl Stager {
             self.comprehension_level(elt, value, rest, scope, out)?;
         }
         Ok(())
+    }
+}
+
+/// A run-time size or a non-negative compile-time int, as a dim.
+fn sym_dim(v: &Value) -> Option<agc_ir::Dim> {
+    match v {
+        Value::SymInt(d) => Some(d.clone()),
+        Value::Int(n) if *n >= 0 => Some(agc_ir::Dim::Static(*n)),
+        _ => None,
     }
 }
 

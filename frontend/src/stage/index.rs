@@ -86,8 +86,11 @@ impl Stager {
             other => vec![other.clone()],
         };
         // Run-time indices: leading integer indices with at least one staged.
-        let ints = raw.iter().take_while(|v| is_int_index(v)).count();
-        if raw[..ints].iter().any(Value::is_staged) {
+        let ints = raw.iter().take_while(|v| is_int_index(v)).count().min(t.ty.rank());
+        // Run-time indices, and integer indices into run-time sized axes, are
+        // bounds-checked when the library runs.
+        let symbolic_axis = t.ty.dims[..ints].iter().any(|d| matches!(d, Dim::Sym(_)));
+        if raw[..ints].iter().any(Value::is_staged) || symbolic_axis {
             let picked = self.dyn_index(t, &raw[..ints], span)?;
             return self.index_rest(picked, &raw[ints..], span);
         }
