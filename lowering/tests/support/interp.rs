@@ -1,0 +1,511 @@
+//! A small reference interpreter for the agc IR over `f64` vectors, with the
+//! numpy semantics the `OpKind` docs state. It checks on every op result
+//! that each symbolic dim keeps one size within its scope (equal names are
+//! equal sizes), so tests catch generated code that mislabels a shape.
+//! `f32` results are rounded to `f32`, `i32` results wrap, bools are 0/1.
+
+use agc_ir::{
+    ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, RegionId, SliceDim,
+    UnaryOp, Value,
+};
+use std::collections::HashMap;
+
+/// A tensor value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct T {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    pub data: Vec<f64>,
+}
+
+impl T {
+    pub fn new(dtype: DType, shape: &[usize], data: Vec<f64>) -> T {
+        assert_eq!(shape.iter().product::<usize>(), data.len());
+        T { dtype, shape: shape.to_vec(), data: data.into_iter().map(|x| norm(dtype, x)).collect() }
+    }
+    pub fn scalar(dtype: DType, x: f64) -> T {
+        T::new(dtype, &[], vec![x])
+    }
+}
+
+type R<X> = Result<X, String>;
+
+fn norm(dtype: DType, x: f64) -> f64 {
+    match dtype {
+        DType::F32 => x as f32 as f64,
+        DType::F64 => x,
+        DType::I32 => x as i64 as i32 as f64,
+        DType::I64 => x as i64 as f64,
+        DType::Bool => (x != 0.0) as u8 as f64,
+    }
+}
+
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for i in (0..shape.len()).rev() {
+        idx[i] = flat % shape[i].max(1);
+        flat /= shape[i].max(1);
+    }
+    idx
+}
+
+fn broadcast_shapes(a: &[usize], b: &[usize]) -> R<Vec<usize>> {
+    let n = a.len().max(b.len());
+    (0..n)
+        .map(|i| {
+            let da = (i + a.len()).checked_sub(n).map_or(1, |j| a[j]);
+            let db = (i + b.len()).checked_sub(n).map_or(1, |j| b[j]);
+            match (da, db) {
+                (x, y) if x == y => Ok(x),
+                (1, y) => Ok(y),
+                (x, 1) => Ok(x),
+                _ => Err(format!("cannot broadcast {a:?} with {b:?}")),
+            }
+        })
+        .collect()
+}
+
+/// The element of `t` read at output multi-index `idx` under broadcasting.
+fn at(t: &T, idx: &[usize]) -> f64 {
+    let off = idx.len() - t.shape.len();
+    let st = strides(&t.shape);
+    let flat: usize = t.shape.iter().enumerate().map(|(i, &n)| if n == 1 { 0 } else { idx[off + i] * st[i] }).sum();
+    t.data[flat]
+}
+
+fn elementwise(dtype: DType, xs: &[&T], mut f: impl FnMut(&[f64]) -> f64) -> R<T> {
+    let mut shape = Vec::new();
+    for x in xs {
+        shape = broadcast_shapes(&shape, &x.shape)?;
+    }
+    let n = shape.iter().product();
+    let data = (0..n)
+        .map(|k| {
+            let idx = unravel(k, &shape);
+            let vals: Vec<f64> = xs.iter().map(|x| at(x, &idx)).collect();
+            f(&vals)
+        })
+        .collect();
+    Ok(T::new(dtype, &shape, data))
+}
+
+fn floor_div(a: f64, b: f64, int: bool) -> R<f64> {
+    if int && b == 0.0 {
+        return Err("integer division by zero".into());
+    }
+    Ok((a / b).floor())
+}
+
+fn py_mod(a: f64, b: f64, int: bool) -> R<f64> {
+    if int && b == 0.0 {
+        return Err("integer modulo by zero".into());
+    }
+    let r = a % b;
+    Ok(if r != 0.0 && (r < 0.0) != (b < 0.0) { r + b } else { r })
+}
+
+fn unary(u: UnaryOp, x: f64) -> f64 {
+    match u {
+        UnaryOp::Neg => -x,
+        UnaryOp::Exp => x.exp(),
+        UnaryOp::Log => x.ln(),
+        UnaryOp::Tanh => x.tanh(),
+        UnaryOp::Sqrt => x.sqrt(),
+        UnaryOp::Abs => x.abs(),
+        UnaryOp::Sin => x.sin(),
+        UnaryOp::Cos => x.cos(),
+        UnaryOp::Floor => x.floor(),
+        UnaryOp::Ceil => x.ceil(),
+        UnaryOp::Not => (x == 0.0) as u8 as f64,
+        UnaryOp::Sign if x.is_nan() => x,
+        UnaryOp::Sign => (x > 0.0) as i8 as f64 - (x < 0.0) as i8 as f64,
+    }
+}
+
+fn binary(op: BinaryOp, a: f64, b: f64, dtype: DType) -> R<f64> {
+    let int = !dtype.is_float();
+    Ok(match op {
+        BinaryOp::Add => a + b,
+        BinaryOp::Sub => a - b,
+        BinaryOp::Mul => a * b,
+        BinaryOp::Div => a / b,
+        BinaryOp::FloorDiv => floor_div(a, b, int)?,
+        BinaryOp::Mod => py_mod(a, b, int)?,
+        BinaryOp::Pow => a.powf(b),
+        BinaryOp::Max if a.is_nan() || b.is_nan() => f64::NAN,
+        BinaryOp::Min if a.is_nan() || b.is_nan() => f64::NAN,
+        BinaryOp::Max => a.max(b),
+        BinaryOp::Min => a.min(b),
+        BinaryOp::And => (a as i64 & b as i64) as f64,
+        BinaryOp::Or => (a as i64 | b as i64) as f64,
+        BinaryOp::Xor => (a as i64 ^ b as i64) as f64,
+    })
+}
+
+fn compare(c: CmpOp, a: f64, b: f64) -> f64 {
+    (match c {
+        CmpOp::Eq => a == b,
+        CmpOp::Ne => a != b,
+        CmpOp::Lt => a < b,
+        CmpOp::Le => a <= b,
+        CmpOp::Gt => a > b,
+        CmpOp::Ge => a >= b,
+    }) as u8 as f64
+}
+
+fn matmul(a: &T, b: &T) -> R<T> {
+    let a2 = if a.shape.len() == 1 { T { shape: vec![1, a.shape[0]], ..a.clone() } } else { a.clone() };
+    let b2 = if b.shape.len() == 1 { T { shape: vec![b.shape[0], 1], ..b.clone() } } else { b.clone() };
+    let (ra, rb) = (a2.shape.len(), b2.shape.len());
+    let (n, k, k2, m) = (a2.shape[ra - 2], a2.shape[ra - 1], b2.shape[rb - 2], b2.shape[rb - 1]);
+    if k != k2 {
+        return Err(format!("matmul: {k} != {k2}"));
+    }
+    let batch = broadcast_shapes(&a2.shape[..ra - 2], &b2.shape[..rb - 2])?;
+    let nb: usize = batch.iter().product();
+    let mut data = Vec::with_capacity(nb * n * m);
+    for bi in 0..nb {
+        let bidx = unravel(bi, &batch);
+        let pick = |t: &T, i: usize, j: usize| {
+            let mut idx = bidx.clone();
+            idx.extend([i, j]);
+            at(t, &idx)
+        };
+        for i in 0..n {
+            for j in 0..m {
+                data.push((0..k).map(|l| pick(&a2, i, l) * pick(&b2, l, j)).sum());
+            }
+        }
+    }
+    let mut shape = batch;
+    if a.shape.len() > 1 {
+        shape.push(n);
+    }
+    if b.shape.len() > 1 {
+        shape.push(m);
+    }
+    Ok(T::new(a.dtype, &shape, data))
+}
+
+fn reduce(x: &T, kind: ReduceKind, axes: &[usize], keepdims: bool) -> T {
+    let out_full: Vec<usize> = x.shape.iter().enumerate().map(|(i, &n)| if axes.contains(&i) { 1 } else { n }).collect();
+    let n_out: usize = out_full.iter().product();
+    let init = match kind {
+        ReduceKind::Sum => 0.0,
+        ReduceKind::Prod => 1.0,
+        ReduceKind::Max => f64::NEG_INFINITY,
+        ReduceKind::Min => f64::INFINITY,
+    };
+    let mut acc = vec![init; n_out];
+    let ost = strides(&out_full);
+    for (k, &v) in x.data.iter().enumerate() {
+        let idx = unravel(k, &x.shape);
+        let o: usize = idx.iter().enumerate().map(|(i, &j)| if axes.contains(&i) { 0 } else { j * ost[i] }).sum();
+        acc[o] = match kind {
+            ReduceKind::Sum => acc[o] + v,
+            ReduceKind::Prod => acc[o] * v,
+            ReduceKind::Max => if v.is_nan() || v > acc[o] { v } else { acc[o] },
+            ReduceKind::Min => if v.is_nan() || v < acc[o] { v } else { acc[o] },
+        };
+    }
+    let shape: Vec<usize> = if keepdims {
+        out_full
+    } else {
+        x.shape.iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, &n)| n).collect()
+    };
+    T::new(x.dtype, &shape, acc)
+}
+
+fn arg_reduce(x: &T, kind: ArgKind, axis: usize, keepdims: bool) -> T {
+    let n = x.shape[axis];
+    let mut shape = x.shape.clone();
+    shape[axis] = 1;
+    let st = strides(&x.shape);
+    let count: usize = shape.iter().product();
+    let data = (0..count)
+        .map(|k| {
+            let base: usize = unravel(k, &shape).iter().zip(&st).map(|(i, s)| i * s).sum();
+            let mut best = 0;
+            for j in 1..n {
+                let (v, b) = (x.data[base + j * st[axis]], x.data[base + best * st[axis]]);
+                if (kind == ArgKind::ArgMax && v > b) || (kind == ArgKind::ArgMin && v < b) {
+                    best = j;
+                }
+            }
+            best as f64
+        })
+        .collect();
+    if !keepdims {
+        shape.remove(axis);
+    }
+    T::new(DType::I64, &shape, data)
+}
+
+fn transpose(x: &T, perm: &[usize]) -> T {
+    let shape: Vec<usize> = perm.iter().map(|&p| x.shape[p]).collect();
+    let st = strides(&x.shape);
+    let data = (0..x.data.len())
+        .map(|k| {
+            let idx = unravel(k, &shape);
+            x.data[idx.iter().enumerate().map(|(i, &j)| j * st[perm[i]]).sum::<usize>()]
+        })
+        .collect();
+    T::new(x.dtype, &shape, data)
+}
+
+/// Gathers `x` along each axis at the given positions.
+fn gather(x: &T, picks: &[Vec<usize>]) -> T {
+    let shape: Vec<usize> = picks.iter().map(Vec::len).collect();
+    let st = strides(&x.shape);
+    let n = shape.iter().product();
+    let data = (0..n)
+        .map(|k| x.data[unravel(k, &shape).iter().enumerate().map(|(i, &j)| picks[i][j] * st[i]).sum::<usize>()])
+        .collect();
+    T::new(x.dtype, &shape, data)
+}
+
+fn slice_positions(s: &SliceDim, n: usize) -> Vec<usize> {
+    let (start, _) = s.bounds_for(n as i64);
+    (0..s.len_for(n as i64)).map(|j| (start + j * s.step) as usize).collect()
+}
+
+fn index(i: f64, n: usize) -> R<usize> {
+    let j = if i < 0.0 { i + n as f64 } else { i };
+    if j < 0.0 || j >= n as f64 {
+        return Err(format!("index {i} is out of bounds for axis with size {n}"));
+    }
+    Ok(j as usize)
+}
+
+/// Runs function `f` of `m` on `args`.
+pub fn run(m: &Module, f: FuncId, args: Vec<T>) -> R<Vec<T>> {
+    Frame::new(m, m.func(f), 0).call(args)
+}
+
+struct Frame<'m> {
+    m: &'m Module,
+    f: &'m Function,
+    vals: Vec<Option<T>>,
+    syms: Vec<HashMap<String, usize>>,
+    depth: usize,
+}
+
+impl<'m> Frame<'m> {
+    fn new(m: &'m Module, f: &'m Function, depth: usize) -> Self {
+        Frame { m, f, vals: vec![None; f.num_values()], syms: vec![HashMap::new()], depth }
+    }
+
+    fn call(mut self, args: Vec<T>) -> R<Vec<T>> {
+        if self.depth > 100_000 {
+            return Err("recursion too deep".into());
+        }
+        self.run_region(self.f.body, args)
+    }
+
+    fn get(&self, v: Value) -> R<&T> {
+        self.vals[v.index()].as_ref().ok_or_else(|| format!("{v} has no value"))
+    }
+
+    fn sym(&self, name: &str) -> Option<usize> {
+        self.syms.iter().rev().find_map(|s| s.get(name)).copied()
+    }
+
+    fn set(&mut self, v: Value, t: T) -> R<()> {
+        let ty = self.f.ty(v).tensor();
+        if ty.dtype != t.dtype || ty.rank() != t.shape.len() {
+            return Err(format!("{v}: value {:?}{:?} does not match type {ty}", t.dtype, t.shape));
+        }
+        for (d, &n) in ty.dims.iter().zip(&t.shape) {
+            match d {
+                Dim::Static(k) if *k as usize != n => return Err(format!("{v}: size {n} for static dim {k} of {ty}")),
+                Dim::Sym(s) => match self.sym(s) {
+                    Some(k) if k != n => return Err(format!("{v}: symbol {s} is {k} and {n} ({ty})")),
+                    Some(_) => {}
+                    None => {
+                        self.syms.last_mut().unwrap().insert(s.clone(), n);
+                    }
+                },
+                _ => {}
+            }
+        }
+        self.vals[v.index()] = Some(t);
+        Ok(())
+    }
+
+    fn shape_of(&self, v: Value) -> R<Vec<usize>> {
+        let ty = self.f.ty(v).tensor();
+        ty.dims
+            .iter()
+            .map(|d| match d {
+                Dim::Static(n) => Ok(*n as usize),
+                Dim::Sym(s) => self.sym(s).ok_or_else(|| format!("{v}: symbol {s} is unbound")),
+            })
+            .collect()
+    }
+
+    /// Runs a region on its params' values; returns the terminator's operands.
+    fn run_region(&mut self, r: RegionId, args: Vec<T>) -> R<Vec<T>> {
+        self.syms.push(HashMap::new());
+        let out = self.run_region_inner(r, args);
+        self.syms.pop();
+        out
+    }
+
+    fn run_region_inner(&mut self, r: RegionId, args: Vec<T>) -> R<Vec<T>> {
+        let f = self.f;
+        for (&p, a) in f.region(r).params.iter().zip(args) {
+            self.set(p, a)?;
+        }
+        for &op in &f.region(r).ops {
+            let od = f.op(op);
+            if od.kind.is_terminator() {
+                return od.operands.iter().map(|&v| self.get(v).cloned()).collect();
+            }
+            let results = self.op(&od.kind, &od.operands, &od.results, &od.regions)?;
+            for (&v, t) in od.results.iter().zip(results) {
+                self.set(v, t)?;
+            }
+        }
+        Err(format!("region {r} has no terminator"))
+    }
+
+    fn op(&mut self, kind: &OpKind, operands: &[Value], results: &[Value], regions: &[RegionId]) -> R<Vec<T>> {
+        let xs: Vec<T> = operands.iter().map(|&v| self.get(v).cloned()).collect::<R<_>>()?;
+        let out_dtype = results.first().map(|&v| self.f.ty(v).tensor().dtype);
+        let one = |t: T| Ok(vec![t]);
+        match kind {
+            OpKind::Const(data) => {
+                let shape = self.shape_of(results[0])?;
+                let v: Vec<f64> = match data {
+                    ConstData::Float(v) => v.clone(),
+                    ConstData::Int(v) => v.iter().map(|&x| x as f64).collect(),
+                    ConstData::Bool(v) => v.iter().map(|&x| x as u8 as f64).collect(),
+                };
+                one(T::new(out_dtype.unwrap(), &shape, v))
+            }
+            OpKind::Fill => {
+                let shape = self.shape_of(results[0])?;
+                let n = shape.iter().product();
+                one(T::new(xs[0].dtype, &shape, vec![xs[0].data[0]; n]))
+            }
+            OpKind::Unary(u) => one(elementwise(xs[0].dtype, &[&xs[0]], |v| unary(*u, v[0]))?),
+            OpKind::Binary(b) => {
+                let dt = xs[0].dtype;
+                let mut err = None;
+                let t = elementwise(dt, &[&xs[0], &xs[1]], |v| {
+                    binary(*b, v[0], v[1], dt).unwrap_or_else(|e| {
+                        err = Some(e);
+                        0.0
+                    })
+                });
+                match err {
+                    Some(e) => Err(e),
+                    None => one(t?),
+                }
+            }
+            OpKind::Compare(c) => one(elementwise(DType::Bool, &[&xs[0], &xs[1]], |v| compare(*c, v[0], v[1]))?),
+            OpKind::Select => one(elementwise(xs[1].dtype, &[&xs[0], &xs[1], &xs[2]], |v| if v[0] != 0.0 { v[1] } else { v[2] })?),
+            OpKind::Cast => {
+                let to = out_dtype.unwrap();
+                let conv = |x: f64| if to.is_int() && xs[0].dtype.is_float() { x.trunc() } else { x };
+                one(T::new(to, &xs[0].shape, xs[0].data.iter().map(|&x| conv(x)).collect()))
+            }
+            OpKind::MatMul => one(matmul(&xs[0], &xs[1])?),
+            OpKind::Reduce { kind, axes, keepdims } => one(reduce(&xs[0], *kind, axes, *keepdims)),
+            OpKind::ArgReduce { kind, axis, keepdims } => one(arg_reduce(&xs[0], *kind, *axis, *keepdims)),
+            OpKind::Reshape => {
+                let shape = self.shape_of(results[0])?;
+                one(T::new(xs[0].dtype, &shape, xs[0].data.clone()))
+            }
+            OpKind::Transpose { perm } => one(transpose(&xs[0], perm)),
+            OpKind::BroadcastTo => {
+                let shape = self.shape_of(results[0])?;
+                let zeros = T::new(xs[0].dtype, &shape, vec![0.0; shape.iter().product()]);
+                one(elementwise(xs[0].dtype, &[&zeros, &xs[0]], |v| v[1])?)
+            }
+            OpKind::Concat { axis } => {
+                let mut shape = xs[0].shape.clone();
+                shape[*axis] = xs.iter().map(|x| x.shape[*axis]).sum();
+                let n: usize = shape.iter().product();
+                let data = (0..n)
+                    .map(|k| {
+                        let mut idx = unravel(k, &shape);
+                        let mut j = 0;
+                        while idx[*axis] >= xs[j].shape[*axis] {
+                            idx[*axis] -= xs[j].shape[*axis];
+                            j += 1;
+                        }
+                        at(&xs[j], &idx)
+                    })
+                    .collect();
+                one(T::new(xs[0].dtype, &shape, data))
+            }
+            OpKind::Slice { dims } => {
+                let picks: Vec<Vec<usize>> = dims.iter().zip(&xs[0].shape).map(|(s, &n)| slice_positions(s, n)).collect();
+                one(gather(&xs[0], &picks))
+            }
+            OpKind::Iota { start, step } => {
+                let n = self.shape_of(results[0])?[0];
+                one(T::new(out_dtype.unwrap(), &[n], (0..n).map(|i| start + i as f64 * step).collect()))
+            }
+            OpKind::Dim { axis } => one(T::scalar(DType::I64, xs[0].shape[*axis] as f64)),
+            OpKind::If => {
+                let r = if xs[0].data[0] != 0.0 { regions[0] } else { regions[1] };
+                self.run_region(r, Vec::new())
+            }
+            OpKind::While => {
+                let mut state = xs;
+                loop {
+                    let mut c = self.run_region(regions[0], state)?;
+                    let args = c.split_off(1);
+                    if c[0].data[0] == 0.0 {
+                        return Ok(args);
+                    }
+                    state = self.run_region(regions[1], args)?;
+                }
+            }
+            OpKind::Call { callee } => Frame::new(self.m, self.m.func(*callee), self.depth + 1).call(xs),
+            OpKind::DynIndex { axes } => {
+                let x = &xs[0];
+                let mut picks: Vec<Vec<usize>> = x.shape.iter().map(|&n| (0..n).collect()).collect();
+                for a in 0..*axes {
+                    picks[a] = vec![index(xs[1 + a].data[0], x.shape[a])?];
+                }
+                let g = gather(x, &picks);
+                one(T::new(x.dtype, &x.shape[*axes..], g.data))
+            }
+            OpKind::DynSlice => {
+                let x = &xs[0];
+                let s = SliceDim { start: Some(xs[1].data[0] as i64), stop: Some(xs[2].data[0] as i64), step: 1 };
+                let mut picks: Vec<Vec<usize>> = x.shape.iter().map(|&n| (0..n).collect()).collect();
+                picks[0] = slice_positions(&s, x.shape[0]);
+                one(gather(x, &picks))
+            }
+            OpKind::DynUpdate { axes, accumulate } => {
+                let (x, v) = (&xs[0], &xs[1]);
+                let mut base = 0;
+                let st = strides(&x.shape);
+                for a in 0..*axes {
+                    base += index(xs[2 + a].data[0], x.shape[a])? * st[a];
+                }
+                let sub = &x.shape[*axes..];
+                let zeros = T::new(v.dtype, sub, vec![0.0; sub.iter().product()]);
+                let vb = elementwise(v.dtype, &[&zeros, v], |e| e[1])?;
+                let mut out = x.clone();
+                for (k, &e) in vb.data.iter().enumerate() {
+                    out.data[base + k] = norm(x.dtype, if *accumulate { out.data[base + k] + e } else { e });
+                }
+                one(out)
+            }
+            OpKind::Return | OpKind::Yield | OpKind::Condition => Err("terminator outside region end".into()),
+        }
+    }
+}
