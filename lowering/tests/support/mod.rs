@@ -103,3 +103,68 @@ pub fn check_grad(m: &mut Module, f: FuncId, wrt: &[usize], args: &[T]) -> Vec<T
     }
     out[nres..].to_vec()
 }
+
+/// `if c { then } else { els }` with the branches' yields as results.
+pub fn if_(
+    b: &mut Builder,
+    c: Value,
+    then: impl FnOnce(&mut Builder) -> Vec<Value>,
+    els: impl FnOnce(&mut Builder) -> Vec<Value>,
+) -> Vec<Value> {
+    let rt = b.f.new_region(&[]);
+    let ys = then(&mut b.at(rt));
+    let types: Vec<TensorType> = ys.iter().map(|&v| b.ty(v)).collect();
+    b.at(rt).terminate(OpKind::Yield, ys);
+    let re = b.f.new_region(&[]);
+    let ys = els(&mut b.at(re));
+    b.at(re).terminate(OpKind::Yield, ys);
+    b.op(OpKind::If, vec![c], types, vec![rt, re])
+}
+
+/// A `while` loop: `before(state) -> (cond, args)`, `after(args) -> next state`.
+pub fn while_(
+    b: &mut Builder,
+    init: Vec<Value>,
+    before: impl FnOnce(&mut Builder, &[Value]) -> (Value, Vec<Value>),
+    after: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let types: Vec<Type> = init.iter().map(|&v| b.f.ty(v).clone()).collect();
+    let rb = b.f.new_region(&types);
+    let params = b.f.region(rb).params.clone();
+    let (c, args) = before(&mut b.at(rb), &params);
+    let arg_types: Vec<Type> = args.iter().map(|&v| b.f.ty(v).clone()).collect();
+    let mut ops = vec![c];
+    ops.extend(args);
+    b.at(rb).terminate(OpKind::Condition, ops);
+    let ra = b.f.new_region(&arg_types);
+    let params = b.f.region(ra).params.clone();
+    let next = after(&mut b.at(ra), &params);
+    b.at(ra).terminate(OpKind::Yield, next);
+    let results = arg_types.iter().map(|t| t.tensor().clone()).collect();
+    b.op(OpKind::While, init, results, vec![rb, ra])
+}
+
+/// `for i in range(n): state = body(i, state)` as a `while` with an `i64` counter.
+pub fn for_range(
+    b: &mut Builder,
+    n: Value,
+    init: Vec<Value>,
+    body: impl FnOnce(&mut Builder, Value, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let zero = b.index(0);
+    let mut state = vec![zero];
+    state.extend(init);
+    let out = while_(
+        b,
+        state,
+        |b, s| (b.compare(agc_ir::CmpOp::Lt, s[0], n).unwrap(), s.to_vec()),
+        |b, s| {
+            let one = b.index(1);
+            let next_i = b.add(s[0], one).unwrap();
+            let mut next = vec![next_i];
+            next.extend(body(b, s[0], &s[1..]));
+            next
+        },
+    );
+    out[1..].to_vec()
+}
