@@ -38,13 +38,14 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
             "no exported functions: decorate the entry points with @agc.export",
         ));
     }
-    let mut module = agc_ir::Module::new(module_name);
+    stager.module.name = module_name.to_string();
     for req in stager.exports.clone() {
-        let f = stager.stage_export(&req)?;
+        let id = stager.stage_export(&req)?;
         let doc = req.func.doc.clone();
-        let id = module.add_function(f);
-        module.exports.push(agc_ir::Export { func: id, c_name: req.name.clone(), doc });
+        stager.module.exports.push(agc_ir::Export { func: id, c_name: req.name.clone(), doc });
     }
+    let module = std::mem::take(&mut stager.module);
+    agc_ir::verify::verify_module(&module).map_err(|e| Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string()))?;
     tracing::debug!(exports = module.exports.len(), "staged module");
     Ok(module)
 }

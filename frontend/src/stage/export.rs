@@ -8,11 +8,11 @@ use super::value::{Tensor, Value};
 use super::{ExportRequest, Stager, R};
 use crate::diagnostics::Diagnostic;
 use crate::parse::span_of;
-use agc_ir::{Function, OpKind, Span, Type};
+use agc_ir::{Function, Span, Type};
 
 impl Stager {
-    /// Stages one export into a verified IR function.
-    pub fn stage_export(&mut self, req: &ExportRequest) -> R<Function> {
+    /// Stages one export into a verified IR function of the module.
+    pub fn stage_export(&mut self, req: &ExportRequest) -> R<agc_ir::FuncId> {
         let c = &req.func;
         let mut params: Vec<(String, Type)> = Vec::new();
         let mut call = Args { span: req.span, ..Args::default() };
@@ -46,16 +46,7 @@ impl Stager {
             return Err(Diagnostic::error(req.span, format!("'{k}' is not a parameter of '{}'", c.name)));
         }
         let f = Function::new(req.name.clone(), &params, c.span);
-        let body = f.body;
-        self.generation += 1;
-        self.imported.clear();
-        let origin = self.generation;
-        let tensors: Vec<Tensor> = f
-            .params()
-            .iter()
-            .zip(&params)
-            .map(|(v, (_, t))| Tensor { value: *v, ty: t.tensor().clone(), origin, region: body })
-            .collect();
+        let (saved, tensors) = self.begin_function(f);
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
             if positional {
@@ -64,30 +55,12 @@ impl Stager {
                 call.kw[slot].1 = v;
             }
         }
-        self.func = Some(f);
-        self.region = body;
-        self.open_regions = vec![body];
-        let result = self.call_closure(c, call);
-        let result = result.and_then(|r| {
+        let outs = self.call_closure(c, call).and_then(|r| {
             let mut outs = Vec::new();
             self.flatten_result(&r, c.span, &req.name, &mut outs)?;
             Ok(outs)
         });
-        let outs = match result {
-            Ok(outs) => outs,
-            Err(e) => {
-                self.func = None;
-                return Err(e);
-            }
-        };
-        let mut f = self.func.take().ok_or_else(|| Diagnostic::internal(req.span, "lost the function being staged"))?;
-        f.result_types = outs.iter().map(|t| Type::Tensor(t.ty.clone())).collect();
-        self.func = Some(f);
-        let values = outs.iter().map(|t| self.localize(t, c.span)).collect::<R<Vec<_>>>();
-        let mut f = self.func.take().ok_or_else(|| Diagnostic::internal(req.span, "lost the function being staged"))?;
-        f.append_op(body, OpKind::Return, values?, vec![], vec![], c.span);
-        agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(req.span, e.to_string()))?;
-        Ok(f)
+        self.end_function(saved, outs, c.span)
     }
 
     /// The compile-time value bound to an export parameter, or `None` if it is a staged tensor.

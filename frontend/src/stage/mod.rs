@@ -71,8 +71,13 @@ pub struct Stager {
     /// Module-level array computations (numpy at module scope): pure ops with
     /// no parameters, copied on demand into the exports that use them.
     pub prelude: Function,
-    /// 0 while the module body runs; `k` while staging the `k`-th export.
+    /// Which function is being staged: 0 for the module body (the prelude),
+    /// a fresh number for each IR function staged after that.
     pub generation: u32,
+    /// The last generation number handed out.
+    pub generations: u32,
+    /// The IR module being built (exports, differentiated and recursive functions).
+    pub module: agc_ir::Module,
     /// Prelude values already copied into the current export.
     pub imported: HashMap<agc_ir::Value, agc_ir::Value>,
     /// Where ops are appended.
@@ -90,6 +95,15 @@ pub struct Stager {
     pub file: std::rc::Rc<crate::source::SourceFile>,
 }
 
+/// The staging state of an enclosing IR function, while a nested one is staged.
+pub struct SavedFunction {
+    func: Option<Function>,
+    region: RegionId,
+    open_regions: Vec<RegionId>,
+    generation: u32,
+    imported: HashMap<agc_ir::Value, agc_ir::Value>,
+}
+
 /// How deep compile-time Python calls may nest before we report runaway recursion.
 pub const MAX_CALL_DEPTH: usize = 200;
 
@@ -100,6 +114,8 @@ impl Stager {
             func: None,
             prelude: Function::new("__module__", &[], Span::UNKNOWN),
             generation: 0,
+            generations: 0,
+            module: agc_ir::Module::new(""),
             imported: HashMap::new(),
             region: RegionId(0),
             open_regions: vec![RegionId(0)],
@@ -108,6 +124,49 @@ impl Stager {
             call_stack: Vec::new(),
             file,
         }
+    }
+
+    /// Starts staging a new IR function, saving the one in progress; returns
+    /// the saved state and the new function's parameters as tensors.
+    pub fn begin_function(&mut self, f: Function) -> (SavedFunction, Vec<value::Tensor>) {
+        self.generations += 1;
+        let body = f.body;
+        let origin = self.generations;
+        let params: Vec<value::Tensor> = f
+            .params()
+            .iter()
+            .map(|&v| value::Tensor { value: v, ty: f.ty(v).tensor().clone(), origin, region: body })
+            .collect();
+        let saved = SavedFunction {
+            func: self.func.replace(f),
+            region: std::mem::replace(&mut self.region, body),
+            open_regions: std::mem::replace(&mut self.open_regions, vec![body]),
+            generation: std::mem::replace(&mut self.generation, origin),
+            imported: std::mem::take(&mut self.imported),
+        };
+        (saved, params)
+    }
+
+    /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,
+    /// verifies it, adds it to the module and restores the saved state.
+    pub fn end_function(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span) -> R<agc_ir::FuncId> {
+        let finished = outs.and_then(|outs| {
+            let values = outs.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+            let f = self.func_mut();
+            f.result_types = outs.iter().map(|t| agc_ir::Type::Tensor(t.ty.clone())).collect();
+            let body = f.body;
+            f.append_op(body, agc_ir::OpKind::Return, values, vec![], vec![], span);
+            Ok(())
+        });
+        let f = std::mem::replace(&mut self.func, saved.func);
+        self.region = saved.region;
+        self.open_regions = saved.open_regions;
+        self.generation = saved.generation;
+        self.imported = saved.imported;
+        finished?;
+        let f = f.ok_or_else(|| Diagnostic::internal(span, "lost the function being staged"))?;
+        agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(span, e.to_string()))?;
+        Ok(self.module.add_function(f))
     }
 
     /// The IR function being built: the current export, or the module prelude.
