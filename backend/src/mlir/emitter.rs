@@ -2,7 +2,7 @@
 //! MLIR values, the table of run-time sizes of symbolic dims, and helpers for
 //! `tensor.empty`, index arithmetic and `linalg.generic`.
 //!
-//! Symbolic dims: every symbol (`B`, `(B*28)`, `B[1::1]`) is bound once to
+//! Symbolic dims: every symbol (`B`, `(B*28)`, `(B-1)`, `B[::2]`) is bound once to
 //! an SSA `index` value: parameters' symbols at function entry, new symbols
 //! of an op's result right after the op ([`FnEmitter::bind_new_syms`]) or,
 //! for ops that invent sizes (reshape, slice, concat), by the op's emitter
@@ -50,6 +50,8 @@ pub struct FnEmitter<'f> {
     indent: usize,
     next: u32,
     vals: HashMap<Value, String>,
+    /// MLIR symbol of each module function, by `FuncId` index (for calls).
+    pub callees: Vec<String>,
     /// Symbol scopes, innermost last.
     syms: Vec<HashMap<String, String>>,
 }
@@ -63,6 +65,7 @@ impl<'f> FnEmitter<'f> {
             indent: 2,
             next: 0,
             vals: HashMap::new(),
+            callees: Vec::new(),
             syms: vec![HashMap::new()],
         }
     }
@@ -85,6 +88,16 @@ impl<'f> FnEmitter<'f> {
         }
         self.out.push_str(s);
         self.out.push('\n');
+    }
+
+    /// Indents the lines that follow one level deeper (entering a block).
+    pub fn enter(&mut self) {
+        self.indent += 1;
+    }
+
+    /// Undoes one [`FnEmitter::enter`].
+    pub fn leave(&mut self) {
+        self.indent -= 1;
     }
 
     /// Emits `%new = <rhs>` and returns `%new`.

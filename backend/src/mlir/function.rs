@@ -12,25 +12,38 @@
 //! is, so a single-result function pays no copy.
 
 use super::emitter::FnEmitter;
-use super::{constant, contraction, elementwise, gather, layout, reduce, types};
+use super::{constant, contraction, control, elementwise, gather, layout, reduce, types};
 use crate::BackendError;
-use agc_ir::{Function, Module, OpKind, RegionId};
+use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
 pub const IMPL_PREFIX: &str = "agc_impl_";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
 pub fn emit_module(m: &Module) -> Result<String, BackendError> {
+    let callees: Vec<String> = m
+        .funcs
+        .iter()
+        .map(|f| format!("{IMPL_PREFIX}{}", f.name))
+        .collect();
     let mut out = String::from("module {\n");
     for f in &m.funcs {
-        out.push_str(&emit_function(f)?);
+        out.push_str(&emit_function_in(f, &callees)?);
     }
     out.push_str("}\n");
     Ok(out)
 }
 
-/// Emits one function as `func.func @agc_impl_<name>`.
+/// Emits one function as `func.func @agc_impl_<name>` (without the rest of
+/// its module, so it may not contain calls).
+#[cfg(test)]
 pub fn emit_function(f: &Function) -> Result<String, BackendError> {
+    emit_function_in(f, &[])
+}
+
+/// Emits one function; `callees` are the MLIR symbols of the module's
+/// functions by `FuncId` index.
+fn emit_function_in(f: &Function, callees: &[String]) -> Result<String, BackendError> {
     if f.name.is_empty()
         || !f
             .name
@@ -43,6 +56,7 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
         )));
     }
     let mut e = FnEmitter::new(f);
+    e.callees = callees.to_vec();
     let mut params = Vec::new();
     for (i, &p) in f.params().iter().enumerate() {
         let name = format!("%arg{i}");
@@ -54,7 +68,8 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
         e.set_val(p, name.clone());
         e.bind_new_syms(&name, ty);
     }
-    emit_region(&mut e, f.body)?;
+    let (_, returned) = emit_region(&mut e, f.body)?;
+    emit_return(&mut e, &returned, f.body)?;
     let results: Vec<String> = f
         .result_types
         .iter()
@@ -71,64 +86,88 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
     Ok(out)
 }
 
-/// Emits the ops of a region in order (the body's `return` included).
-fn emit_region(e: &mut FnEmitter, r: RegionId) -> Result<(), BackendError> {
+/// Emits the ops of a region in order, except its terminator, whose kind
+/// and operands (as MLIR values) it returns.
+pub(super) fn emit_region(
+    e: &mut FnEmitter,
+    r: RegionId,
+) -> Result<(OpKind, Vec<String>), BackendError> {
     let f = e.f;
     for &op in &f.region(r).ops {
         let od = f.op(op);
-        let with = |err: BackendError| match err {
-            BackendError::Unsupported(m) => {
-                BackendError::Unsupported(format!("{op} ({}): {m}", od.kind.name()))
-            }
-            BackendError::Mlir(m) => BackendError::Mlir(format!("{op} ({}): {m}", od.kind.name())),
-            other => other,
-        };
-        let result = match &od.kind {
-            OpKind::Return => {
-                emit_return(e, &od.operands).map_err(with)?;
-                continue;
-            }
-            OpKind::Const(data) => constant::constant(e, od, data),
-            OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
-            OpKind::Dim { axis } => constant::dim(e, od, *axis),
-            OpKind::Fill
-            | OpKind::Unary(_)
-            | OpKind::Binary(_)
-            | OpKind::Compare(_)
-            | OpKind::Select
-            | OpKind::Cast
-            | OpKind::BroadcastTo => elementwise::emit(e, od),
-            OpKind::MatMul => contraction::emit(e, od),
-            OpKind::Reduce { .. } | OpKind::ArgReduce { .. } => reduce::emit(e, od),
-            OpKind::Reshape => layout::reshape(e, od),
-            OpKind::Transpose { perm } => layout::transpose(e, od, perm),
-            OpKind::Slice { dims } => gather::slice(e, od, dims),
-            OpKind::Concat { axis } => gather::concat(e, od, *axis),
-            OpKind::If
-            | OpKind::While
-            | OpKind::Yield
-            | OpKind::Condition
-            | OpKind::Call { .. }
-            | OpKind::DynIndex { .. }
-            | OpKind::DynSlice
-            | OpKind::DynUpdate { .. } => Err(BackendError::Unsupported(
-                "control flow and run-time indexing are not lowered yet".into(),
-            )),
+        if od.kind.is_terminator() {
+            let names = od
+                .operands
+                .iter()
+                .map(|&v| e.val(v))
+                .collect::<Result<_, _>>()?;
+            return Ok((od.kind.clone(), names));
         }
-        .map_err(with)?;
-        let v = od.results[0];
-        e.set_val(v, result.clone());
-        e.bind_new_syms(&result, e.ty(v));
+        let results = emit_op(e, od).map_err(|err| in_op(err, op, od))?;
+        for (&v, name) in od.results.iter().zip(results) {
+            e.set_val(v, name.clone());
+            e.bind_new_syms(&name, e.ty(v));
+        }
     }
-    Ok(())
+    Err(BackendError::Mlir(format!("region {r} has no terminator")))
 }
 
-/// `return`, with a fresh copy of each returned value after the first.
-fn emit_return(e: &mut FnEmitter, operands: &[agc_ir::Value]) -> Result<(), BackendError> {
+/// Says which op an error comes from.
+fn in_op(err: BackendError, op: OpId, od: &OpData) -> BackendError {
+    match err {
+        BackendError::Unsupported(m) => {
+            BackendError::Unsupported(format!("{op} ({}): {m}", od.kind.name()))
+        }
+        BackendError::Mlir(m) => BackendError::Mlir(format!("{op} ({}): {m}", od.kind.name())),
+        other => other,
+    }
+}
+
+/// Lowers one non-terminator op; returns its results.
+fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
+    let one = match &od.kind {
+        OpKind::If => return control::if_op(e, od),
+        OpKind::While => return control::while_op(e, od),
+        OpKind::Call { .. } => return control::call(e, od),
+        OpKind::Const(data) => constant::constant(e, od, data),
+        OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
+        OpKind::Dim { axis } => constant::dim(e, od, *axis),
+        OpKind::Fill
+        | OpKind::Unary(_)
+        | OpKind::Binary(_)
+        | OpKind::Compare(_)
+        | OpKind::Select
+        | OpKind::Cast
+        | OpKind::BroadcastTo => elementwise::emit(e, od),
+        OpKind::MatMul => contraction::emit(e, od),
+        OpKind::Reduce { .. } | OpKind::ArgReduce { .. } => reduce::emit(e, od),
+        OpKind::Reshape => layout::reshape(e, od),
+        OpKind::Transpose { perm } => layout::transpose(e, od, perm),
+        OpKind::Slice { dims } => gather::slice(e, od, dims),
+        OpKind::Concat { axis } => gather::concat(e, od, *axis),
+        OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => Err(
+            BackendError::Unsupported("run-time indexing is not lowered yet".into()),
+        ),
+        OpKind::Return | OpKind::Yield | OpKind::Condition => Err(BackendError::Mlir(
+            "a terminator in the middle of a region".into(),
+        )),
+    }?;
+    Ok(vec![one])
+}
+
+/// `return` of the body's terminator operands (`values`), with a fresh copy
+/// of each one after the first.
+fn emit_return(e: &mut FnEmitter, values: &[String], body: RegionId) -> Result<(), BackendError> {
+    let f = e.f;
+    let term = *f
+        .region(body)
+        .ops
+        .last()
+        .expect("the body ends in a terminator");
     let mut names = Vec::new();
     let mut tys = Vec::new();
-    for (i, &v) in operands.iter().enumerate() {
-        let x = e.val(v)?;
+    for (i, (&v, x)) in f.op(term).operands.iter().zip(values).enumerate() {
+        let x = x.clone();
         let ty = types::tensor(e.ty(v));
         if i == 0 {
             names.push(x);

@@ -11,7 +11,12 @@
 //! Slice bounds follow Python's `slice.indices(n)` (see
 //! [`agc_ir::SliceDim::bounds_for`]): computed at compile time for static
 //! dims and with `index` arithmetic at run time for symbolic ones, where the
-//! result length (a new symbol such as `B[1::1]`) is bound too.
+//! result length (a new symbol such as `(B-1)` or `B[::-2]`) is bound too.
+//!
+//! An integer index on a symbolic dim is typed as a static 1 (`x[i:i+1]`
+//! with the index to be checked at run time); the IR has no way yet to
+//! report that check failing, so a read whose coordinate falls outside the
+//! run-time size yields 0 instead of touching memory out of bounds.
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
 use super::types;
@@ -88,6 +93,8 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
     }
     // Per axis: the start as an SSA index (None: 0 with step 1, i.e. identity).
     let mut starts: Vec<Option<String>> = Vec::new();
+    // Run-time sizes of the axes whose static result size may not fit.
+    let mut guards: Vec<(usize, String)> = Vec::new();
     for (axis, (d, s)) in in_ty.dims.iter().zip(dims).enumerate() {
         match d {
             _ if s.is_full() => starts.push(None),
@@ -98,8 +105,9 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
             Dim::Sym(_) => {
                 let n = e.dim_size(d)?;
                 let (start, len) = runtime_bounds(e, &n, s);
-                if let Dim::Sym(name) = &out_ty.dims[axis] {
-                    e.bind_sym(name, len);
+                match &out_ty.dims[axis] {
+                    Dim::Sym(name) => e.bind_sym(name, len),
+                    Dim::Static(_) => guards.push((axis, n)),
                 }
                 starts.push(Some(start));
             }
@@ -125,10 +133,28 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
                 }
             });
         }
-        Ok(vec![e.assign(&format!(
-            "tensor.extract {x}[{}] : {in_t}",
-            coords.join(", ")
-        ))])
+        let read = |e: &mut FnEmitter| {
+            Ok(e.assign(&format!(
+                "tensor.extract {x}[{}] : {in_t}",
+                coords.join(", ")
+            )))
+        };
+        if guards.is_empty() {
+            return Ok(vec![read(e)?]);
+        }
+        let mut ok = e.constant("true", "i1");
+        for (axis, n) in &guards {
+            let inside = e.cmpi("ult", &coords[*axis], n, "index");
+            ok = e.arith("andi", &ok, &inside, "i1");
+        }
+        let el = types::elem(in_ty.dtype);
+        let zero = if in_ty.dtype.is_float() {
+            types::scalar_lit(in_ty.dtype, 0.0)
+        } else {
+            types::int_lit(in_ty.dtype, 0)
+        };
+        let v = e.scf_if(&ok, el, read, |e| Ok(e.constant(&zero, el)))?;
+        Ok(vec![v])
     })?;
     Ok(r.into_iter().next().unwrap())
 }

@@ -4,7 +4,7 @@
 //! - [`emit_module`] writes MLIR text: each IR function `f` becomes
 //!   `func.func @agc_impl_<f>` over ranked tensors, one small emitter per op
 //!   pattern (`elementwise`, `contraction`, `reduce`, `layout`,
-//!   `gather`, `constant`; symbolic sizes in `emitter`);
+//!   `gather`, `constant`, `control`; symbolic sizes in `emitter`);
 //! - [`lower_to_llvm`] parses it with melior, runs the pass pipeline of the
 //!   `pipeline` module and translates the result into an inkwell module.
 //!
@@ -47,10 +47,16 @@
 //!   its (small) allocation.
 //! - The code calls only libc and libm; it needs no MLIR runtime library.
 //!
-//! Not covered yet: ops with regions (if/while), calls between IR functions.
+//! Calls between the module's functions (recursion included) use the
+//! `agc_impl_<f>` symbols directly, so the same ownership rules hold there.
+//!
+//! Not covered yet: `dyn_index`, `dyn_slice`, `dyn_update` (they need a way
+//! to report a run-time error, such as an index out of range, which this
+//! calling convention does not have yet).
 
 mod constant;
 mod contraction;
+mod control;
 mod elementwise;
 mod emitter;
 mod function;

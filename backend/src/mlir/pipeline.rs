@@ -5,8 +5,11 @@
 //! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion (skipped
 //!    at `opt_level` 0);
 //! 2. bufferization: one-shot over function boundaries with identity-layout
-//!    signatures, then the ownership-based deallocation pipeline (frees
-//!    every temporary; results stay owned by the caller);
+//!    signatures, identity layouts where a type cannot be inferred (an
+//!    `scf.if` result would otherwise get a fully dynamic layout, and copying
+//!    that into a result is a `memrefCopy` runtime call), new buffers allowed
+//!    to flow out of loops; then the ownership-based deallocation pipeline
+//!    (frees every temporary; results stay owned by the caller);
 //! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
 //! 4. LLVM dialect: `math.ipowi` → a generated function, math → LLVM
 //!    intrinsics or libm calls, memref (malloc/free), arith, index, func
@@ -36,7 +39,8 @@ const CLEANUP: &str = "canonicalize,cse,";
 
 /// Bufferization through LLVM dialect (phases 2-4 of the module doc).
 pub const PIPELINE: &str = "one-shot-bufferize{bufferize-function-boundaries \
-function-boundary-type-conversion=identity-layout-map},\
+function-boundary-type-conversion=identity-layout-map \
+unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,\
 convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
 convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\

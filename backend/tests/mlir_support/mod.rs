@@ -36,10 +36,12 @@ pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
     )
 }
 
-/// A function under construction.
+/// A function under construction; ops go to the cursor region (the body
+/// unless [`Fb::at`] moved it).
 pub struct Fb {
     /// The function.
     pub f: Function,
+    cursor: agc_ir::RegionId,
 }
 
 impl Fb {
@@ -52,7 +54,53 @@ impl Fb {
             .collect();
         let f = Function::new(name, &ps, Span::UNKNOWN);
         let vs = f.params().to_vec();
-        (Fb { f }, vs)
+        let cursor = f.body;
+        (Fb { f, cursor }, vs)
+    }
+
+    /// A new detached region with parameters of the given types.
+    pub fn region(&mut self, params: &[TensorType]) -> (agc_ir::RegionId, Vec<Value>) {
+        let tys: Vec<Type> = params.iter().map(|t| Type::Tensor(t.clone())).collect();
+        let r = self.f.new_region(&tys);
+        (r, self.f.region(r).params.clone())
+    }
+
+    /// Moves the cursor to region `r`; returns the previous one.
+    pub fn at(&mut self, r: agc_ir::RegionId) -> agc_ir::RegionId {
+        std::mem::replace(&mut self.cursor, r)
+    }
+
+    /// Appends a terminator (`yield`, `condition`) to the cursor region.
+    pub fn term(&mut self, kind: OpKind, vals: &[Value]) {
+        self.f.append_op(
+            self.cursor,
+            kind,
+            vals.to_vec(),
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
+    }
+
+    /// Appends an op with several results and regions.
+    pub fn op_multi(
+        &mut self,
+        kind: OpKind,
+        operands: &[Value],
+        results: &[TensorType],
+        regions: Vec<agc_ir::RegionId>,
+    ) -> Vec<Value> {
+        let rt = results.iter().map(|t| Type::Tensor(t.clone())).collect();
+        self.f
+            .append_op(
+                self.cursor,
+                kind,
+                operands.to_vec(),
+                rt,
+                regions,
+                Span::UNKNOWN,
+            )
+            .1
     }
 
     /// The type of a value.
@@ -62,7 +110,7 @@ impl Fb {
 
     /// Appends an op with one result of type `result`.
     pub fn op(&mut self, kind: OpKind, operands: &[Value], result: TensorType) -> Value {
-        let body = self.f.body;
+        let body = self.cursor;
         self.f
             .append_op(
                 body,
@@ -426,6 +474,41 @@ fn descriptor(t: &Tensor) -> Vec<u64> {
 type P = *mut u64;
 
 impl Lib {
+    /// Asserts that the library leaves undefined only libc/libm symbols
+    /// (and the usual weak loader hooks): no MLIR runtime (`memrefCopy`...).
+    pub fn assert_needs_only_libc_and_libm(&self) {
+        let out = Command::new("nm")
+            .arg("-D")
+            .arg("--undefined-only")
+            .arg(self.dir.path().join("libk.so"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let libm = [
+            "tanh", "exp", "log", "fmod", "pow", "sin", "cos", "sqrt", "floor", "ceil",
+        ];
+        let libc = [
+            "malloc",
+            "free",
+            "memcpy",
+            "memset",
+            "memmove",
+            "__cxa_finalize",
+            "_ITM_",
+            "__gmon_start__",
+        ];
+        for line in text.lines() {
+            let sym = line.split_whitespace().last().unwrap_or("");
+            let base = sym.split('@').next().unwrap();
+            let ok = libc.iter().any(|a| base.starts_with(a))
+                || libm
+                    .iter()
+                    .any(|m| base == *m || base.strip_suffix('f') == Some(*m));
+            assert!(ok, "unexpected undefined symbol {sym}\n{text}");
+        }
+        assert!(!self.llvm_ir.contains("memrefCopy"));
+    }
+
     /// Calls `_mlir_ciface_agc_impl_<name>` and returns its results (owned
     /// copies; the library's buffers are checked for identity layout and freed).
     pub fn call(&self, name: &str, args: &[&Tensor]) -> Vec<Tensor> {
@@ -518,4 +601,129 @@ impl Lib {
         }
         out
     }
+}
+
+// ---------------------------------------------------------------- valgrind
+
+/// Compiles `funcs` for baseline x86-64, links them with a C driver that
+/// makes each call of `calls` (function name, inputs) `iterations` times
+/// and frees every result, and runs it under valgrind; panics on a leak, a
+/// double free or an invalid access. Skips (returns false) without valgrind.
+pub fn run_under_valgrind(
+    funcs: &[Function],
+    calls: &[(&str, Vec<Tensor>)],
+    iterations: usize,
+) -> bool {
+    if Command::new("valgrind").arg("--version").output().is_err() {
+        eprintln!("valgrind not installed; skipping");
+        return false;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    compile_object(funcs, dir.path(), true);
+    let ctype = |d: DType| match d {
+        DType::Bool => "uint8_t",
+        DType::I32 => "int32_t",
+        DType::I64 => "int64_t",
+        DType::F32 => "float",
+        DType::F64 => "double",
+    };
+    let mut decls = String::new();
+    let mut body = String::new();
+    let mut declared = std::collections::HashSet::new();
+    for (ci, (name, args)) in calls.iter().enumerate() {
+        let f = funcs
+            .iter()
+            .find(|f| f.name == *name)
+            .expect("no such function");
+        if declared.insert(name.to_string()) {
+            let ps: Vec<&str> = std::iter::once("int64_t *")
+                .chain(args.iter().map(|_| "int64_t *"))
+                .collect();
+            decls.push_str(&format!(
+                "void _mlir_ciface_agc_impl_{name}({});\n",
+                ps.join(", ")
+            ));
+        }
+        body.push_str("  {\n");
+        let mut argnames = Vec::new();
+        for (ai, t) in args.iter().enumerate() {
+            let vals: Vec<String> = t.values().iter().map(|v| format!("{v:?}")).collect();
+            let n = t.numel().max(1);
+            let data = if vals.is_empty() {
+                "0".to_string()
+            } else {
+                vals.join(", ")
+            };
+            body.push_str(&format!(
+                "    static {} d{ci}_{ai}[{n}] = {{{data}}};\n",
+                ctype(t.dtype)
+            ));
+            let mut desc = vec![
+                format!("(int64_t)d{ci}_{ai}"),
+                format!("(int64_t)d{ci}_{ai}"),
+                "0".into(),
+            ];
+            desc.extend(t.shape.iter().map(|s| s.to_string()));
+            let mut stride = 1i64;
+            let mut strides = vec![0i64; t.shape.len()];
+            for i in (0..t.shape.len()).rev() {
+                strides[i] = stride;
+                stride *= t.shape[i];
+            }
+            desc.extend(strides.iter().map(|s| s.to_string()));
+            body.push_str(&format!(
+                "    int64_t a{ai}[{}] = {{{}}};\n",
+                desc.len(),
+                desc.join(", ")
+            ));
+            argnames.push(format!("a{ai}"));
+        }
+        let mut at = 0;
+        let mut frees = String::new();
+        for t in &f.result_types {
+            frees.push_str(&format!("      free((void *)ret[{at}]);\n"));
+            at += 3 + 2 * t.tensor().rank();
+        }
+        body.push_str(&format!(
+            "    for (int it = 0; it < {iterations}; it++) {{\n      int64_t ret[{}];\n      _mlir_ciface_agc_impl_{name}(ret{}{});\n{frees}    }}\n  }}\n",
+            at.max(1),
+            if argnames.is_empty() { "" } else { ", " },
+            argnames.join(", ")
+        ));
+    }
+    let driver = format!(
+        "#include <stdint.h>\n#include <stdlib.h>\n#include <stdio.h>\n{decls}int main(void) {{\n{body}  puts(\"ok\");\n  return 0;\n}}\n"
+    );
+    std::fs::write(dir.path().join("drv.c"), &driver).unwrap();
+    let exe = dir.path().join("drv");
+    let st = Command::new("cc")
+        .args(["-g", "-o"])
+        .arg(&exe)
+        .arg(dir.path().join("drv.c"))
+        .arg(dir.path().join("k.o"))
+        .arg("-lm")
+        .status()
+        .unwrap();
+    assert!(st.success(), "driver does not compile:\n{driver}");
+    let out = Command::new("valgrind")
+        .args([
+            "--leak-check=full",
+            "--show-leak-kinds=all",
+            "--errors-for-leak-kinds=all",
+            "--error-exitcode=9",
+            "-q",
+        ])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("ok"),
+        "valgrind reported problems:\n{text}"
+    );
+    true
 }

@@ -1,0 +1,190 @@
+//! Structured control flow and calls: `if` → `scf.if`, `while` →
+//! `scf.while`, `call` → `func.call`, all on tensors (one-shot
+//! bufferization and the deallocation pipeline handle the buffers that
+//! cross region and function boundaries).
+//!
+//! A region is emitted inside its own symbol scope: symbols bound from
+//! values defined in the region (or from its parameters) are dropped when
+//! it ends, since those SSA values do not dominate the code after it. The
+//! op's results then bind their new symbols with `tensor.dim` like any op's.
+
+use super::emitter::FnEmitter;
+use super::function::emit_region;
+use super::types;
+use crate::BackendError;
+use agc_ir::{OpData, OpKind, RegionId, Value};
+
+/// The MLIR types of IR values, comma-separated.
+fn type_list(e: &FnEmitter, vs: &[Value]) -> Vec<String> {
+    vs.iter().map(|&v| types::tensor(e.ty(v))).collect()
+}
+
+/// Names of the `n` results of the op named `r`.
+fn results(r: &str, n: usize) -> (String, Vec<String>) {
+    match n {
+        0 => (String::new(), Vec::new()),
+        1 => (format!("{r} = "), vec![r.to_string()]),
+        _ => (
+            format!("{r}:{n} = "),
+            (0..n).map(|i| format!("{r}#{i}")).collect(),
+        ),
+    }
+}
+
+/// The `i1` held by a rank-0 `bool` tensor.
+fn condition(e: &mut FnEmitter, v: Value) -> Result<String, BackendError> {
+    let t = e.val(v)?;
+    Ok(e.assign(&format!("tensor.extract {t}[] : tensor<i1>")))
+}
+
+/// Emits a region's ops in a new scope; returns its terminator's operands.
+fn nested_region(e: &mut FnEmitter, r: RegionId) -> Result<(OpKind, Vec<String>), BackendError> {
+    e.push_scope();
+    e.enter();
+    let out = emit_region(e, r);
+    e.leave();
+    e.pop_scope();
+    out
+}
+
+/// `terminator operand, ...` and their types, for `scf.yield`/`scf.condition`.
+fn operand_list(e: &FnEmitter, names: &[String], r: RegionId) -> (String, String) {
+    let f = e.f;
+    let term = *f
+        .region(r)
+        .ops
+        .last()
+        .expect("verified regions end in a terminator");
+    let vs = &f.op(term).operands;
+    (names.join(", "), type_list(e, vs).join(", "))
+}
+
+/// Lowers an `if`; returns its results.
+pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
+    let c = condition(e, od.operands[0])?;
+    let tys = type_list(e, &od.results);
+    let r = e.fresh("if");
+    let (lhs, names) = results(&r, od.results.len());
+    let arrow = if tys.is_empty() {
+        String::new()
+    } else {
+        format!(" -> ({})", tys.join(", "))
+    };
+    e.line(&format!("{lhs}scf.if {c}{arrow} {{"));
+    for (i, &region) in od.regions.iter().enumerate() {
+        if i == 1 {
+            e.line("} else {");
+        }
+        let (_, yields) = nested_region(e, region)?;
+        let (vals, ytys) = operand_list(e, &yields, region);
+        e.enter();
+        e.line(&if yields.is_empty() {
+            "scf.yield".to_string()
+        } else {
+            format!("scf.yield {vals} : {ytys}")
+        });
+        e.leave();
+    }
+    e.line("}");
+    Ok(names)
+}
+
+/// Lowers a `while` (`scf.while` semantics); returns its results.
+pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
+    let f = e.f;
+    let (before, after) = (od.regions[0], od.regions[1]);
+    let state_tys = type_list(e, &od.operands);
+    let result_tys = type_list(e, &od.results);
+    let mut inits = Vec::new();
+    for (&p, &v) in f.region(before).params.iter().zip(&od.operands) {
+        let arg = e.fresh("s");
+        inits.push(format!("{arg} = {}", e.val(v)?));
+        e.set_val(p, arg);
+    }
+    let r = e.fresh("while");
+    let (lhs, names) = results(&r, od.results.len());
+    e.line(&format!(
+        "{lhs}scf.while ({}) : ({}) -> ({}) {{",
+        inits.join(", "),
+        state_tys.join(", "),
+        result_tys.join(", ")
+    ));
+    // Before region: bind the state's symbols from its block arguments.
+    e.push_scope();
+    e.enter();
+    for &p in &f.region(before).params {
+        let name = e.val(p)?;
+        e.bind_new_syms(&name, e.ty(p));
+    }
+    let (_, cond) = emit_region(e, before)?;
+    let term = *f
+        .region(before)
+        .ops
+        .last()
+        .expect("verified regions end in a terminator");
+    let c = condition(e, f.op(term).operands[0])?;
+    let (vals, tys) = (
+        cond[1..].join(", "),
+        type_list(e, &f.op(term).operands[1..]).join(", "),
+    );
+    e.line(&if cond.len() == 1 {
+        format!("scf.condition({c})")
+    } else {
+        format!("scf.condition({c}) {vals} : {tys}")
+    });
+    e.leave();
+    e.pop_scope();
+    e.line("} do {");
+    // After region: its parameters are block arguments.
+    let mut args = Vec::new();
+    for &p in &f.region(after).params {
+        let a = e.fresh("b");
+        args.push(format!("{a}: {}", types::tensor(e.ty(p))));
+        e.set_val(p, a);
+    }
+    e.line(&format!("^bb0({}):", args.join(", ")));
+    e.push_scope();
+    e.enter();
+    for &p in &f.region(after).params {
+        let name = e.val(p)?;
+        e.bind_new_syms(&name, e.ty(p));
+    }
+    let (_, yields) = emit_region(e, after)?;
+    let (vals, ytys) = operand_list(e, &yields, after);
+    e.line(&if yields.is_empty() {
+        "scf.yield".to_string()
+    } else {
+        format!("scf.yield {vals} : {ytys}")
+    });
+    e.leave();
+    e.pop_scope();
+    e.line("}");
+    Ok(names)
+}
+
+/// Lowers a `call` to another function of the module; returns its results.
+pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
+    let OpKind::Call { callee } = od.kind else {
+        unreachable!("call")
+    };
+    let name = e.callees.get(callee.index()).cloned().ok_or_else(|| {
+        BackendError::Unsupported(format!(
+            "callee {callee} is not in the module being emitted"
+        ))
+    })?;
+    let args: Vec<String> = od
+        .operands
+        .iter()
+        .map(|&v| e.val(v))
+        .collect::<Result<_, _>>()?;
+    let (ins, outs) = (type_list(e, &od.operands), type_list(e, &od.results));
+    let r = e.fresh("call");
+    let (lhs, names) = results(&r, od.results.len());
+    e.line(&format!(
+        "{lhs}func.call @{name}({}) : ({}) -> ({})",
+        args.join(", "),
+        ins.join(", "),
+        outs.join(", ")
+    ));
+    Ok(names)
+}
