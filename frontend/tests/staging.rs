@@ -77,3 +77,22 @@ fn loop_state_changing_dtype_is_an_error() {
     .unwrap_err();
     assert!(err.contains("loop variable 'x'") && err.contains("int32") && err.contains("float64"), "{err}");
 }
+
+#[test]
+fn grad_stages_a_call_to_the_generated_gradient_function() {
+    let ir = stage(&format!(
+        "{HEADER}def loss(w, x):\n    return np.sum(np.tanh(x @ w) ** 2)\n\n@agc.export\ndef step(w: agc.f32[4, 3], x: agc.f32[\"B\", 4]):\n    g = agc.grad(loss)(w, x)\n    return w - 0.1 * g\n"
+    ))
+    .unwrap();
+    assert_eq!(count_ops(&ir, "call"), 1, "{ir}");
+    assert!(ir.matches("func @").count() >= 3, "{ir}");
+}
+
+#[test]
+fn grad_of_a_non_scalar_is_an_error() {
+    let err = stage(&format!(
+        "{HEADER}def f(x):\n    return x * 2\n\n@agc.export\ndef g(x: agc.f32[3]):\n    return agc.grad(f)(x)\n"
+    ))
+    .unwrap_err();
+    assert!(err.contains("must return a float scalar"), "{err}");
+}

@@ -47,6 +47,8 @@ impl Stager {
         let arg0 = || a.first().cloned().ok_or_else(|| Diagnostic::error(span, format!("{name}() takes at least one argument")));
         match name {
             "agc.export" => self.export(args),
+            "agc.grad" => self.make_grad(&args, false),
+            "agc.value_and_grad" => self.make_grad(&args, true),
             "agc.export_with" => Err(Diagnostic::internal(span, "export_with needs a receiver")),
             "len" => {
                 let v = arg0()?;
@@ -330,6 +332,7 @@ impl Stager {
                 let kwargs: Vec<(String, Value)> = kw.borrow().iter().map(|(k, v)| (pyops::py_str(k), v.clone())).collect();
                 self.register_export(f, kwargs, span)
             }
+            ("agc.grad_fn", spec) => self.call_grad(spec, args),
             ("list.append", Value::List(l)) => {
                 l.borrow_mut().push(args.req(0, "object", "append")?);
                 Ok(Value::None)

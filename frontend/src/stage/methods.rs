@@ -141,6 +141,8 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "bool_" => Ok(Value::SpecFactory(DType::Bool)),
             "numpy" => Ok(Value::Namespace(Namespace::Numpy, Rc::from("agc.numpy"))),
             "export" => f("agc.export"),
+            "grad" => f("agc.grad"),
+            "value_and_grad" => f("agc.value_and_grad"),
             _ => Err(Diagnostic::unsupported(span, format!("agc.{name} is not supported yet"))),
         },
         Namespace::Math => match name {

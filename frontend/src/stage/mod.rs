@@ -19,6 +19,7 @@ pub mod calls;
 pub mod control_flow;
 pub mod export;
 pub mod expr;
+pub mod grad;
 pub mod index;
 pub mod loops;
 pub mod merge;

@@ -1,0 +1,178 @@
+//! `agc.grad(f, argnums)` and `agc.value_and_grad(f, argnums)` inside staged
+//! code: `f` is traced into its own IR function for the argument types at
+//! the call, the AD pass (`agc_lowering::ad`) appends its value-and-gradient
+//! function, and the call site stages a call to it. Arguments may be tensors
+//! or tuples/lists/dicts of tensors; gradients come back in the same
+//! structure. Compile-time arguments are baked into the traced function.
+
+use super::args::Args;
+use super::pyops;
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{DType, Function, OpKind, Span, Type};
+use std::rc::Rc;
+
+/// How one argument maps to the traced function's parameters.
+enum Shape {
+    /// Baked in at compile time.
+    Static(Value),
+    /// Parameter number `.0`.
+    Leaf(usize),
+    /// A tuple or list of parts.
+    Seq(Vec<Shape>, bool),
+    /// A dict with these keys and parts.
+    Dict(Vec<(Value, Shape)>),
+}
+
+impl Stager {
+    /// `agc.grad(f, argnums=0)` / `agc.value_and_grad(...)`: a callable.
+    pub fn make_grad(&mut self, args: &Args, with_value: bool) -> R<Value> {
+        let name = if with_value { "agc.value_and_grad" } else { "agc.grad" };
+        args.check(name, 2, &["fun", "argnums"])?;
+        let f = args.req(0, "fun", name)?;
+        let argnums = args.get(1, "argnums").unwrap_or(Value::Int(0));
+        Ok(Value::Builtin(
+            Rc::from("agc.grad_fn"),
+            Some(Box::new(Value::tuple(vec![f, argnums, Value::Bool(with_value)]))),
+        ))
+    }
+
+    /// Calls a function made by [`Stager::make_grad`].
+    pub fn call_grad(&mut self, spec: &Value, args: Args) -> R<Value> {
+        let span = args.span;
+        let parts = pyops::iterate(spec, span)?;
+        let (f, argnums, with_value) = (&parts[0], &parts[1], pyops::truthy(&parts[2]) == Some(true));
+        let (nums, single) = match argnums {
+            Value::Tuple(_) | Value::List(_) => (pyops::iterate(argnums, span)?, false),
+            other => (vec![other.clone()], true),
+        };
+        let n = args.pos.len() as i64;
+        let nums: Vec<usize> = nums
+            .iter()
+            .map(|v| match v.as_int() {
+                Some(i) if -n <= i && i < n => Ok(if i < 0 { (i + n) as usize } else { i as usize }),
+                _ => Err(Diagnostic::error(span, format!("argnums {} is out of range for {n} positional arguments", pyops::py_repr(v)))),
+            })
+            .collect::<R<_>>()?;
+        // Flatten the arguments into parameters.
+        let mut leaves: Vec<Tensor> = Vec::new();
+        let mut shapes = Vec::new();
+        for (i, a) in args.pos.iter().enumerate() {
+            shapes.push(self.flatten_arg(a, nums.contains(&i), &mut leaves, span)?);
+        }
+        let params: Vec<(String, Type)> =
+            leaves.iter().enumerate().map(|(i, t)| (format!("arg{i}"), Type::Tensor(t.ty.clone()))).collect();
+        let fname = match f {
+            Value::Function(c) => c.name.clone(),
+            _ => "f".into(),
+        };
+        let traced = Function::new(format!("{fname}_{}", self.module.funcs.len()), &params, span);
+        let (saved, param_tensors) = self.begin_function(traced);
+        let call_args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &param_tensors)).collect();
+        let out = self.call(f, Args { pos: call_args, kw: args.kw.clone(), span }).and_then(|r| {
+            let t = match &r {
+                Value::Tensor(t) => t.clone(),
+                other if super::tensor::kind_of(other).is_some() => self.to_tensor(other, None, span)?,
+                other => {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("the function passed to agc.grad must return a scalar, got a {}", other.type_name()),
+                    ))
+                }
+            };
+            if t.ty.rank() != 0 || !t.ty.dtype.is_float() {
+                return Err(Diagnostic::error(span, format!("the function passed to agc.grad must return a float scalar, got {}", t.ty)));
+            }
+            Ok(vec![t])
+        });
+        let fid = self.end_function(saved, out, span)?;
+        // Parameters to differentiate: the leaves of the chosen arguments.
+        let wrt: Vec<usize> = nums.iter().flat_map(|&i| leaf_indices(&shapes[i])).collect();
+        let vjp = agc_lowering::ad::value_and_grad(&mut self.module, fid, &wrt)
+            .map_err(|e| Diagnostic::error(if e.span.is_unknown() { span } else { e.span }, e.message))?;
+        let result_types = self.module.func(vjp).result_types.clone();
+        let operands = leaves.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let region = self.region;
+        let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: vjp }, operands, result_types.clone(), vec![], span);
+        let origin = self.generation;
+        let outs: Vec<Tensor> = results
+            .into_iter()
+            .zip(result_types)
+            .map(|(value, ty)| Tensor { value, ty: ty.tensor().clone(), origin, region })
+            .collect();
+        let value = Value::Tensor(outs[0].clone());
+        let mut grads = outs[1..].iter().cloned();
+        let per_arg: Vec<Value> = nums.iter().map(|&i| rebuild_grad(&shapes[i], &mut grads)).collect();
+        let g = if single { per_arg.into_iter().next().unwrap_or(Value::None) } else { Value::tuple(per_arg) };
+        Ok(if with_value { Value::tuple(vec![value, g]) } else { g })
+    }
+
+    fn flatten_arg(&mut self, a: &Value, differentiated: bool, leaves: &mut Vec<Tensor>, span: Span) -> R<Shape> {
+        Ok(match a {
+            Value::Tensor(t) => {
+                leaves.push(t.clone());
+                Shape::Leaf(leaves.len() - 1)
+            }
+            Value::Float(_) if differentiated => {
+                let t = self.to_tensor(a, Some(DType::F64), span)?;
+                leaves.push(t);
+                Shape::Leaf(leaves.len() - 1)
+            }
+            Value::Tuple(_) | Value::List(_) => {
+                let items = pyops::iterate(a, span)?;
+                let parts = items.iter().map(|x| self.flatten_arg(x, differentiated, leaves, span)).collect::<R<_>>()?;
+                Shape::Seq(parts, matches!(a, Value::List(_)))
+            }
+            Value::Dict(d) => {
+                let items = d.borrow().clone();
+                let parts = items
+                    .into_iter()
+                    .map(|(k, v)| Ok((k, self.flatten_arg(&v, differentiated, leaves, span)?)))
+                    .collect::<R<_>>()?;
+                Shape::Dict(parts)
+            }
+            other if differentiated => {
+                return Err(Diagnostic::error(span, format!("agc.grad cannot differentiate with respect to a {}", other.type_name())))
+            }
+            other => Shape::Static(other.clone()),
+        })
+    }
+}
+
+fn rebuild_arg(s: &Shape, params: &[Tensor]) -> Value {
+    match s {
+        Shape::Static(v) => v.clone(),
+        Shape::Leaf(i) => Value::Tensor(params[*i].clone()),
+        Shape::Seq(parts, is_list) => {
+            let items = parts.iter().map(|p| rebuild_arg(p, params)).collect();
+            if *is_list { Value::list(items) } else { Value::tuple(items) }
+        }
+        Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
+            parts.iter().map(|(k, p)| (k.clone(), rebuild_arg(p, params))).collect(),
+        ))),
+    }
+}
+
+fn leaf_indices(s: &Shape) -> Vec<usize> {
+    match s {
+        Shape::Static(_) => vec![],
+        Shape::Leaf(i) => vec![*i],
+        Shape::Seq(parts, _) => parts.iter().flat_map(leaf_indices).collect(),
+        Shape::Dict(parts) => parts.iter().flat_map(|(_, p)| leaf_indices(p)).collect(),
+    }
+}
+
+fn rebuild_grad(s: &Shape, grads: &mut impl Iterator<Item = Tensor>) -> Value {
+    match s {
+        Shape::Static(_) => Value::None,
+        Shape::Leaf(_) => grads.next().map(Value::Tensor).unwrap_or(Value::None),
+        Shape::Seq(parts, is_list) => {
+            let items = parts.iter().map(|p| rebuild_grad(p, grads)).collect();
+            if *is_list { Value::list(items) } else { Value::tuple(items) }
+        }
+        Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
+            parts.iter().map(|(k, p)| (k.clone(), rebuild_grad(p, grads))).collect(),
+        ))),
+    }
+}
