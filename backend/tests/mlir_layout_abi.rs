@@ -105,6 +105,20 @@ fn slices_with_negative_steps_and_concat() {
     assert_eq!(t1.dims[0], agc_ir::Dim::Static(1));
     let r1 = b.op(OpKind::Slice { dims: d1 }, &[p[0]], t1);
     funcs.push(b.ret(&[r1]));
+    // x[start:stop] with run-time bounds.
+    let tx2 = ty(F32, &["B", "2"]);
+    let (mut b, p) = Fb::new("dyn", &[tx2.clone(), st(I64, &[]), st(I64, &[])]);
+    let r1 = b.op(OpKind::DynSlice, &[p[0], p[1], p[2]], ty(F32, &["_d", "2"]));
+    let r2 = b.op(
+        OpKind::Reduce {
+            kind: ReduceKind::Sum,
+            axes: vec![0],
+            keepdims: false,
+        },
+        &[r1],
+        st(F32, &[2]),
+    );
+    funcs.push(b.ret(&[r1, r2]));
     let tb = ty(F64, &["B"]);
     let (mut b, p) = Fb::new("twice", std::slice::from_ref(&tb));
     let d1 = vec![s(Some(1), None, 1)];
@@ -184,6 +198,23 @@ fn slices_with_negative_steps_and_concat() {
     let x = Tensor::rand(I32, &[7], 5);
     let r = lib.call("static", &[&x]);
     assert_close("static", &r[0], &numpy("x[5:-8:-2]", &[("x", &x)]));
+    for n in [5, 0] {
+        let x = Tensor::rand(F32, &[n, 2], 8);
+        for (a, z) in [(1, 3), (-2, 100), (-100, -1), (3, 1), (0, 0)] {
+            let (ta, tz) = (
+                Tensor::new(I64, &[], &[a as f64]),
+                Tensor::new(I64, &[], &[z as f64]),
+            );
+            let r = lib.call("dyn", &[&x, &ta, &tz]);
+            let what = format!("x[{a}:{z}] (n={n})");
+            assert_close(&what, &r[0], &numpy(&format!("x[{a}:{z}]"), &[("x", &x)]));
+            assert_close(
+                &what,
+                &r[1],
+                &numpy(&format!("x[{a}:{z}].sum(axis=0)"), &[("x", &x)]),
+            );
+        }
+    }
     let x = Tensor::rand(I64, &[4, 2], 6);
     let r = lib.call("index", &[&x]);
     assert_close("index", &r[0], &numpy("x[2:3]", &[("x", &x)]));

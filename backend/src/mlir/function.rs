@@ -145,9 +145,10 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Transpose { perm } => layout::transpose(e, od, perm),
         OpKind::Slice { dims } => gather::slice(e, od, dims),
         OpKind::Concat { axis } => gather::concat(e, od, *axis),
-        OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => Err(
-            BackendError::Unsupported("run-time indexing is not lowered yet".into()),
-        ),
+        OpKind::DynSlice => gather::dyn_slice(e, od),
+        OpKind::DynIndex { .. } | OpKind::DynUpdate { .. } => Err(BackendError::Unsupported(
+            "run-time indexing needs a run-time error channel (index out of range)".into(),
+        )),
         OpKind::Return | OpKind::Yield | OpKind::Condition => Err(BackendError::Mlir(
             "a terminator in the middle of a region".into(),
         )),

@@ -1,4 +1,4 @@
-//! Slice and concat as gather-style `linalg.generic`s: the body computes
+//! Slice, dyn_slice and concat as gather-style `linalg.generic`s: the body computes
 //! source coordinates from `linalg.index` and reads with `tensor.extract`.
 //!
 //! Why not `tensor.extract_slice`/`insert_slice`: after bufferization those
@@ -155,6 +155,72 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
         };
         let v = e.scf_if(&ok, el, read, |e| Ok(e.constant(&zero, el)))?;
         Ok(vec![v])
+    })?;
+    Ok(r.into_iter().next().unwrap())
+}
+
+/// `v` (a rank-0 `i64` tensor) as an `index` normalised against size `n`
+/// the Python way (negative counts from the end) and clamped to `[0, n]`.
+fn runtime_bound(e: &mut FnEmitter, v: &str, n: &str) -> String {
+    let x = e.assign(&format!("tensor.extract {v}[] : tensor<i64>"));
+    let x = e.assign(&format!("arith.index_cast {x} : i64 to index"));
+    let zero = e.index_const(0);
+    let neg = e.cmpi("slt", &x, &zero, "index");
+    let from_end = e.arith("addi", &x, n, "index");
+    let x = e.select(&neg, &from_end, &x, "index");
+    clamp(e, &x, &zero, n)
+}
+
+/// Lowers a `dyn_slice` (`x[start:stop]` on axis 0, bounds known at run
+/// time, Python semantics with step 1); returns the result tensor.
+pub fn dyn_slice(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let x = e.val(od.operands[0])?;
+    let n = e.dim_size(&in_ty.dims[0])?;
+    let (sv, ev) = (e.val(od.operands[1])?, e.val(od.operands[2])?);
+    let start = runtime_bound(e, &sv, &n);
+    let stop = runtime_bound(e, &ev, &n);
+    let zero = e.index_const(0);
+    let diff = e.arith("subi", &stop, &start, "index");
+    let len = e.arith("maxsi", &diff, &zero, "index");
+    let guard = match &out_ty.dims[0] {
+        Dim::Sym(name) => {
+            e.bind_sym(name, len);
+            false
+        }
+        // A static result size the run-time bounds may not honour.
+        Dim::Static(_) => true,
+    };
+    let init = e.empty(out_ty)?;
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; out_ty.rank()],
+        ins: vec![],
+        outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+    };
+    let in_t = types::tensor(in_ty);
+    let rank = out_ty.rank();
+    let r = e.generic(&spec, |e, _| {
+        let mut coords: Vec<String> = (0..rank)
+            .map(|k| e.assign(&format!("linalg.index {k} : index")))
+            .collect();
+        coords[0] = e.arith("addi", &start, &coords[0], "index");
+        let read = |e: &mut FnEmitter| {
+            Ok(e.assign(&format!(
+                "tensor.extract {x}[{}] : {in_t}",
+                coords.join(", ")
+            )))
+        };
+        if !guard {
+            return Ok(vec![read(e)?]);
+        }
+        let ok = e.cmpi("ult", &coords[0], &stop, "index");
+        let el = types::elem(in_ty.dtype);
+        let zero = if in_ty.dtype.is_float() {
+            types::scalar_lit(in_ty.dtype, 0.0)
+        } else {
+            types::int_lit(in_ty.dtype, 0)
+        };
+        Ok(vec![e.scf_if(&ok, el, read, |e| Ok(e.constant(&zero, el)))?])
     })?;
     Ok(r.into_iter().next().unwrap())
 }

@@ -50,9 +50,9 @@
 //! Calls between the module's functions (recursion included) use the
 //! `agc_impl_<f>` symbols directly, so the same ownership rules hold there.
 //!
-//! Not covered yet: `dyn_index`, `dyn_slice`, `dyn_update` (they need a way
-//! to report a run-time error, such as an index out of range, which this
-//! calling convention does not have yet).
+//! Not covered yet: `dyn_index` and `dyn_update` (they need a way to report
+//! a run-time error, an index out of range, which this calling convention
+//! does not have yet).
 
 mod constant;
 mod contraction;
