@@ -174,6 +174,8 @@ def run_agc(binary, *args, cwd=None, timeout=300):
 class BuildCache:
     """Builds each model once per session, all wanted models in parallel on first use.
 
+    `AGC_TEST_OPT_LEVEL=0..3` in the environment builds everything at that -O level.
+
     `get(path)` returns the built `lib<NAME>.so` or raises `agc.Error` with the
     compiler's output; a failed build fails every test of that model the same way.
     """
@@ -202,6 +204,8 @@ class BuildCache:
         pytest.fail(f"agc build {Path(path).name} failed:\n{message}", pytrace=False)
 
     def _build(self, path, options):
+        if "opt_level" not in options and os.environ.get("AGC_TEST_OPT_LEVEL"):
+            options = {**options, "opt_level": int(os.environ["AGC_TEST_OPT_LEVEL"])}
         tag = re.sub(r"\W+", "-", "_".join(f"{k}{v}" for k, v in sorted(options.items()))).strip("-")
         out = self.root / (path.stem + (f"__{tag}" if tag else ""))
         return agc.build(path, out, **options)

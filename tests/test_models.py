@@ -67,7 +67,10 @@ def test_metadata(model_path, export_name, builds):
     inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0),
                                  harness.dim_sizes(module))
     dims = harness.bind_dims(export, inputs)
-    expected = harness.eager(export, inputs)
+    try:
+        expected = harness.eager(export, inputs)
+    except (IndexError, ValueError):
+        return  # numpy raises on these inputs: test_matches_numpy checks the library's error instead
     assert len(meta["results"]) == len(expected), "number of results in the metadata"
     for k, (r, e) in enumerate(zip(meta["results"], expected)):
         assert np.dtype(r["dtype"]) == e.dtype, f"result {k} dtype in the metadata"
