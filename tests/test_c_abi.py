@@ -171,7 +171,7 @@ def test_concurrent_calls_from_eight_threads(lib_dir, exe_dir):
         y, idx = expected_affine(t + 1, t)
         harness.assert_matches(got[f"thread{t}.y"], y, f"thread {t}")
         harness.assert_matches(got[f"thread{t}.idx"], idx, f"thread {t}")
-    assert re.findall(r"THREAD \d+ mismatches 0 errors 0", proc.stdout).__len__() == 8, proc.stdout
+    assert len(re.findall(r"THREAD \d+ mismatches 0 errors 0", proc.stdout)) == 8, proc.stdout
 
 
 def test_shared_library_dependencies(lib_dir):
