@@ -170,7 +170,7 @@ fn calls_and_recursive_tree_reduction() {
         vec![r[0]]
     });
     assert_eq!(tree, tree_id);
-    let main = add_fn(&mut m, "main", &[vec_t.clone()], |b, p| {
+    let main = add_fn(&mut m, "main", std::slice::from_ref(&vec_t), |b, p| {
         let n = b.dim(p[0], 0);
         let zero = b.index(0);
         let r = b.call(tree, vec![p[0], zero, n], vec![ty(DType::F64, &[])]);

@@ -234,6 +234,14 @@ fn slices_with_steps_and_symbolic_index() {
         });
         check_grad(&mut m, f, &[0], &[rng.tensor(&[5, 4], -1.0, 1.0)]);
     }
+    // Step 1 and ::-1 on a run-time-sized axis.
+    for sl in [s(Some(1), None, 1), s(None, Some(-2), 1), s(Some(-3), Some(4), 1), s(Some(3), Some(1), 1), s(None, None, -1)] {
+        let (mut m, f) = module(&[ty(DType::F64, &["B", "3"])], |b, p| {
+            let y = b.slice(p[0], vec![sl, SliceDim::FULL]).unwrap();
+            vec![scalarize(b, y)]
+        });
+        check_grad(&mut m, f, &[0], &[rng.tensor(&[5, 3], -1.0, 1.0)]);
+    }
     // x[-1] and x[1] on a run-time-sized axis.
     for start in [-1, 1] {
         let stop = if start == -1 { None } else { Some(start + 1) };

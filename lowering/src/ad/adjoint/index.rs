@@ -6,7 +6,7 @@
 
 use super::{unbroadcast, Grads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
-use agc_ir::{BinaryOp, CmpOp, OpKind, Value};
+use agc_ir::{BinaryOp, CmpOp, Dim, OpKind, TensorType, Value};
 
 /// Rules of the run-time indexing family.
 pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
@@ -61,17 +61,31 @@ fn clamp_bound(b: &mut Builder, v: Value, n: Value) -> BResult {
 fn dyn_slice(r: &mut Rule, start: Value, stop: Value) -> Result<Value, RuleError> {
     let (x, g) = (r.x[0], r.g);
     let tx = r.ty(x);
-    let (before_len, after_len) = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
-    let b = &mut r.b;
-    let n = b.dim(x, 0);
+    let fresh = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
+    let n = r.b.dim(x, 0);
+    Ok(pad_rows(&mut r.b, g, &tx, n, start, stop, fresh)?)
+}
+
+/// The adjoint of `x[start:stop]` (step 1, Python's clamping) along axis 0
+/// of a tensor of type `full` with `n` rows: `g` between zero blocks, whose
+/// run-time sizes are named by the two `fresh` dims.
+pub(crate) fn pad_rows(
+    b: &mut Builder,
+    g: Value,
+    full: &TensorType,
+    n: Value,
+    start: Value,
+    stop: Value,
+    fresh: (Dim, Dim),
+) -> BResult {
     let s = clamp_bound(b, start, n)?;
     let e = clamp_bound(b, stop, n)?;
     let e = b.binary(BinaryOp::Max, e, s)?;
     let zero = b.index(0);
-    let z = b.zeros(&tx);
-    let before = b.dyn_slice(z, zero, s, before_len);
-    let after = b.dyn_slice(z, e, n, after_len);
+    let z = b.zeros(full);
+    let before = b.dyn_slice(z, zero, s, fresh.0);
+    let after = b.dyn_slice(z, e, n, fresh.1);
     let whole = b.concat(vec![before, g, after], 0)?;
-    // Back to `x`'s type: the same rows, under the name of `x`'s first dim.
-    Ok(b.dyn_slice(whole, zero, n, tx.dims[0].clone()))
+    // Back to the full type: the same rows, under the name of its first dim.
+    Ok(b.dyn_slice(whole, zero, n, full.dims[0].clone()))
 }

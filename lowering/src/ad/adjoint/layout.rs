@@ -5,8 +5,11 @@
 //! offsets from `dim`). `slice` scatters the adjoint into zeros axis by
 //! axis: step 1 pads with zero blocks through `concat`; other steps on a
 //! static axis multiply by a constant 0/1 selection matrix; a single index on
-//! a run-time-sized axis adds the adjoint with `dyn_update` into zeros.
+//! a run-time-sized axis adds the adjoint with `dyn_update` into zeros; step 1
+//! on a run-time-sized axis pads as the `dyn_slice` adjoint does; `::-1` is
+//! its own adjoint. Other steps on run-time-sized axes are not supported.
 
+use super::index::pad_rows;
 use super::{unbroadcast, Grads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
 use agc_ir::{infer, ConstData, Dim, OpKind, SliceDim, TensorType, Value};
@@ -87,6 +90,7 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
         cur = match &tx.dims[axis] {
             Dim::Static(n) => expand_static(&mut r.b, cur, axis, *n, s)?,
             d if infer::is_single_index(s) => expand_index(&mut r.b, cur, axis, d, s.start.unwrap_or(-1))?,
+            _ if s.step == 1 || *s == REVERSED => expand_run_time(r, cur, axis, s)?,
             d => {
                 return Err(RuleError::Unsupported(format!(
                     "the gradient of slicing the run-time-sized axis {d} with [{}:{}:{}]",
@@ -98,6 +102,42 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
         };
     }
     Ok(cur)
+}
+
+/// `::-1`, its own adjoint.
+const REVERSED: SliceDim = SliceDim { start: None, stop: None, step: -1 };
+
+/// Pads `cur` (sliced with step 1 along the run-time-sized `axis`) with
+/// zero blocks, through the `dyn_slice` adjoint on the axis moved to the
+/// front; or reverses it back (`::-1`).
+fn expand_run_time(r: &mut Rule, cur: Value, axis: usize, s: &SliceDim) -> BResult {
+    let x = r.x[0];
+    let fresh = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
+    let tx = r.ty(x);
+    let b = &mut r.b;
+    let t = b.ty(cur);
+    let perm = to_front(t.rank(), axis);
+    let front = b.transpose(cur, perm.clone())?;
+    let mut full = b.ty(front);
+    full.dims[0] = tx.dims[axis].clone();
+    let n = b.dim(x, axis);
+    if *s == REVERSED {
+        let rev = b.slice(front, std::iter::once(REVERSED).chain(vec![SliceDim::FULL; t.rank() - 1]).collect())?;
+        let zero = b.index(0);
+        // The same rows under the name of `x`'s dim.
+        let back = b.dyn_slice(rev, zero, n, full.dims[0].clone());
+        return b.transpose(back, inverse(&perm));
+    }
+    let start = match s.start {
+        Some(v) => b.index(v),
+        None => b.index(0),
+    };
+    let stop = match s.stop {
+        Some(v) => b.index(v),
+        None => n,
+    };
+    let padded = pad_rows(b, front, &full, n, start, stop, fresh)?;
+    b.transpose(padded, inverse(&perm))
 }
 
 /// Scatters `cur` (sliced along static `axis` of size `n` by `s`) into zeros.
