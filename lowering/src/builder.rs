@@ -7,8 +7,8 @@
 
 use agc_ir::infer::{self, TypeError};
 use agc_ir::{
-    BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, OpKind, ReduceKind, RegionId, SliceDim, Span,
-    TensorType, Type, UnaryOp, Value,
+    BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, OpKind, ReduceKind, RegionId,
+    SliceDim, Span, TensorType, Type, UnaryOp, Value,
 };
 
 /// Appends ops to the end of `region` of `f`, all stamped with `span`.
@@ -32,7 +32,11 @@ impl<'f> Builder<'f> {
 
     /// A builder for another region of the same function (for nested regions).
     pub fn at(&mut self, region: RegionId) -> Builder<'_> {
-        Builder { f: self.f, region, span: self.span }
+        Builder {
+            f: self.f,
+            region,
+            span: self.span,
+        }
     }
 
     /// The tensor type of `v`.
@@ -41,9 +45,17 @@ impl<'f> Builder<'f> {
     }
 
     /// Appends an op with explicit result types and regions; returns its results.
-    pub fn op(&mut self, kind: OpKind, operands: Vec<Value>, results: Vec<TensorType>, regions: Vec<RegionId>) -> Vec<Value> {
+    pub fn op(
+        &mut self,
+        kind: OpKind,
+        operands: Vec<Value>,
+        results: Vec<TensorType>,
+        regions: Vec<RegionId>,
+    ) -> Vec<Value> {
         let results = results.into_iter().map(Type::from).collect();
-        self.f.append_op(self.region, kind, operands, results, regions, self.span).1
+        self.f
+            .append_op(self.region, kind, operands, results, regions, self.span)
+            .1
     }
 
     /// Appends a single-result op without regions.
@@ -69,7 +81,11 @@ impl<'f> Builder<'f> {
 
     /// A rank-0 `i64` constant.
     pub fn index(&mut self, i: i64) -> Value {
-        self.op1(OpKind::Const(ConstData::Int(vec![i])), Vec::new(), TensorType::scalar(DType::I64))
+        self.op1(
+            OpKind::Const(ConstData::Int(vec![i])),
+            Vec::new(),
+            TensorType::scalar(DType::I64),
+        )
     }
 
     /// A tensor of type `ty` filled with `x`.
@@ -99,7 +115,11 @@ impl<'f> Builder<'f> {
             return Err(TypeError::DTypeMismatch(tx.dtype, ty.dtype));
         }
         let dims = infer::broadcast_dims(&tx.dims, &ty.dims)?;
-        Ok(self.op1(OpKind::Binary(b), vec![x, y], TensorType::new(tx.dtype, dims)))
+        Ok(self.op1(
+            OpKind::Binary(b),
+            vec![x, y],
+            TensorType::new(tx.dtype, dims),
+        ))
     }
 
     /// `x + y`.
@@ -125,7 +145,11 @@ impl<'f> Builder<'f> {
             return Err(TypeError::DTypeMismatch(tx.dtype, ty.dtype));
         }
         let dims = infer::broadcast_dims(&tx.dims, &ty.dims)?;
-        Ok(self.op1(OpKind::Compare(c), vec![x, y], TensorType::new(DType::Bool, dims)))
+        Ok(self.op1(
+            OpKind::Compare(c),
+            vec![x, y],
+            TensorType::new(DType::Bool, dims),
+        ))
     }
 
     /// `np.where(c, x, y)`.
@@ -135,7 +159,11 @@ impl<'f> Builder<'f> {
             return Err(TypeError::DTypeMismatch(tx.dtype, ty.dtype));
         }
         let dims = infer::broadcast_all(&[&tc, &tx, &ty])?;
-        Ok(self.op1(OpKind::Select, vec![c, x, y], TensorType::new(tx.dtype, dims)))
+        Ok(self.op1(
+            OpKind::Select,
+            vec![c, x, y],
+            TensorType::new(tx.dtype, dims),
+        ))
     }
 
     /// `x.astype(dtype)`.
@@ -154,13 +182,27 @@ impl<'f> Builder<'f> {
     }
 
     /// A reduction over `axes` (sorted, unique); the identity when `axes` is empty.
-    pub fn reduce(&mut self, kind: ReduceKind, x: Value, axes: Vec<usize>, keepdims: bool) -> Value {
+    pub fn reduce(
+        &mut self,
+        kind: ReduceKind,
+        x: Value,
+        axes: Vec<usize>,
+        keepdims: bool,
+    ) -> Value {
         if axes.is_empty() {
             return x;
         }
         let t = self.ty(x);
         let dims = infer::reduce(&t, &axes, keepdims);
-        self.op1(OpKind::Reduce { kind, axes, keepdims }, vec![x], TensorType::new(t.dtype, dims))
+        self.op1(
+            OpKind::Reduce {
+                kind,
+                axes,
+                keepdims,
+            },
+            vec![x],
+            TensorType::new(t.dtype, dims),
+        )
     }
 
     /// Row-major reshape to `dims` (the identity when the type is already `dims`).
@@ -173,7 +215,11 @@ impl<'f> Builder<'f> {
             let to = TensorType::new(t.dtype, dims.to_vec());
             return Err(TypeError::Reshape(t.shape_string(), to.shape_string()));
         }
-        Ok(self.op1(OpKind::Reshape, vec![x], TensorType::new(t.dtype, dims.to_vec())))
+        Ok(self.op1(
+            OpKind::Reshape,
+            vec![x],
+            TensorType::new(t.dtype, dims.to_vec()),
+        ))
     }
 
     /// Permutes axes (the identity permutation emits nothing).
@@ -195,7 +241,11 @@ impl<'f> Builder<'f> {
             let to = TensorType::new(t.dtype, dims.to_vec());
             return Err(TypeError::Broadcast(t.shape_string(), to.shape_string()));
         }
-        Ok(self.op1(OpKind::BroadcastTo, vec![x], TensorType::new(t.dtype, dims.to_vec())))
+        Ok(self.op1(
+            OpKind::BroadcastTo,
+            vec![x],
+            TensorType::new(t.dtype, dims.to_vec()),
+        ))
     }
 
     /// Concatenation along `axis`.
@@ -217,7 +267,11 @@ impl<'f> Builder<'f> {
 
     /// The run-time size of `axis` of `x` (a rank-0 `i64`).
     pub fn dim(&mut self, x: Value, axis: usize) -> Value {
-        self.op1(OpKind::Dim { axis }, vec![x], TensorType::scalar(DType::I64))
+        self.op1(
+            OpKind::Dim { axis },
+            vec![x],
+            TensorType::scalar(DType::I64),
+        )
     }
 
     /// `x[i0, .., ik]` with run-time `i64` indices.
@@ -241,11 +295,23 @@ impl<'f> Builder<'f> {
         let t = self.ty(x);
         let mut operands = vec![x, v];
         operands.extend_from_slice(idx);
-        self.op1(OpKind::DynUpdate { axes: idx.len(), accumulate }, operands, t)
+        self.op1(
+            OpKind::DynUpdate {
+                axes: idx.len(),
+                accumulate,
+            },
+            operands,
+            t,
+        )
     }
 
     /// A call of `callee`, whose result types the caller supplies.
-    pub fn call(&mut self, callee: FuncId, args: Vec<Value>, results: Vec<TensorType>) -> Vec<Value> {
+    pub fn call(
+        &mut self,
+        callee: FuncId,
+        args: Vec<Value>,
+        results: Vec<TensorType>,
+    ) -> Vec<Value> {
         self.op(OpKind::Call { callee }, args, results, Vec::new())
     }
 }

@@ -16,9 +16,22 @@ use support::{add_fn, for_range, if_, scalarize, ty};
 fn build_and_check(mut m: Module, f: FuncId, wrt: &[usize], check: &str) {
     let g = value_and_grad(&mut m, f, wrt).unwrap();
     agc_ir::verify::verify_module(&m).unwrap();
-    m.exports.push(Export { func: f, c_name: "loss".into(), doc: String::new() });
-    m.exports.push(Export { func: g, c_name: "loss_vg".into(), doc: String::new() });
-    let opts = agc_backend::BuildOptions { name: "adtest".into(), opt_level: 2, target: agc_backend::Target::Cpu, emit: vec![] };
+    m.exports.push(Export {
+        func: f,
+        c_name: "loss".into(),
+        doc: String::new(),
+    });
+    m.exports.push(Export {
+        func: g,
+        c_name: "loss_vg".into(),
+        doc: String::new(),
+    });
+    let opts = agc_backend::BuildOptions {
+        name: "adtest".into(),
+        opt_level: 2,
+        target: agc_backend::Target::Cpu,
+        emit: vec![],
+    };
     let text = agc_ir::print::print_module(&m);
     let arts = agc_backend::build(&m, &opts).unwrap_or_else(|e| panic!("build: {e}\n{text}"));
     let dir = tempfile::tempdir().unwrap();
@@ -26,9 +39,17 @@ fn build_and_check(mut m: Module, f: FuncId, wrt: &[usize], check: &str) {
         std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
     }
     let so = dir.path().join("libadtest.so");
-    let script = format!("{PRELUDE}\nlib = agc.load({:?})\n{check}\n", so.display().to_string());
+    let script = format!(
+        "{PRELUDE}\nlib = agc.load({:?})\n{check}\n",
+        so.display().to_string()
+    );
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../python");
-    let out = Command::new("python3").arg("-c").arg(&script).env("PYTHONPATH", python).output().unwrap();
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(&script)
+        .env("PYTHONPATH", python)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}\n{}\n{text}",
@@ -67,7 +88,13 @@ def fd_check(lib, args, wrt, rtol=1e-5, atol=1e-7):
 fn mlp_cross_entropy() {
     let f64d = |d: &[&str]| ty(DType::F64, d);
     let mut m = Module::new("adtest");
-    let params = [f64d(&["B", "4"]), f64d(&["4", "5"]), f64d(&["5"]), f64d(&["5", "3"]), f64d(&["B", "3"])];
+    let params = [
+        f64d(&["B", "4"]),
+        f64d(&["4", "5"]),
+        f64d(&["5"]),
+        f64d(&["5", "3"]),
+        f64d(&["B", "3"]),
+    ];
     let f = add_fn(&mut m, "loss", &params, |b, p| {
         let (x, w1, b1, w2, y) = (p[0], p[1], p[2], p[3], p[4]);
         let xw = b.matmul(x, w1).unwrap();
@@ -125,7 +152,11 @@ fn layout_and_reduction_ops() {
     let params = [f64d(&["4", "3"]), f64d(&["3"]), f64d(&["2", "3", "1"])];
     let f = add_fn(&mut m, "loss", &params, |b, p| {
         let (a, v, c) = (p[0], p[1], p[2]);
-        let s = SliceDim { start: Some(1), stop: None, step: 2 };
+        let s = SliceDim {
+            start: Some(1),
+            stop: None,
+            step: 2,
+        };
         let sl = b.slice(a, vec![s, SliceDim::FULL]).unwrap();
         let t = b.transpose(sl, vec![1, 0]).unwrap();
         let r = b.reshape(t, &[Dim::Static(6)]).unwrap();
@@ -206,7 +237,12 @@ fn loop_branch_and_recursion() {
         vec![r[0]]
     });
     assert_eq!(pw, pw_id);
-    let params = [f64d(&["B", "3"]), f64d(&["3", "3"]), f64d(&["3"]), i64s.clone()];
+    let params = [
+        f64d(&["B", "3"]),
+        f64d(&["3", "3"]),
+        f64d(&["3"]),
+        i64s.clone(),
+    ];
     let f = add_fn(&mut m, "loss", &params, |b, p| {
         let (h0, w, v, n) = (p[0], p[1], p[2], p[3]);
         let out = for_range(b, n, vec![h0], |b, _, s| {
@@ -215,7 +251,12 @@ fn loop_branch_and_recursion() {
             let tot = b.reduce(ReduceKind::Sum, pre, vec![0, 1], false);
             let zero = b.scalar(DType::F64, 0.0);
             let pos = b.compare(agc_ir::CmpOp::Gt, tot, zero).unwrap();
-            if_(b, pos, |b| vec![b.unary(UnaryOp::Tanh, pre)], |b| vec![b.unary(UnaryOp::Sin, pre)])
+            if_(
+                b,
+                pos,
+                |b| vec![b.unary(UnaryOp::Tanh, pre)],
+                |b| vec![b.unary(UnaryOp::Sin, pre)],
+            )
         });
         let two = b.index(2);
         let cube = b.call(pw, vec![v, two], vec![ty(DType::F64, &["3"])])[0];

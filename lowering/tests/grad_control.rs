@@ -46,7 +46,11 @@ fn if_takes_either_branch_with_free_values() {
         vec![scalarize(b, a)]
     });
     for (lo, hi, z) in [(0.1, 1.0, 0.5), (-1.0, -0.1, 0.7), (-1.0, -0.1, -0.7)] {
-        let args = [rng.tensor(&[3], lo, hi), rng.tensor(&[3], -1.0, 1.0), T::scalar(DType::F64, z)];
+        let args = [
+            rng.tensor(&[3], lo, hi),
+            rng.tensor(&[3], -1.0, 1.0),
+            T::scalar(DType::F64, z),
+        ];
         check_grad(&mut m, f, &[0, 1, 2], &args);
     }
 }
@@ -54,7 +58,12 @@ fn if_takes_either_branch_with_free_values() {
 /// An RNN: `for t in range(n): h = tanh(h @ W + xs[t])`, loss `sum(h * sin(h))`.
 fn rnn(h_dims: &[&str]) -> (Module, agc_ir::FuncId) {
     module(
-        &[ty(DType::F64, &["T", "3"]), ty(DType::F64, h_dims), ty(DType::F64, &["3", "3"]), ty(DType::I64, &[])],
+        &[
+            ty(DType::F64, &["T", "3"]),
+            ty(DType::F64, h_dims),
+            ty(DType::F64, &["3", "3"]),
+            ty(DType::I64, &[]),
+        ],
         |b, p| {
             let (xs, h0, w, n) = (p[0], p[1], p[2], p[3]);
             let out = for_range(b, n, vec![h0], |b, i, s| {
@@ -73,12 +82,22 @@ fn while_loop_rnn() {
     let mut rng = Rng(43);
     let (mut m, f) = rnn(&["3"]);
     for n in [0, 1, 4] {
-        let args = [rng.tensor(&[5, 3], -1.0, 1.0), rng.tensor(&[3], -1.0, 1.0), rng.tensor(&[3, 3], -1.0, 1.0), i64s(n)];
+        let args = [
+            rng.tensor(&[5, 3], -1.0, 1.0),
+            rng.tensor(&[3], -1.0, 1.0),
+            rng.tensor(&[3, 3], -1.0, 1.0),
+            i64s(n),
+        ];
         check_grad(&mut m, f, &[0, 1, 2], &args);
     }
     // A batch of symbolic size.
     let (mut m, f) = rnn(&["B", "3"]);
-    let args = [rng.tensor(&[4, 3], -1.0, 1.0), rng.tensor(&[2, 3], -1.0, 1.0), rng.tensor(&[3, 3], -1.0, 1.0), i64s(3)];
+    let args = [
+        rng.tensor(&[4, 3], -1.0, 1.0),
+        rng.tensor(&[2, 3], -1.0, 1.0),
+        rng.tensor(&[3, 3], -1.0, 1.0),
+        i64s(3),
+    ];
     check_grad(&mut m, f, &[0, 1, 2], &args);
 }
 
@@ -108,29 +127,55 @@ fn while_loop_whose_condition_reads_float_state() {
         vec![b.add(y, out[1]).unwrap()]
     });
     for _ in 0..3 {
-        check_grad(&mut m, f, &[0, 1], &[T::scalar(DType::F64, rng.uniform(0.5, 2.0)), T::scalar(DType::F64, rng.uniform(1.2, 2.5))]);
+        check_grad(
+            &mut m,
+            f,
+            &[0, 1],
+            &[
+                T::scalar(DType::F64, rng.uniform(0.5, 2.0)),
+                T::scalar(DType::F64, rng.uniform(1.2, 2.5)),
+            ],
+        );
     }
 }
 
 #[test]
 fn nested_loops_with_branches() {
     let mut rng = Rng(53);
-    let (mut m, f) = module(&[f64t(&[4]), f64t(&[4]), ty(DType::I64, &[]), ty(DType::I64, &[])], |b, p| {
-        let (x, w, n, k) = (p[0], p[1], p[2], p[3]);
-        let out = for_range(b, n, vec![x], |b, i, s| {
-            let inner = for_range(b, k, vec![s[0]], |b, _, t| {
-                let u = b.mul(t[0], w).unwrap();
-                vec![b.unary(UnaryOp::Sin, u)]
+    let (mut m, f) = module(
+        &[
+            f64t(&[4]),
+            f64t(&[4]),
+            ty(DType::I64, &[]),
+            ty(DType::I64, &[]),
+        ],
+        |b, p| {
+            let (x, w, n, k) = (p[0], p[1], p[2], p[3]);
+            let out = for_range(b, n, vec![x], |b, i, s| {
+                let inner = for_range(b, k, vec![s[0]], |b, _, t| {
+                    let u = b.mul(t[0], w).unwrap();
+                    vec![b.unary(UnaryOp::Sin, u)]
+                });
+                let two = b.index(2);
+                let r = b.binary(BinaryOp::Mod, i, two).unwrap();
+                let zero = b.index(0);
+                let even = b.compare(CmpOp::Eq, r, zero).unwrap();
+                if_(
+                    b,
+                    even,
+                    |b| vec![b.add(inner[0], w).unwrap()],
+                    |b| vec![b.mul(inner[0], s[0]).unwrap()],
+                )
             });
-            let two = b.index(2);
-            let r = b.binary(BinaryOp::Mod, i, two).unwrap();
-            let zero = b.index(0);
-            let even = b.compare(CmpOp::Eq, r, zero).unwrap();
-            if_(b, even, |b| vec![b.add(inner[0], w).unwrap()], |b| vec![b.mul(inner[0], s[0]).unwrap()])
-        });
-        vec![scalarize(b, out[0])]
-    });
-    let args = [rng.tensor(&[4], -1.0, 1.0), rng.tensor(&[4], -1.0, 1.0), i64s(3), i64s(2)];
+            vec![scalarize(b, out[0])]
+        },
+    );
+    let args = [
+        rng.tensor(&[4], -1.0, 1.0),
+        rng.tensor(&[4], -1.0, 1.0),
+        i64s(3),
+        i64s(2),
+    ];
     check_grad(&mut m, f, &[0, 1], &args);
 }
 
@@ -147,28 +192,33 @@ fn calls_and_recursive_tree_reduction() {
     });
     // tree(x, lo, hi) = leaf if hi - lo == 1 else tree(lo, mid) * tree(mid, hi) + tree(lo, mid)
     let tree_id = agc_ir::FuncId(m.funcs.len() as u32);
-    let tree = add_fn(&mut m, "tree", &[vec_t.clone(), i64t.clone(), i64t.clone()], |b, p| {
-        let (x, lo, hi) = (p[0], p[1], p[2]);
-        let d = b.binary(BinaryOp::Sub, hi, lo).unwrap();
-        let one = b.index(1);
-        let is_leaf = b.compare(CmpOp::Eq, d, one).unwrap();
-        let f64s = ty(DType::F64, &[]);
-        let r = if_(
-            b,
-            is_leaf,
-            |b| b.call(leaf, vec![x, lo], vec![f64s.clone()]),
-            |b| {
-                let two = b.index(2);
-                let s = b.add(lo, hi).unwrap();
-                let mid = b.binary(BinaryOp::FloorDiv, s, two).unwrap();
-                let a = b.call(tree_id, vec![x, lo, mid], vec![f64s.clone()])[0];
-                let c = b.call(tree_id, vec![x, mid, hi], vec![f64s.clone()])[0];
-                let ac = b.mul(a, c).unwrap();
-                vec![b.add(ac, a).unwrap()]
-            },
-        );
-        vec![r[0]]
-    });
+    let tree = add_fn(
+        &mut m,
+        "tree",
+        &[vec_t.clone(), i64t.clone(), i64t.clone()],
+        |b, p| {
+            let (x, lo, hi) = (p[0], p[1], p[2]);
+            let d = b.binary(BinaryOp::Sub, hi, lo).unwrap();
+            let one = b.index(1);
+            let is_leaf = b.compare(CmpOp::Eq, d, one).unwrap();
+            let f64s = ty(DType::F64, &[]);
+            let r = if_(
+                b,
+                is_leaf,
+                |b| b.call(leaf, vec![x, lo], vec![f64s.clone()]),
+                |b| {
+                    let two = b.index(2);
+                    let s = b.add(lo, hi).unwrap();
+                    let mid = b.binary(BinaryOp::FloorDiv, s, two).unwrap();
+                    let a = b.call(tree_id, vec![x, lo, mid], vec![f64s.clone()])[0];
+                    let c = b.call(tree_id, vec![x, mid, hi], vec![f64s.clone()])[0];
+                    let ac = b.mul(a, c).unwrap();
+                    vec![b.add(ac, a).unwrap()]
+                },
+            );
+            vec![r[0]]
+        },
+    );
     assert_eq!(tree, tree_id);
     let main = add_fn(&mut m, "main", std::slice::from_ref(&vec_t), |b, p| {
         let n = b.dim(p[0], 0);
@@ -191,18 +241,30 @@ fn loop_inside_a_callee_and_call_inside_a_loop() {
         let u = b.mul(p[0], p[1]).unwrap();
         vec![b.unary(UnaryOp::Cos, u)]
     });
-    let iterate = add_fn(&mut m, "iterate", &[v3.clone(), v3.clone(), ty(DType::I64, &[])], |b, p| {
-        let (x, w) = (p[0], p[1]);
-        let out = for_range(b, p[2], vec![x], |b, _, s| b.call(step, vec![s[0], w], vec![v3.clone()]));
-        vec![out[0]]
-    });
+    let iterate = add_fn(
+        &mut m,
+        "iterate",
+        &[v3.clone(), v3.clone(), ty(DType::I64, &[])],
+        |b, p| {
+            let (x, w) = (p[0], p[1]);
+            let out = for_range(b, p[2], vec![x], |b, _, s| {
+                b.call(step, vec![s[0], w], vec![v3.clone()])
+            });
+            vec![out[0]]
+        },
+    );
     let main = add_fn(&mut m, "main", &[v3.clone(), v3.clone()], |b, p| {
         let two = b.index(2);
         let y = b.call(iterate, vec![p[0], p[1], two], vec![v3.clone()])[0];
         vec![scalarize(b, y)]
     });
     let mut rng = Rng(61);
-    check_grad(&mut m, main, &[0, 1], &[rng.tensor(&[3], -1.0, 1.0), rng.tensor(&[3], -1.0, 1.0)]);
+    check_grad(
+        &mut m,
+        main,
+        &[0, 1],
+        &[rng.tensor(&[3], -1.0, 1.0), rng.tensor(&[3], -1.0, 1.0)],
+    );
 }
 
 #[test]
@@ -222,14 +284,19 @@ fn deep_loop_gradient() {
             let g = agc_lowering::ad::value_and_grad(&mut m, f, &[0]).unwrap();
             agc_ir::verify::verify_module(&m).unwrap();
             let x0 = 0.3;
-            let out = support::interp::run(&m, g, vec![T::scalar(DType::F64, x0), i64s(3000)]).unwrap();
+            let out =
+                support::interp::run(&m, g, vec![T::scalar(DType::F64, x0), i64s(3000)]).unwrap();
             let (mut x, mut d) = (x0, 1.0);
             for _ in 0..3000 {
                 d *= 1.0 + 0.001 * x.cos();
                 x += 0.001 * x.sin();
             }
             assert!((out[0].data[0] - x).abs() < 1e-12);
-            assert!((out[1].data[0] - d).abs() <= 1e-9 * d.abs(), "{} vs {d}", out[1].data[0]);
+            assert!(
+                (out[1].data[0] - d).abs() <= 1e-9 * d.abs(),
+                "{} vs {d}",
+                out[1].data[0]
+            );
         })
         .unwrap()
         .join()
@@ -240,14 +307,26 @@ fn deep_loop_gradient() {
 fn dims_of_generated_functions_are_consistent() {
     // A loop over a tensor of run-time size whose state is a slice of it.
     let mut rng = Rng(67);
-    let (mut m, f) = module(&[ty(DType::F64, &["N", "2"]), ty(DType::I64, &[]), ty(DType::I64, &[])], |b, p| {
-        let y = b.dyn_slice(p[0], p[1], p[2], Dim::Sym("S".into()));
-        let three = b.index(3);
-        let out = for_range(b, three, vec![y], |b, _, s| {
-            let t = b.unary(UnaryOp::Tanh, s[0]);
-            vec![b.add(t, s[0]).unwrap()]
-        });
-        vec![scalarize(b, out[0])]
-    });
-    check_grad(&mut m, f, &[0], &[rng.tensor(&[5, 2], -1.0, 1.0), i64s(1), i64s(-1)]);
+    let (mut m, f) = module(
+        &[
+            ty(DType::F64, &["N", "2"]),
+            ty(DType::I64, &[]),
+            ty(DType::I64, &[]),
+        ],
+        |b, p| {
+            let y = b.dyn_slice(p[0], p[1], p[2], Dim::Sym("S".into()));
+            let three = b.index(3);
+            let out = for_range(b, three, vec![y], |b, _, s| {
+                let t = b.unary(UnaryOp::Tanh, s[0]);
+                vec![b.add(t, s[0]).unwrap()]
+            });
+            vec![scalarize(b, out[0])]
+        },
+    );
+    check_grad(
+        &mut m,
+        f,
+        &[0],
+        &[rng.tensor(&[5, 2], -1.0, 1.0), i64s(1), i64s(-1)],
+    );
 }

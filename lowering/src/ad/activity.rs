@@ -14,7 +14,10 @@ use agc_ir::{Function, OpId, OpKind, RegionId, Value};
 
 /// The active values of `f` given the active `seeds`, indexed by value.
 pub(crate) fn analyze(f: &Function, seeds: &[Value]) -> Vec<bool> {
-    let mut a = Activity { f, active: vec![false; f.num_values()] };
+    let mut a = Activity {
+        f,
+        active: vec![false; f.num_values()],
+    };
     for &s in seeds {
         a.set(s, true);
     }
@@ -37,7 +40,11 @@ impl Activity<'_> {
     }
 
     fn terminator_operands(&self, r: RegionId) -> Vec<Value> {
-        self.f.region(r).ops.last().map_or(Vec::new(), |&t| self.f.op(t).operands.clone())
+        self.f
+            .region(r)
+            .ops
+            .last()
+            .map_or(Vec::new(), |&t| self.f.op(t).operands.clone())
     }
 
     fn region(&mut self, r: RegionId) {

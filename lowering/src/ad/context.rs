@@ -64,7 +64,10 @@ impl<'m> ModCx<'m> {
 
     /// A source function.
     pub fn src(&self, id: FuncId) -> Result<&'m Function, AdError> {
-        self.m.funcs.get(id.index()).ok_or_else(|| AdError::new(format!("no function {id} in the module"), Span::UNKNOWN))
+        self.m
+            .funcs
+            .get(id.index())
+            .ok_or_else(|| AdError::new(format!("no function {id} in the module"), Span::UNKNOWN))
     }
 
     /// Reserves the id of a function to be defined later with [`ModCx::define`].
@@ -119,7 +122,12 @@ impl<'m> ModCx<'m> {
 
     /// The activity of source function `id` under `mode` (`seeds` are the
     /// active parameters for [`Mode::Top`]).
-    pub fn activity(&mut self, id: FuncId, mode: Mode, seeds: &[usize]) -> Result<Rc<Vec<bool>>, AdError> {
+    pub fn activity(
+        &mut self,
+        id: FuncId,
+        mode: Mode,
+        seeds: &[usize],
+    ) -> Result<Rc<Vec<bool>>, AdError> {
         if let Some(a) = self.activity.get(&(id, mode)) {
             return Ok(a.clone());
         }
@@ -178,20 +186,39 @@ impl FnCx<'_, '_> {
 
     /// The forward value of source value `v`.
     pub fn fwd(&self, sc: &Scope, v: Value, span: Span) -> Result<Value, AdError> {
-        sc.fwd.get(&v).copied().ok_or_else(|| internal(format!("forward value of {v} is not available"), span))
+        sc.fwd
+            .get(&v)
+            .copied()
+            .ok_or_else(|| internal(format!("forward value of {v} is not available"), span))
     }
 
     /// Adds `g` to the adjoint of source value `v` (dropped when `v` carries none).
-    pub fn accumulate(&mut self, region: RegionId, span: Span, sc: &mut Scope, v: Value, g: Value) -> Result<(), AdError> {
+    pub fn accumulate(
+        &mut self,
+        region: RegionId,
+        span: Span,
+        sc: &mut Scope,
+        v: Value,
+        g: Value,
+    ) -> Result<(), AdError> {
         if !self.needs_adj(v) {
             return Ok(());
         }
         let want = self.src_ty(v);
         if *self.dst.ty(g).tensor() != want {
-            return Err(internal(format!("adjoint of {v} has type {}, expected {want}", self.dst.ty(g)), span));
+            return Err(internal(
+                format!(
+                    "adjoint of {v} has type {}, expected {want}",
+                    self.dst.ty(g)
+                ),
+                span,
+            ));
         }
         let sum = match sc.adj.get(&v) {
-            Some(&prev) => self.builder(region, span).add(prev, g).map_err(|e| internal(e.to_string(), span))?,
+            Some(&prev) => self
+                .builder(region, span)
+                .add(prev, g)
+                .map_err(|e| internal(e.to_string(), span))?,
             None => g,
         };
         sc.adj.insert(v, sum);
@@ -212,7 +239,10 @@ impl FnCx<'_, '_> {
 
 /// An internal error: generated code that does not type-check, a missing value.
 pub(crate) fn internal(message: String, span: Span) -> AdError {
-    AdError::new(format!("internal error in automatic differentiation: {message}"), span)
+    AdError::new(
+        format!("internal error in automatic differentiation: {message}"),
+        span,
+    )
 }
 
 /// True for the dtypes that carry gradients.

@@ -84,7 +84,10 @@ pub struct AdError {
 impl AdError {
     /// An error at `span`.
     pub fn new(message: impl Into<String>, span: Span) -> Self {
-        AdError { message: message.into(), span }
+        AdError {
+            message: message.into(),
+            span,
+        }
     }
 }
 

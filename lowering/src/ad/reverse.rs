@@ -14,7 +14,12 @@ use crate::builder::Builder;
 use agc_ir::{OpId, OpKind, RegionId};
 
 /// Emits at the end of `region` the backward pass of source `ops` (no terminator).
-pub(crate) fn reverse_ops(cx: &mut FnCx, region: RegionId, ops: &[OpId], sc: &mut Scope) -> Result<(), AdError> {
+pub(crate) fn reverse_ops(
+    cx: &mut FnCx,
+    region: RegionId,
+    ops: &[OpId],
+    sc: &mut Scope,
+) -> Result<(), AdError> {
     for &op in ops.iter().rev() {
         let src = cx.src;
         let od = src.op(op);
@@ -27,15 +32,28 @@ pub(crate) fn reverse_ops(cx: &mut FnCx, region: RegionId, ops: &[OpId], sc: &mu
             OpKind::Call { callee } => call::reverse_call(cx, region, op, callee, sc)?,
             _ => {
                 let span = od.span;
-                let x = od.operands.iter().map(|&v| cx.fwd(sc, v, span)).collect::<Result<Vec<_>, _>>()?;
+                let x = od
+                    .operands
+                    .iter()
+                    .map(|&v| cx.fwd(sc, v, span))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let y = cx.fwd(sc, od.results[0], span)?;
                 let g = sc.adj[&od.results[0]];
                 let want = od.operands.iter().map(|&v| cx.needs_adj(v)).collect();
                 let b = Builder::new(&mut *cx.dst, region, span);
-                let mut rule = Rule { b, x, y, g, want, mcx: &mut *cx.mcx };
+                let mut rule = Rule {
+                    b,
+                    x,
+                    y,
+                    g,
+                    want,
+                    mcx: &mut *cx.mcx,
+                };
                 let grads = adjoint::apply(&od.kind, &mut rule).map_err(|e| match e {
                     RuleError::Type(e) => internal(format!("{}: {e}", od.kind.name()), span),
-                    RuleError::Unsupported(what) => AdError::new(format!("{what} is not supported yet"), span),
+                    RuleError::Unsupported(what) => {
+                        AdError::new(format!("{what} is not supported yet"), span)
+                    }
                 })?;
                 for (&v, d) in od.operands.iter().zip(grads) {
                     if let Some(d) = d {

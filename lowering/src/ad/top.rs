@@ -13,22 +13,37 @@ impl ModCx<'_> {
         let src = self.src(f)?;
         check(src, wrt)?;
         let active = self.activity(f, Mode::Top, wrt)?;
-        let params: Vec<(String, Type)> =
-            src.param_names.iter().cloned().zip(src.params().iter().map(|&p| src.ty(p).clone())).collect();
+        let params: Vec<(String, Type)> = src
+            .param_names
+            .iter()
+            .cloned()
+            .zip(src.params().iter().map(|&p| src.ty(p).clone()))
+            .collect();
         let name = self.unique_name(&format!("{}__value_and_grad", src.name));
         let mut g = Function::new(name, &params, src.span);
         g.result_types = src.result_types.clone();
-        g.result_types.extend(wrt.iter().map(|&i| src.ty(src.params()[i]).clone()));
+        g.result_types
+            .extend(wrt.iter().map(|&i| src.ty(src.params()[i]).clone()));
         let id = self.reserve();
         let body = g.body;
-        let mut cx = FnCx { mcx: self, src_id: f, src, mode: Mode::Top, active, dst: &mut g };
+        let mut cx = FnCx {
+            mcx: self,
+            src_id: f,
+            src,
+            mode: Mode::Top,
+            active,
+            dst: &mut g,
+        };
         let mut sc = Scope::default();
         for (&p, &q) in src.params().iter().zip(cx.dst.params().to_vec().iter()) {
             sc.fwd.insert(p, q);
         }
         let (ops, rets) = split_region(src, src.body);
         clone_ops(&mut cx, body, &ops, &mut sc)?;
-        let mut outs = rets.iter().map(|&v| cx.fwd(&sc, v, src.span)).collect::<Result<Vec<_>, _>>()?;
+        let mut outs = rets
+            .iter()
+            .map(|&v| cx.fwd(&sc, v, src.span))
+            .collect::<Result<Vec<_>, _>>()?;
         let dtype = src.ty(rets[0]).tensor().dtype;
         let one = cx.builder(body, src.span).scalar(dtype, 1.0);
         cx.accumulate(body, src.span, &mut sc, rets[0], one)?;
@@ -37,7 +52,8 @@ impl ModCx<'_> {
             let p = src.params()[i];
             outs.push(cx.adj_or_zeros(body, src.span, &sc, p));
         }
-        cx.builder(body, src.span).terminate(agc_ir::OpKind::Return, outs);
+        cx.builder(body, src.span)
+            .terminate(agc_ir::OpKind::Return, outs);
         self.define(id, g);
         Ok(id)
     }
@@ -46,19 +62,32 @@ impl ModCx<'_> {
 /// The differentiated function returns a scalar float first; `wrt` names float params.
 fn check(f: &Function, wrt: &[usize]) -> Result<(), AdError> {
     let (_, rets) = split_region(f, f.body);
-    let ret_span = f.region(f.body).ops.last().map_or(f.span, |&t| f.op(t).span);
+    let ret_span = f
+        .region(f.body)
+        .ops
+        .last()
+        .map_or(f.span, |&t| f.op(t).span);
     let Some(&first) = rets.first() else {
-        return Err(AdError::new("the differentiated function must return a scalar float, got no result", ret_span));
+        return Err(AdError::new(
+            "the differentiated function must return a scalar float, got no result",
+            ret_span,
+        ));
     };
     let t = f.ty(first).tensor();
     if t.rank() != 0 || !is_float(t) {
         let span = f.def_op(first).map_or(ret_span, |od| od.span);
-        return Err(AdError::new(format!("the differentiated function must return a scalar float, got {t}"), span));
+        return Err(AdError::new(
+            format!("the differentiated function must return a scalar float, got {t}"),
+            span,
+        ));
     }
     let n = f.params().len();
     for &i in wrt {
         let Some(&p) = f.params().get(i) else {
-            return Err(AdError::new(format!("argnums {i} is out of range for a function of {n} parameters"), f.span));
+            return Err(AdError::new(
+                format!("argnums {i} is out of range for a function of {n} parameters"),
+                f.span,
+            ));
         };
         let t = f.ty(p).tensor();
         if !is_float(t) {

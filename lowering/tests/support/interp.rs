@@ -5,8 +5,8 @@
 //! `f32` results are rounded to `f32`, `i32` results wrap, bools are 0/1.
 
 use agc_ir::{
-    ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, RegionId, SliceDim,
-    UnaryOp, Value,
+    ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, Module, OpKind, ReduceKind,
+    RegionId, SliceDim, UnaryOp, Value,
 };
 use std::collections::HashMap;
 
@@ -21,7 +21,11 @@ pub struct T {
 impl T {
     pub fn new(dtype: DType, shape: &[usize], data: Vec<f64>) -> T {
         assert_eq!(shape.iter().product::<usize>(), data.len());
-        T { dtype, shape: shape.to_vec(), data: data.into_iter().map(|x| norm(dtype, x)).collect() }
+        T {
+            dtype,
+            shape: shape.to_vec(),
+            data: data.into_iter().map(|x| norm(dtype, x)).collect(),
+        }
     }
     pub fn scalar(dtype: DType, x: f64) -> T {
         T::new(dtype, &[], vec![x])
@@ -77,7 +81,12 @@ fn broadcast_shapes(a: &[usize], b: &[usize]) -> R<Vec<usize>> {
 fn at(t: &T, idx: &[usize]) -> f64 {
     let off = idx.len() - t.shape.len();
     let st = strides(&t.shape);
-    let flat: usize = t.shape.iter().enumerate().map(|(i, &n)| if n == 1 { 0 } else { idx[off + i] * st[i] }).sum();
+    let flat: usize = t
+        .shape
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| if n == 1 { 0 } else { idx[off + i] * st[i] })
+        .sum();
     t.data[flat]
 }
 
@@ -109,7 +118,11 @@ fn py_mod(a: f64, b: f64, int: bool) -> R<f64> {
         return Err("integer modulo by zero".into());
     }
     let r = a % b;
-    Ok(if r != 0.0 && (r < 0.0) != (b < 0.0) { r + b } else { r })
+    Ok(if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    })
 }
 
 fn unary(u: UnaryOp, x: f64) -> f64 {
@@ -162,10 +175,29 @@ fn compare(c: CmpOp, a: f64, b: f64) -> f64 {
 }
 
 fn matmul(a: &T, b: &T) -> R<T> {
-    let a2 = if a.shape.len() == 1 { T { shape: vec![1, a.shape[0]], ..a.clone() } } else { a.clone() };
-    let b2 = if b.shape.len() == 1 { T { shape: vec![b.shape[0], 1], ..b.clone() } } else { b.clone() };
+    let a2 = if a.shape.len() == 1 {
+        T {
+            shape: vec![1, a.shape[0]],
+            ..a.clone()
+        }
+    } else {
+        a.clone()
+    };
+    let b2 = if b.shape.len() == 1 {
+        T {
+            shape: vec![b.shape[0], 1],
+            ..b.clone()
+        }
+    } else {
+        b.clone()
+    };
     let (ra, rb) = (a2.shape.len(), b2.shape.len());
-    let (n, k, k2, m) = (a2.shape[ra - 2], a2.shape[ra - 1], b2.shape[rb - 2], b2.shape[rb - 1]);
+    let (n, k, k2, m) = (
+        a2.shape[ra - 2],
+        a2.shape[ra - 1],
+        b2.shape[rb - 2],
+        b2.shape[rb - 1],
+    );
     if k != k2 {
         return Err(format!("matmul: {k} != {k2}"));
     }
@@ -196,7 +228,12 @@ fn matmul(a: &T, b: &T) -> R<T> {
 }
 
 fn reduce(x: &T, kind: ReduceKind, axes: &[usize], keepdims: bool) -> T {
-    let out_full: Vec<usize> = x.shape.iter().enumerate().map(|(i, &n)| if axes.contains(&i) { 1 } else { n }).collect();
+    let out_full: Vec<usize> = x
+        .shape
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| if axes.contains(&i) { 1 } else { n })
+        .collect();
     let n_out: usize = out_full.iter().product();
     let init = match kind {
         ReduceKind::Sum => 0.0,
@@ -208,18 +245,39 @@ fn reduce(x: &T, kind: ReduceKind, axes: &[usize], keepdims: bool) -> T {
     let ost = strides(&out_full);
     for (k, &v) in x.data.iter().enumerate() {
         let idx = unravel(k, &x.shape);
-        let o: usize = idx.iter().enumerate().map(|(i, &j)| if axes.contains(&i) { 0 } else { j * ost[i] }).sum();
+        let o: usize = idx
+            .iter()
+            .enumerate()
+            .map(|(i, &j)| if axes.contains(&i) { 0 } else { j * ost[i] })
+            .sum();
         acc[o] = match kind {
             ReduceKind::Sum => acc[o] + v,
             ReduceKind::Prod => acc[o] * v,
-            ReduceKind::Max => if v.is_nan() || v > acc[o] { v } else { acc[o] },
-            ReduceKind::Min => if v.is_nan() || v < acc[o] { v } else { acc[o] },
+            ReduceKind::Max => {
+                if v.is_nan() || v > acc[o] {
+                    v
+                } else {
+                    acc[o]
+                }
+            }
+            ReduceKind::Min => {
+                if v.is_nan() || v < acc[o] {
+                    v
+                } else {
+                    acc[o]
+                }
+            }
         };
     }
     let shape: Vec<usize> = if keepdims {
         out_full
     } else {
-        x.shape.iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, &n)| n).collect()
+        x.shape
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !axes.contains(i))
+            .map(|(_, &n)| n)
+            .collect()
     };
     T::new(x.dtype, &shape, acc)
 }
@@ -255,7 +313,11 @@ fn transpose(x: &T, perm: &[usize]) -> T {
     let data = (0..x.data.len())
         .map(|k| {
             let idx = unravel(k, &shape);
-            x.data[idx.iter().enumerate().map(|(i, &j)| j * st[perm[i]]).sum::<usize>()]
+            x.data[idx
+                .iter()
+                .enumerate()
+                .map(|(i, &j)| j * st[perm[i]])
+                .sum::<usize>()]
         })
         .collect();
     T::new(x.dtype, &shape, data)
@@ -267,14 +329,22 @@ fn gather(x: &T, picks: &[Vec<usize>]) -> T {
     let st = strides(&x.shape);
     let n = shape.iter().product();
     let data = (0..n)
-        .map(|k| x.data[unravel(k, &shape).iter().enumerate().map(|(i, &j)| picks[i][j] * st[i]).sum::<usize>()])
+        .map(|k| {
+            x.data[unravel(k, &shape)
+                .iter()
+                .enumerate()
+                .map(|(i, &j)| picks[i][j] * st[i])
+                .sum::<usize>()]
+        })
         .collect();
     T::new(x.dtype, &shape, data)
 }
 
 fn slice_positions(s: &SliceDim, n: usize) -> Vec<usize> {
     let (start, _) = s.bounds_for(n as i64);
-    (0..s.len_for(n as i64)).map(|j| (start + j * s.step) as usize).collect()
+    (0..s.len_for(n as i64))
+        .map(|j| (start + j * s.step) as usize)
+        .collect()
 }
 
 fn index(i: f64, n: usize) -> R<usize> {
@@ -300,7 +370,13 @@ struct Frame<'m> {
 
 impl<'m> Frame<'m> {
     fn new(m: &'m Module, f: &'m Function, depth: usize) -> Self {
-        Frame { m, f, vals: vec![None; f.num_values()], syms: vec![HashMap::new()], depth }
+        Frame {
+            m,
+            f,
+            vals: vec![None; f.num_values()],
+            syms: vec![HashMap::new()],
+            depth,
+        }
     }
 
     fn call(mut self, args: Vec<T>) -> R<Vec<T>> {
@@ -311,7 +387,9 @@ impl<'m> Frame<'m> {
     }
 
     fn get(&self, v: Value) -> R<&T> {
-        self.vals[v.index()].as_ref().ok_or_else(|| format!("{v} has no value"))
+        self.vals[v.index()]
+            .as_ref()
+            .ok_or_else(|| format!("{v} has no value"))
     }
 
     fn sym(&self, name: &str) -> Option<usize> {
@@ -321,13 +399,20 @@ impl<'m> Frame<'m> {
     fn set(&mut self, v: Value, t: T) -> R<()> {
         let ty = self.f.ty(v).tensor();
         if ty.dtype != t.dtype || ty.rank() != t.shape.len() {
-            return Err(format!("{v}: value {:?}{:?} does not match type {ty}", t.dtype, t.shape));
+            return Err(format!(
+                "{v}: value {:?}{:?} does not match type {ty}",
+                t.dtype, t.shape
+            ));
         }
         for (d, &n) in ty.dims.iter().zip(&t.shape) {
             match d {
-                Dim::Static(k) if *k as usize != n => return Err(format!("{v}: size {n} for static dim {k} of {ty}")),
+                Dim::Static(k) if *k as usize != n => {
+                    return Err(format!("{v}: size {n} for static dim {k} of {ty}"))
+                }
                 Dim::Sym(s) => match self.sym(s) {
-                    Some(k) if k != n => return Err(format!("{v}: symbol {s} is {k} and {n} ({ty})")),
+                    Some(k) if k != n => {
+                        return Err(format!("{v}: symbol {s} is {k} and {n} ({ty})"))
+                    }
                     Some(_) => {}
                     None => {
                         self.syms.last_mut().unwrap().insert(s.clone(), n);
@@ -346,7 +431,9 @@ impl<'m> Frame<'m> {
             .iter()
             .map(|d| match d {
                 Dim::Static(n) => Ok(*n as usize),
-                Dim::Sym(s) => self.sym(s).ok_or_else(|| format!("{v}: symbol {s} is unbound")),
+                Dim::Sym(s) => self
+                    .sym(s)
+                    .ok_or_else(|| format!("{v}: symbol {s} is unbound")),
             })
             .collect()
     }
@@ -377,8 +464,17 @@ impl<'m> Frame<'m> {
         Err(format!("region {r} has no terminator"))
     }
 
-    fn op(&mut self, kind: &OpKind, operands: &[Value], results: &[Value], regions: &[RegionId]) -> R<Vec<T>> {
-        let xs: Vec<T> = operands.iter().map(|&v| self.get(v).cloned()).collect::<R<_>>()?;
+    fn op(
+        &mut self,
+        kind: &OpKind,
+        operands: &[Value],
+        results: &[Value],
+        regions: &[RegionId],
+    ) -> R<Vec<T>> {
+        let xs: Vec<T> = operands
+            .iter()
+            .map(|&v| self.get(v).cloned())
+            .collect::<R<_>>()?;
         let out_dtype = results.first().map(|&v| self.f.ty(v).tensor().dtype);
         let one = |t: T| Ok(vec![t]);
         match kind {
@@ -411,16 +507,42 @@ impl<'m> Frame<'m> {
                     None => one(t?),
                 }
             }
-            OpKind::Compare(c) => one(elementwise(DType::Bool, &[&xs[0], &xs[1]], |v| compare(*c, v[0], v[1]))?),
-            OpKind::Select => one(elementwise(xs[1].dtype, &[&xs[0], &xs[1], &xs[2]], |v| if v[0] != 0.0 { v[1] } else { v[2] })?),
+            OpKind::Compare(c) => one(elementwise(DType::Bool, &[&xs[0], &xs[1]], |v| {
+                compare(*c, v[0], v[1])
+            })?),
+            OpKind::Select => one(elementwise(xs[1].dtype, &[&xs[0], &xs[1], &xs[2]], |v| {
+                if v[0] != 0.0 {
+                    v[1]
+                } else {
+                    v[2]
+                }
+            })?),
             OpKind::Cast => {
                 let to = out_dtype.unwrap();
-                let conv = |x: f64| if to.is_int() && xs[0].dtype.is_float() { x.trunc() } else { x };
-                one(T::new(to, &xs[0].shape, xs[0].data.iter().map(|&x| conv(x)).collect()))
+                let conv = |x: f64| {
+                    if to.is_int() && xs[0].dtype.is_float() {
+                        x.trunc()
+                    } else {
+                        x
+                    }
+                };
+                one(T::new(
+                    to,
+                    &xs[0].shape,
+                    xs[0].data.iter().map(|&x| conv(x)).collect(),
+                ))
             }
             OpKind::MatMul => one(matmul(&xs[0], &xs[1])?),
-            OpKind::Reduce { kind, axes, keepdims } => one(reduce(&xs[0], *kind, axes, *keepdims)),
-            OpKind::ArgReduce { kind, axis, keepdims } => one(arg_reduce(&xs[0], *kind, *axis, *keepdims)),
+            OpKind::Reduce {
+                kind,
+                axes,
+                keepdims,
+            } => one(reduce(&xs[0], *kind, axes, *keepdims)),
+            OpKind::ArgReduce {
+                kind,
+                axis,
+                keepdims,
+            } => one(arg_reduce(&xs[0], *kind, *axis, *keepdims)),
             OpKind::Reshape => {
                 let shape = self.shape_of(results[0])?;
                 one(T::new(xs[0].dtype, &shape, xs[0].data.clone()))
@@ -449,16 +571,28 @@ impl<'m> Frame<'m> {
                 one(T::new(xs[0].dtype, &shape, data))
             }
             OpKind::Slice { dims } => {
-                let picks: Vec<Vec<usize>> = dims.iter().zip(&xs[0].shape).map(|(s, &n)| slice_positions(s, n)).collect();
+                let picks: Vec<Vec<usize>> = dims
+                    .iter()
+                    .zip(&xs[0].shape)
+                    .map(|(s, &n)| slice_positions(s, n))
+                    .collect();
                 one(gather(&xs[0], &picks))
             }
             OpKind::Iota { start, step } => {
                 let n = self.shape_of(results[0])?[0];
-                one(T::new(out_dtype.unwrap(), &[n], (0..n).map(|i| start + i as f64 * step).collect()))
+                one(T::new(
+                    out_dtype.unwrap(),
+                    &[n],
+                    (0..n).map(|i| start + i as f64 * step).collect(),
+                ))
             }
             OpKind::Dim { axis } => one(T::scalar(DType::I64, xs[0].shape[*axis] as f64)),
             OpKind::If => {
-                let r = if xs[0].data[0] != 0.0 { regions[0] } else { regions[1] };
+                let r = if xs[0].data[0] != 0.0 {
+                    regions[0]
+                } else {
+                    regions[1]
+                };
                 self.run_region(r, Vec::new())
             }
             OpKind::While => {
@@ -472,10 +606,13 @@ impl<'m> Frame<'m> {
                     state = self.run_region(regions[1], args)?;
                 }
             }
-            OpKind::Call { callee } => Frame::new(self.m, self.m.func(*callee), self.depth + 1).call(xs),
+            OpKind::Call { callee } => {
+                Frame::new(self.m, self.m.func(*callee), self.depth + 1).call(xs)
+            }
             OpKind::DynIndex { axes } => {
                 let x = &xs[0];
-                let mut picks: Vec<Vec<usize>> = x.shape.iter().map(|&n| (0..n).collect()).collect();
+                let mut picks: Vec<Vec<usize>> =
+                    x.shape.iter().map(|&n| (0..n).collect()).collect();
                 for a in 0..*axes {
                     picks[a] = vec![index(xs[1 + a].data[0], x.shape[a])?];
                 }
@@ -484,8 +621,13 @@ impl<'m> Frame<'m> {
             }
             OpKind::DynSlice => {
                 let x = &xs[0];
-                let s = SliceDim { start: Some(xs[1].data[0] as i64), stop: Some(xs[2].data[0] as i64), step: 1 };
-                let mut picks: Vec<Vec<usize>> = x.shape.iter().map(|&n| (0..n).collect()).collect();
+                let s = SliceDim {
+                    start: Some(xs[1].data[0] as i64),
+                    stop: Some(xs[2].data[0] as i64),
+                    step: 1,
+                };
+                let mut picks: Vec<Vec<usize>> =
+                    x.shape.iter().map(|&n| (0..n).collect()).collect();
                 picks[0] = slice_positions(&s, x.shape[0]);
                 one(gather(x, &picks))
             }
@@ -501,11 +643,20 @@ impl<'m> Frame<'m> {
                 let vb = elementwise(v.dtype, &[&zeros, v], |e| e[1])?;
                 let mut out = x.clone();
                 for (k, &e) in vb.data.iter().enumerate() {
-                    out.data[base + k] = norm(x.dtype, if *accumulate { out.data[base + k] + e } else { e });
+                    out.data[base + k] = norm(
+                        x.dtype,
+                        if *accumulate {
+                            out.data[base + k] + e
+                        } else {
+                            e
+                        },
+                    );
                 }
                 one(out)
             }
-            OpKind::Return | OpKind::Yield | OpKind::Condition => Err("terminator outside region end".into()),
+            OpKind::Return | OpKind::Yield | OpKind::Condition => {
+                Err("terminator outside region end".into())
+            }
         }
     }
 }

@@ -6,7 +6,10 @@
 
 pub mod interp;
 
-use agc_ir::{DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, Span, TensorType, Type, UnaryOp, Value};
+use agc_ir::{
+    DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, Span, TensorType, Type, UnaryOp,
+    Value,
+};
 use agc_lowering::ad::value_and_grad;
 use agc_lowering::builder::Builder;
 use interp::T;
@@ -24,7 +27,11 @@ impl Rng {
 
     pub fn tensor(&mut self, shape: &[usize], lo: f64, hi: f64) -> T {
         let n = shape.iter().product();
-        T::new(DType::F64, shape, (0..n).map(|_| self.uniform(lo, hi)).collect())
+        T::new(
+            DType::F64,
+            shape,
+            (0..n).map(|_| self.uniform(lo, hi)).collect(),
+        )
     }
 }
 
@@ -35,7 +42,16 @@ pub fn f64t(shape: &[i64]) -> TensorType {
 
 /// A tensor type with dims given as numbers or symbol names.
 pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
-    TensorType::new(dtype, dims.iter().map(|d| d.parse().map(Dim::Static).unwrap_or_else(|_| Dim::Sym(d.to_string()))).collect())
+    TensorType::new(
+        dtype,
+        dims.iter()
+            .map(|d| {
+                d.parse()
+                    .map(Dim::Static)
+                    .unwrap_or_else(|_| Dim::Sym(d.to_string()))
+            })
+            .collect(),
+    )
 }
 
 /// Adds function `name` to `m`, its body built by `body` from the params.
@@ -45,7 +61,11 @@ pub fn add_fn(
     params: &[TensorType],
     body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
 ) -> FuncId {
-    let ps: Vec<(String, Type)> = params.iter().enumerate().map(|(i, t)| (format!("p{i}"), t.clone().into())).collect();
+    let ps: Vec<(String, Type)> = params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("p{i}"), t.clone().into()))
+        .collect();
     let mut f = Function::new(name, &ps, Span::new(1, 2));
     let (body_region, args) = (f.body, f.params().to_vec());
     let mut b = Builder::new(&mut f, body_region, Span::new(3, 4));
@@ -57,7 +77,10 @@ pub fn add_fn(
 }
 
 /// A module with the single function `f`.
-pub fn module(params: &[TensorType], body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>) -> (Module, FuncId) {
+pub fn module(
+    params: &[TensorType],
+    body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
+) -> (Module, FuncId) {
     let mut m = Module::new("t");
     let f = add_fn(&mut m, "f", params, body);
     (m, f)
@@ -79,7 +102,8 @@ pub fn check_grad(m: &mut Module, f: FuncId, wrt: &[usize], args: &[T]) -> Vec<T
     if let Err(e) = agc_ir::verify::verify_module(m) {
         panic!("{e}\n{text}");
     }
-    let out = interp::run(m, g, args.to_vec()).unwrap_or_else(|e| panic!("running the gradient: {e}\n{text}"));
+    let out = interp::run(m, g, args.to_vec())
+        .unwrap_or_else(|e| panic!("running the gradient: {e}\n{text}"));
     let want = interp::run(m, f, args.to_vec()).unwrap();
     let nres = want.len();
     assert_eq!(out[..nres], want[..], "values differ\n{text}");

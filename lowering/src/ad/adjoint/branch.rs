@@ -15,11 +15,19 @@ use super::super::AdError;
 use agc_ir::{OpId, OpKind, RegionId, TensorType, Value};
 
 /// Emits the backward pass of source `if` op `op` at the end of `region`.
-pub(crate) fn reverse_if(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut Scope) -> Result<(), AdError> {
+pub(crate) fn reverse_if(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    sc: &mut Scope,
+) -> Result<(), AdError> {
     let src = cx.src;
     let od = src.op(op);
     let span = od.span;
-    let free: Vec<Value> = free_values(src, &od.regions).into_iter().filter(|&v| cx.needs_adj(v)).collect();
+    let free: Vec<Value> = free_values(src, &od.regions)
+        .into_iter()
+        .filter(|&v| cx.needs_adj(v))
+        .collect();
     if free.is_empty() {
         return Ok(());
     }
@@ -27,7 +35,10 @@ pub(crate) fn reverse_if(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut Sco
     let mut branches = Vec::new();
     for &r in &od.regions {
         let nr = cx.dst.new_region(&[]);
-        let mut inner = Scope { fwd: sc.fwd.clone(), adj: Default::default() };
+        let mut inner = Scope {
+            fwd: sc.fwd.clone(),
+            adj: Default::default(),
+        };
         let (ops, yields) = split_region(src, r);
         clone_ops(cx, nr, &ops, &mut inner)?;
         for (res, y) in od.results.iter().zip(&yields) {
@@ -36,12 +47,17 @@ pub(crate) fn reverse_if(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut Sco
             }
         }
         reverse_ops(cx, nr, &ops, &mut inner)?;
-        let outs: Vec<Value> = free.iter().map(|&v| cx.adj_or_zeros(nr, span, &inner, v)).collect();
+        let outs: Vec<Value> = free
+            .iter()
+            .map(|&v| cx.adj_or_zeros(nr, span, &inner, v))
+            .collect();
         cx.builder(nr, span).terminate(OpKind::Yield, outs);
         branches.push(nr);
     }
     let types: Vec<TensorType> = free.iter().map(|&v| cx.src_ty(v)).collect();
-    let grads = cx.builder(region, span).op(OpKind::If, vec![cond], types, branches);
+    let grads = cx
+        .builder(region, span)
+        .op(OpKind::If, vec![cond], types, branches);
     for (v, g) in free.into_iter().zip(grads) {
         cx.accumulate(region, span, sc, v, g)?;
     }

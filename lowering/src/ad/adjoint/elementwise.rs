@@ -55,7 +55,10 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
     let (da, db) = match op {
         BinaryOp::Add => (Some(g), Some(g)),
         BinaryOp::Sub => (Some(g), r.when(1, |r| Ok(r.b.unary(UnaryOp::Neg, g)))?),
-        BinaryOp::Mul => (r.when(0, |r| Ok(r.b.mul(g, bb)?))?, r.when(1, |r| Ok(r.b.mul(g, a)?))?),
+        BinaryOp::Mul => (
+            r.when(0, |r| Ok(r.b.mul(g, bb)?))?,
+            r.when(1, |r| Ok(r.b.mul(g, a)?))?,
+        ),
         BinaryOp::Div => {
             let q = r.b.binary(BinaryOp::Div, g, bb)?;
             let db = r.when(1, |r| {
@@ -92,7 +95,15 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
         BinaryOp::Max | BinaryOp::Min => {
             // Weight of `a`: 1 where it wins, 1/2 on ties, 0 where it loses.
             let b = &mut r.b;
-            let wins = b.compare(if op == BinaryOp::Max { CmpOp::Gt } else { CmpOp::Lt }, a, bb)?;
+            let wins = b.compare(
+                if op == BinaryOp::Max {
+                    CmpOp::Gt
+                } else {
+                    CmpOp::Lt
+                },
+                a,
+                bb,
+            )?;
             let ties = b.compare(CmpOp::Eq, a, bb)?;
             let (one, half, zero) = (b.scalar(dt, 1.0), b.scalar(dt, 0.5), b.scalar(dt, 0.0));
             let tie_w = b.select(ties, half, zero)?;
@@ -149,6 +160,8 @@ pub(crate) fn cast(r: &mut Rule) -> Result<Grads, RuleError> {
 /// `np.full(shape, s)`: the sum of the adjoint.
 pub(crate) fn fill(r: &mut Rule) -> Result<Grads, RuleError> {
     let rank = r.ty(r.g).rank();
-    let dx = r.when(0, |r| Ok(r.b.reduce(agc_ir::ReduceKind::Sum, r.g, (0..rank).collect(), false)))?;
+    let dx = r.when(0, |r| {
+        Ok(r.b.reduce(agc_ir::ReduceKind::Sum, r.g, (0..rank).collect(), false))
+    })?;
     Ok(vec![dx])
 }

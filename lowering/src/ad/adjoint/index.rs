@@ -19,7 +19,9 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
                 let z = r.b.zeros(&tx);
                 Ok(r.b.dyn_update(z, g, &idx, true))
             })?;
-            Ok(std::iter::once(dx).chain(idx.iter().map(|_| None)).collect())
+            Ok(std::iter::once(dx)
+                .chain(idx.iter().map(|_| None))
+                .collect())
         }
         OpKind::DynSlice => {
             let (start, stop) = (r.x[1], r.x[2]);
@@ -41,9 +43,15 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
                 let part = r.b.dyn_index(g, &idx);
                 Ok(unbroadcast(&mut r.b, part, &tv)?)
             })?;
-            Ok([dx, dv].into_iter().chain(idx.iter().map(|_| None)).collect())
+            Ok([dx, dv]
+                .into_iter()
+                .chain(idx.iter().map(|_| None))
+                .collect())
         }
-        _ => Err(RuleError::Unsupported(format!("`{}` is not an indexing op", kind.name()))),
+        _ => Err(RuleError::Unsupported(format!(
+            "`{}` is not an indexing op",
+            kind.name()
+        ))),
     }
 }
 

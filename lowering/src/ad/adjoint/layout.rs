@@ -26,7 +26,12 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
         OpKind::BroadcastTo => vec![r.when(0, |r| Ok(unbroadcast(&mut r.b, r.g, &tx)?))?],
         OpKind::Concat { axis } => concat(r, *axis)?,
         OpKind::Slice { dims } => vec![r.when(0, |r| slice(r, dims))?],
-        _ => return Err(RuleError::Unsupported(format!("`{}` is not a layout op", kind.name()))),
+        _ => {
+            return Err(RuleError::Unsupported(format!(
+                "`{}` is not a layout op",
+                kind.name()
+            )))
+        }
     })
 }
 
@@ -41,7 +46,9 @@ fn inverse(perm: &[usize]) -> Vec<usize> {
 
 /// The permutation that moves `axis` to the front.
 fn to_front(rank: usize, axis: usize) -> Vec<usize> {
-    std::iter::once(axis).chain((0..rank).filter(|&i| i != axis)).collect()
+    std::iter::once(axis)
+        .chain((0..rank).filter(|&i| i != axis))
+        .collect()
 }
 
 fn concat(r: &mut Rule, axis: usize) -> Result<Grads, RuleError> {
@@ -56,7 +63,11 @@ fn concat(r: &mut Rule, axis: usize) -> Result<Grads, RuleError> {
             for (i, n) in sizes.into_iter().enumerate() {
                 out.push(r.when(i, |r| {
                     let mut dims = vec![SliceDim::FULL; rank];
-                    dims[axis] = SliceDim { start: Some(off), stop: Some(off + n), step: 1 };
+                    dims[axis] = SliceDim {
+                        start: Some(off),
+                        stop: Some(off + n),
+                        step: 1,
+                    };
                     Ok(r.b.slice(g, dims)?)
                 })?);
                 off += n;
@@ -89,7 +100,9 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
         }
         cur = match &tx.dims[axis] {
             Dim::Static(n) => expand_static(&mut r.b, cur, axis, *n, s)?,
-            d if infer::is_single_index(s) => expand_index(&mut r.b, cur, axis, d, s.start.unwrap_or(-1))?,
+            d if infer::is_single_index(s) => {
+                expand_index(&mut r.b, cur, axis, d, s.start.unwrap_or(-1))?
+            }
             _ if s.step == 1 || *s == REVERSED => expand_run_time(r, cur, axis, s)?,
             d => {
                 return Err(RuleError::Unsupported(format!(
@@ -105,7 +118,11 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
 }
 
 /// `::-1`, its own adjoint.
-const REVERSED: SliceDim = SliceDim { start: None, stop: None, step: -1 };
+const REVERSED: SliceDim = SliceDim {
+    start: None,
+    stop: None,
+    step: -1,
+};
 
 /// Pads `cur` (sliced with step 1 along the run-time-sized `axis`) with
 /// zero blocks, through the `dyn_slice` adjoint on the axis moved to the
@@ -122,7 +139,12 @@ fn expand_run_time(r: &mut Rule, cur: Value, axis: usize, s: &SliceDim) -> BResu
     full.dims[0] = tx.dims[axis].clone();
     let n = b.dim(x, axis);
     if *s == REVERSED {
-        let rev = b.slice(front, std::iter::once(REVERSED).chain(vec![SliceDim::FULL; t.rank() - 1]).collect())?;
+        let rev = b.slice(
+            front,
+            std::iter::once(REVERSED)
+                .chain(vec![SliceDim::FULL; t.rank() - 1])
+                .collect(),
+        )?;
         let zero = b.index(0);
         // The same rows under the name of `x`'s dim.
         let back = b.dyn_slice(rev, zero, n, full.dims[0].clone());
@@ -170,9 +192,16 @@ fn expand_static(b: &mut Builder, cur: Value, axis: usize, n: i64, s: &SliceDim)
         p[(j * n + start + j * s.step) as usize] = 1.0;
     }
     let pt = TensorType::static_shape(t.dtype, &[len, n]);
-    let pm = b.op1(OpKind::Const(ConstData::Float(p).cast(t.dtype)), Vec::new(), pt);
+    let pm = b.op1(
+        OpKind::Const(ConstData::Float(p).cast(t.dtype)),
+        Vec::new(),
+        pt,
+    );
     let rank = t.rank();
-    let perm: Vec<usize> = (0..rank).filter(|&i| i != axis).chain(std::iter::once(axis)).collect();
+    let perm: Vec<usize> = (0..rank)
+        .filter(|&i| i != axis)
+        .chain(std::iter::once(axis))
+        .collect();
     let moved = b.transpose(cur, perm.clone())?;
     let spread = b.matmul(moved, pm)?;
     b.transpose(spread, inverse(&perm))

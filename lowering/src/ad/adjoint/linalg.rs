@@ -21,8 +21,16 @@ pub(crate) fn matmul(r: &mut Rule) -> Result<Grads, RuleError> {
     let (a, bm, g) = (r.x[0], r.x[1], r.g);
     let (ta, tb) = (r.ty(a), r.ty(bm));
     let b = &mut r.b;
-    let a2 = if ta.rank() == 1 { b.reshape(a, &[Dim::Static(1), ta.dims[0].clone()])? } else { a };
-    let b2 = if tb.rank() == 1 { b.reshape(bm, &[tb.dims[0].clone(), Dim::Static(1)])? } else { bm };
+    let a2 = if ta.rank() == 1 {
+        b.reshape(a, &[Dim::Static(1), ta.dims[0].clone()])?
+    } else {
+        a
+    };
+    let b2 = if tb.rank() == 1 {
+        b.reshape(bm, &[tb.dims[0].clone(), Dim::Static(1)])?
+    } else {
+        bm
+    };
     let (ta2, tb2) = (b.ty(a2), b.ty(b2));
     let y2 = infer::matmul(&ta2, &tb2)?;
     let g2 = b.reshape(g, &y2.dims)?;

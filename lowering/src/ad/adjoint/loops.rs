@@ -47,8 +47,12 @@ impl LoopAdj {
         let state = cx.src.region(od.regions[0]).params.clone();
         let free = free_values(cx.src, &od.regions);
         LoopAdj {
-            state_adj: (0..state.len()).filter(|&i| cx.needs_adj(state[i])).collect(),
-            res_adj: (0..od.results.len()).filter(|&i| cx.needs_adj(od.results[i])).collect(),
+            state_adj: (0..state.len())
+                .filter(|&i| cx.needs_adj(state[i]))
+                .collect(),
+            res_adj: (0..od.results.len())
+                .filter(|&i| cx.needs_adj(od.results[i]))
+                .collect(),
             free_adj: free.iter().copied().filter(|&v| cx.needs_adj(v)).collect(),
             state,
             free,
@@ -58,12 +62,18 @@ impl LoopAdj {
     /// Types of `L`'s results: adjoints of the active state, then of the active free values.
     fn result_types(&self, cx: &FnCx) -> Vec<TensorType> {
         let st = self.state_adj.iter().map(|&i| cx.src_ty(self.state[i]));
-        st.chain(self.free_adj.iter().map(|&v| cx.src_ty(v))).collect()
+        st.chain(self.free_adj.iter().map(|&v| cx.src_ty(v)))
+            .collect()
     }
 }
 
 /// Emits the backward pass of source `while` op `op` at the end of `region`.
-pub(crate) fn reverse_while(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut Scope) -> Result<(), AdError> {
+pub(crate) fn reverse_while(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    sc: &mut Scope,
+) -> Result<(), AdError> {
     let od = cx.src.op(op);
     let span = od.span;
     let la = LoopAdj::new(cx, op);
@@ -71,13 +81,22 @@ pub(crate) fn reverse_while(cx: &mut FnCx, region: RegionId, op: OpId, sc: &mut 
         return Ok(());
     }
     let l = loop_function(cx, op, &la)?;
-    let mut args = od.operands.iter().chain(&la.free).map(|&v| cx.fwd(sc, v, span)).collect::<Result<Vec<_>, _>>()?;
+    let mut args = od
+        .operands
+        .iter()
+        .chain(&la.free)
+        .map(|&v| cx.fwd(sc, v, span))
+        .collect::<Result<Vec<_>, _>>()?;
     for &i in &la.res_adj {
         args.push(cx.adj_or_zeros(region, span, sc, od.results[i]));
     }
     let types = la.result_types(cx);
     let grads = cx.builder(region, span).call(l, args, types);
-    let targets = la.state_adj.iter().map(|&i| od.operands[i]).chain(la.free_adj.iter().copied());
+    let targets = la
+        .state_adj
+        .iter()
+        .map(|&i| od.operands[i])
+        .chain(la.free_adj.iter().copied());
     for (v, g) in targets.zip(grads) {
         cx.accumulate(region, span, sc, v, g)?;
     }
@@ -96,17 +115,40 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     let id = cx.mcx.reserve();
     cx.mcx.loops.insert(key, id);
     let ty = |v: Value| src.ty(v).clone();
-    let mut params: Vec<(String, Type)> = la.state.iter().enumerate().map(|(i, &v)| (format!("state{i}"), ty(v))).collect();
-    params.extend(la.free.iter().enumerate().map(|(i, &v)| (format!("free{i}"), ty(v))));
-    params.extend(la.res_adj.iter().map(|&i| (format!("adj_result{i}"), ty(od.results[i]))));
-    let name = cx.mcx.unique_name(&format!("{}__while{}_vjp", src.name, op.0));
+    let mut params: Vec<(String, Type)> = la
+        .state
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (format!("state{i}"), ty(v)))
+        .collect();
+    params.extend(
+        la.free
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (format!("free{i}"), ty(v))),
+    );
+    params.extend(
+        la.res_adj
+            .iter()
+            .map(|&i| (format!("adj_result{i}"), ty(od.results[i]))),
+    );
+    let name = cx
+        .mcx
+        .unique_name(&format!("{}__while{}_vjp", src.name, op.0));
     let mut lf = Function::new(name, &params, span);
     let result_types = la.result_types(cx);
     lf.result_types = result_types.iter().cloned().map(Type::from).collect();
     let body = lf.body;
     let lp = lf.params().to_vec();
     let (ns, nf) = (la.state.len(), la.free.len());
-    let mut lcx = FnCx { mcx: &mut *cx.mcx, src_id: cx.src_id, src, mode: cx.mode, active: cx.active.clone(), dst: &mut lf };
+    let mut lcx = FnCx {
+        mcx: &mut *cx.mcx,
+        src_id: cx.src_id,
+        src,
+        mode: cx.mode,
+        active: cx.active.clone(),
+        dst: &mut lf,
+    };
     let mut sc = Scope::default();
     for (&v, &p) in la.state.iter().chain(&la.free).zip(&lp) {
         sc.fwd.insert(v, p);
@@ -117,7 +159,10 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     let c = lcx.fwd(&sc, cond[0], span)?;
     // Then: `after` forward, the rest of the loop, `after` backward.
     let then = lcx.dst.new_region(&[]);
-    let mut inner = Scope { fwd: sc.fwd.clone(), adj: Default::default() };
+    let mut inner = Scope {
+        fwd: sc.fwd.clone(),
+        adj: Default::default(),
+    };
     let after = od.regions[1];
     for (&p, &a) in src.region(after).params.iter().zip(&cond[1..]) {
         let fa = lcx.fwd(&sc, a, span)?;
@@ -125,10 +170,19 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     }
     let (aops, next) = split_region(src, after);
     clone_ops(&mut lcx, then, &aops, &mut inner)?;
-    let mut rec_args = next.iter().map(|&v| lcx.fwd(&inner, v, span)).collect::<Result<Vec<_>, _>>()?;
+    let mut rec_args = next
+        .iter()
+        .map(|&v| lcx.fwd(&inner, v, span))
+        .collect::<Result<Vec<_>, _>>()?;
     rec_args.extend_from_slice(&lp[ns..]);
-    let rest = lcx.builder(then, span).call(id, rec_args, result_types.clone());
-    let targets = la.state_adj.iter().map(|&i| next[i]).chain(la.free_adj.iter().copied());
+    let rest = lcx
+        .builder(then, span)
+        .call(id, rec_args, result_types.clone());
+    let targets = la
+        .state_adj
+        .iter()
+        .map(|&i| next[i])
+        .chain(la.free_adj.iter().copied());
     for (v, g) in targets.zip(rest) {
         lcx.accumulate(then, span, &mut inner, v, g)?;
     }
@@ -150,11 +204,21 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
         outs.push(lcx.builder(exit, span).zeros(&t));
     }
     lcx.builder(exit, span).terminate(OpKind::Yield, outs);
-    let types = la.res_adj.iter().map(|&i| lcx.src_ty(od.results[i])).chain(la.free_adj.iter().map(|&v| lcx.src_ty(v)));
+    let types = la
+        .res_adj
+        .iter()
+        .map(|&i| lcx.src_ty(od.results[i]))
+        .chain(la.free_adj.iter().map(|&v| lcx.src_ty(v)));
     let types: Vec<TensorType> = types.collect();
-    let adj_args = lcx.builder(body, span).op(OpKind::If, vec![c], types, vec![then, exit]);
+    let adj_args = lcx
+        .builder(body, span)
+        .op(OpKind::If, vec![c], types, vec![then, exit]);
     // This iteration's `before`, backward.
-    let targets = la.res_adj.iter().map(|&i| cond[1 + i]).chain(la.free_adj.iter().copied());
+    let targets = la
+        .res_adj
+        .iter()
+        .map(|&i| cond[1 + i])
+        .chain(la.free_adj.iter().copied());
     for (v, g) in targets.zip(adj_args) {
         lcx.accumulate(body, span, &mut sc, v, g)?;
     }

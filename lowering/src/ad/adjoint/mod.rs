@@ -85,17 +85,29 @@ pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
         OpKind::Fill => elementwise::fill(r),
         OpKind::MatMul => linalg::matmul(r),
         OpKind::Reduce { kind, axes, .. } => reduce::reduce(r, *kind, axes),
-        OpKind::Reshape | OpKind::Transpose { .. } | OpKind::BroadcastTo | OpKind::Concat { .. } | OpKind::Slice { .. } => {
-            layout::apply(r, kind)
+        OpKind::Reshape
+        | OpKind::Transpose { .. }
+        | OpKind::BroadcastTo
+        | OpKind::Concat { .. }
+        | OpKind::Slice { .. } => layout::apply(r, kind),
+        OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => {
+            index::apply(r, kind)
         }
-        OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => index::apply(r, kind),
         // No gradient: literals, sizes, comparisons, indices of extrema.
-        OpKind::Const(_) | OpKind::Iota { .. } | OpKind::Dim { .. } | OpKind::Compare(_) | OpKind::ArgReduce { .. } => {
-            Ok(vec![None; r.x.len()])
-        }
-        OpKind::Return | OpKind::Yield | OpKind::Condition | OpKind::If | OpKind::While | OpKind::Call { .. } => {
-            Err(RuleError::Unsupported(format!("`{}` has no single-op adjoint rule", kind.name())))
-        }
+        OpKind::Const(_)
+        | OpKind::Iota { .. }
+        | OpKind::Dim { .. }
+        | OpKind::Compare(_)
+        | OpKind::ArgReduce { .. } => Ok(vec![None; r.x.len()]),
+        OpKind::Return
+        | OpKind::Yield
+        | OpKind::Condition
+        | OpKind::If
+        | OpKind::While
+        | OpKind::Call { .. } => Err(RuleError::Unsupported(format!(
+            "`{}` has no single-op adjoint rule",
+            kind.name()
+        ))),
     }
 }
 

@@ -13,8 +13,18 @@ pub(crate) fn reduce(r: &mut Rule, kind: ReduceKind, axes: &[usize]) -> Result<G
     let dx = r.when(0, |r| {
         let (x, y, g) = (r.x[0], r.y, r.g);
         let tx = r.ty(x);
-        let kept: Vec<Dim> =
-            tx.dims.iter().enumerate().map(|(i, d)| if axes.contains(&i) { Dim::Static(1) } else { d.clone() }).collect();
+        let kept: Vec<Dim> = tx
+            .dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                if axes.contains(&i) {
+                    Dim::Static(1)
+                } else {
+                    d.clone()
+                }
+            })
+            .collect();
         let b = &mut r.b;
         let gk = b.reshape(g, &kept)?;
         let dt = tx.dtype;
