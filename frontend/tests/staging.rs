@@ -96,3 +96,14 @@ fn grad_of_a_non_scalar_is_an_error() {
     .unwrap_err();
     assert!(err.contains("must return a float scalar"), "{err}");
 }
+
+const TREE_PROD: &str = "def tree_prod(vals, left, right, i):\n    if left[i] < 0:\n        return vals[i]\n    return vals[i] * tree_prod(vals, left, right, left[i]) * tree_prod(vals, left, right, right[i])\n\n@agc.export\ndef f(vals: agc.f32[\"N\"], left: agc.i64[\"N\"], right: agc.i64[\"N\"]):\n    return tree_prod(vals, left, right, 0)\n";
+
+#[test]
+fn staged_recursion_becomes_a_recursive_ir_function() {
+    let ir = stage(&format!("{HEADER}{TREE_PROD}")).unwrap();
+    // The export inlines the first level; the rest is one function calling itself twice.
+    let funcs = ir.matches("func @").count();
+    assert_eq!(funcs, 2, "{ir}");
+    assert!(count_ops(&ir, "call") >= 4, "{ir}");
+}

@@ -34,6 +34,10 @@ impl Stager {
     /// Calls the builtin or library function `name` (with receiver `recv` for methods).
     pub fn call_builtin(&mut self, name: &str, recv: Option<&Value>, args: Args) -> R<Value> {
         let span = args.span;
+        let absorbs = !name.starts_with("list.") && !name.starts_with("dict.");
+        if absorbs && (recv.is_some_and(Value::has_bottom) || args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).any(Value::has_bottom)) {
+            return Ok(Value::Bottom);
+        }
         if name.starts_with("np.") || name.starts_with("tensor.") {
             return self.call_numpy(name, recv, args);
         }

@@ -63,9 +63,12 @@ impl Stager {
             c.locals.clone(),
             activity::declared_outer(c.body).into_iter().filter(|n| !is_nonlocal(c, n)).collect(),
         );
+        if self.is_staged_reentry(c) {
+            return self.staged_recursive_call(c, args);
+        }
         bind_arguments(c, args, &frame)?;
         self.call_depth += 1;
-        self.call_stack.push((c.name.clone(), span));
+        self.call_stack.push(super::ActiveCall { closure: c.clone(), generation: self.generation, regions: self.open_regions.len() });
         let result = match c.lambda_body {
             Some(e) => self.eval(e, &frame),
             None => self.exec_block(c.body, &frame).and_then(|flow| match flow {

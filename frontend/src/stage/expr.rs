@@ -210,6 +210,9 @@ impl Stager {
 
     /// A binary operator on any values.
     pub fn binop(&mut self, op: Operator, l: &Value, r: &Value, span: Span) -> R<Value> {
+        if l.has_bottom() || r.has_bottom() {
+            return Ok(Value::Bottom);
+        }
         if let Some(v) = pyops::binop(op, l, r, span)? {
             return Ok(v);
         }
@@ -253,6 +256,9 @@ impl Stager {
 
     fn unaryop(&mut self, op: ast::UnaryOp, v: &Value, span: Span) -> R<Value> {
         use agc_ir::UnaryOp as U;
+        if v.has_bottom() {
+            return Ok(Value::Bottom);
+        }
         match (op, v) {
             (ast::UnaryOp::Not, _) => match pyops::truthy(v) {
                 Some(b) => Ok(Value::Bool(!b)),
@@ -322,6 +328,9 @@ impl Stager {
         let mut result: Option<Value> = None;
         for (op, right_e) in c.ops.iter().zip(&c.comparators) {
             let right = self.eval(right_e, scope)?;
+            if left.has_bottom() || right.has_bottom() {
+                return Ok(Value::Bottom);
+            }
             let r = match pyops::compare(*op, &left, &right, span)? {
                 Some(b) => Value::Bool(b),
                 None => {

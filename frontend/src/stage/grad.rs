@@ -7,23 +7,12 @@
 
 use super::args::Args;
 use super::pyops;
+use super::structure::{leaf_indices, rebuild_arg, rebuild_grad};
 use super::value::{Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
-use agc_ir::{DType, Function, OpKind, Span, Type};
+use agc_ir::{Function, OpKind, Type};
 use std::rc::Rc;
-
-/// How one argument maps to the traced function's parameters.
-enum Shape {
-    /// Baked in at compile time.
-    Static(Value),
-    /// Parameter number `.0`.
-    Leaf(usize),
-    /// A tuple or list of parts.
-    Seq(Vec<Shape>, bool),
-    /// A dict with these keys and parts.
-    Dict(Vec<(Value, Shape)>),
-}
 
 impl Stager {
     /// `agc.grad(f, argnums=0)` / `agc.value_and_grad(...)`: a callable.
@@ -107,72 +96,5 @@ impl Stager {
         let g = if single { per_arg.into_iter().next().unwrap_or(Value::None) } else { Value::tuple(per_arg) };
         Ok(if with_value { Value::tuple(vec![value, g]) } else { g })
     }
-
-    fn flatten_arg(&mut self, a: &Value, differentiated: bool, leaves: &mut Vec<Tensor>, span: Span) -> R<Shape> {
-        Ok(match a {
-            Value::Tensor(t) => {
-                leaves.push(t.clone());
-                Shape::Leaf(leaves.len() - 1)
-            }
-            Value::Float(_) if differentiated => {
-                let t = self.to_tensor(a, Some(DType::F64), span)?;
-                leaves.push(t);
-                Shape::Leaf(leaves.len() - 1)
-            }
-            Value::Tuple(_) | Value::List(_) => {
-                let items = pyops::iterate(a, span)?;
-                let parts = items.iter().map(|x| self.flatten_arg(x, differentiated, leaves, span)).collect::<R<_>>()?;
-                Shape::Seq(parts, matches!(a, Value::List(_)))
-            }
-            Value::Dict(d) => {
-                let items = d.borrow().clone();
-                let parts = items
-                    .into_iter()
-                    .map(|(k, v)| Ok((k, self.flatten_arg(&v, differentiated, leaves, span)?)))
-                    .collect::<R<_>>()?;
-                Shape::Dict(parts)
-            }
-            other if differentiated => {
-                return Err(Diagnostic::error(span, format!("agc.grad cannot differentiate with respect to a {}", other.type_name())))
-            }
-            other => Shape::Static(other.clone()),
-        })
-    }
 }
 
-fn rebuild_arg(s: &Shape, params: &[Tensor]) -> Value {
-    match s {
-        Shape::Static(v) => v.clone(),
-        Shape::Leaf(i) => Value::Tensor(params[*i].clone()),
-        Shape::Seq(parts, is_list) => {
-            let items = parts.iter().map(|p| rebuild_arg(p, params)).collect();
-            if *is_list { Value::list(items) } else { Value::tuple(items) }
-        }
-        Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
-            parts.iter().map(|(k, p)| (k.clone(), rebuild_arg(p, params))).collect(),
-        ))),
-    }
-}
-
-fn leaf_indices(s: &Shape) -> Vec<usize> {
-    match s {
-        Shape::Static(_) => vec![],
-        Shape::Leaf(i) => vec![*i],
-        Shape::Seq(parts, _) => parts.iter().flat_map(leaf_indices).collect(),
-        Shape::Dict(parts) => parts.iter().flat_map(|(_, p)| leaf_indices(p)).collect(),
-    }
-}
-
-fn rebuild_grad(s: &Shape, grads: &mut impl Iterator<Item = Tensor>) -> Value {
-    match s {
-        Shape::Static(_) => Value::None,
-        Shape::Leaf(_) => grads.next().map(Value::Tensor).unwrap_or(Value::None),
-        Shape::Seq(parts, is_list) => {
-            let items = parts.iter().map(|p| rebuild_grad(p, grads)).collect();
-            if *is_list { Value::list(items) } else { Value::tuple(items) }
-        }
-        Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
-            parts.iter().map(|(k, p)| (k.clone(), rebuild_grad(p, grads))).collect(),
-        ))),
-    }
-}

@@ -36,6 +36,9 @@ fn slice_dim(s: &SliceValue, span: Span) -> R<SliceDim> {
 impl Stager {
     /// `base[index]`.
     pub fn get_item(&mut self, base: &Value, index: &Value, span: Span) -> R<Value> {
+        if matches!(base, Value::Bottom) || index.has_bottom() {
+            return Ok(Value::Bottom);
+        }
         match base {
             Value::Tensor(t) => self.index_tensor(t, index, span).map(Value::Tensor),
             Value::SpecFactory(d) => spec(*d, index, span),

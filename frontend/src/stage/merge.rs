@@ -42,6 +42,13 @@ pub fn plan_one(v: &Value) -> Option<Plan> {
 /// `what` names the variable and the construct, for messages.
 pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
     let incompatible = |detail: String| Diagnostic::error(span, format!("{what}: {detail}"));
+    // A recursive call's result while its type is being found takes the other side's type.
+    match (a.has_bottom(), b.has_bottom()) {
+        (true, true) => return Ok(Plan::Static(Value::Bottom)),
+        (true, false) => return plan_one(b).ok_or_else(|| incompatible("a recursive result meets a value that cannot be staged".into())),
+        (false, true) => return plan_one(a).ok_or_else(|| incompatible("a recursive result meets a value that cannot be staged".into())),
+        _ => {}
+    }
     if !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b) {
         return Ok(Plan::Static(a.clone()));
     }
@@ -104,7 +111,7 @@ impl Stager {
         match plan {
             Plan::Static(_) => Ok(()),
             Plan::Seq(plans, _) => {
-                let items = match v {
+                let items = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     Some(v) => pyops::iterate(v, span)?.into_iter().map(Some).collect(),
                     None => vec![None; plans.len()],
                 };
@@ -117,7 +124,7 @@ impl Stager {
                 Ok(())
             }
             Plan::Staged(ty) => {
-                let t = match v {
+                let t = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     None => {
                         let zero = self.scalar(0.0, ty.dtype, span)?;
                         if ty.dims.is_empty() { zero } else { self.emit(OpKind::Fill, &[&zero], ty.clone(), span)? }

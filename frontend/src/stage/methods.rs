@@ -39,6 +39,7 @@ impl Stager {
     pub fn get_attr(&mut self, base: &Value, name: &str, span: Span) -> R<Value> {
         let missing = || Diagnostic::error(span, format!("'{}' object has no attribute '{name}'", base.type_name()));
         match base {
+            Value::Bottom => Ok(Value::Bottom),
             Value::Namespace(ns, module) => namespace_attr(*ns, module, name, span),
             Value::Tensor(t) => match name {
                 "shape" => Ok(Value::tuple(t.ty.dims.iter().map(dim_value).collect())),

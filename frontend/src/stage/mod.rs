@@ -26,8 +26,10 @@ pub mod merge;
 pub mod methods;
 pub mod numpy;
 pub mod pyops;
+pub mod recursion;
 pub mod scope;
 pub mod stmt;
+pub mod structure;
 pub mod tensor;
 pub mod value;
 
@@ -90,10 +92,22 @@ pub struct Stager {
     pub exports: Vec<ExportRequest>,
     /// Current depth of nested Python calls (bounded).
     pub call_depth: usize,
-    /// Spans of the calls in progress, innermost last (for notes).
-    pub call_stack: Vec<(String, Span)>,
+    /// The user-function calls in progress, innermost last.
+    pub call_stack: Vec<ActiveCall>,
+    /// Specialisations of staged recursive functions, by key.
+    pub specialisations: HashMap<String, recursion::Specialisation>,
     /// The source being staged (for notes that name lines).
     pub file: std::rc::Rc<crate::source::SourceFile>,
+}
+
+/// A user-function call in progress.
+pub struct ActiveCall {
+    /// The function.
+    pub closure: std::rc::Rc<value::Closure>,
+    /// The IR function it is being staged into.
+    pub generation: u32,
+    /// How many regions were open when it started.
+    pub regions: usize,
 }
 
 /// The staging state of an enclosing IR function, while a nested one is staged.
@@ -123,6 +137,7 @@ impl Stager {
             exports: Vec::new(),
             call_depth: 0,
             call_stack: Vec::new(),
+            specialisations: HashMap::new(),
             file,
         }
     }
@@ -148,9 +163,30 @@ impl Stager {
         (saved, params)
     }
 
+    /// Drops the function begun by [`Stager::begin_function`] and restores the saved state.
+    pub fn discard_function(&mut self, saved: SavedFunction) {
+        self.func = saved.func;
+        self.region = saved.region;
+        self.open_regions = saved.open_regions;
+        self.generation = saved.generation;
+        self.imported = saved.imported;
+    }
+
     /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,
     /// verifies it, adds it to the module and restores the saved state.
     pub fn end_function(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span) -> R<agc_ir::FuncId> {
+        let f = self.finish_function(saved, outs, span)?;
+        Ok(self.module.add_function(f))
+    }
+
+    /// Like [`Stager::end_function`], storing the function at a reserved id.
+    pub fn end_function_into(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span, id: agc_ir::FuncId) -> R<()> {
+        let f = self.finish_function(saved, outs, span)?;
+        self.module.funcs[id.index()] = f;
+        Ok(())
+    }
+
+    fn finish_function(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span) -> R<Function> {
         let finished = outs.and_then(|outs| {
             let values = outs.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
             let f = self.func_mut();
@@ -159,15 +195,12 @@ impl Stager {
             f.append_op(body, agc_ir::OpKind::Return, values, vec![], vec![], span);
             Ok(())
         });
-        let f = std::mem::replace(&mut self.func, saved.func);
-        self.region = saved.region;
-        self.open_regions = saved.open_regions;
-        self.generation = saved.generation;
-        self.imported = saved.imported;
+        let f = self.func.take();
+        self.discard_function(saved);
         finished?;
         let f = f.ok_or_else(|| Diagnostic::internal(span, "lost the function being staged"))?;
         agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(span, e.to_string()))?;
-        Ok(self.module.add_function(f))
+        Ok(f)
     }
 
     /// The IR function being built: the current export, or the module prelude.

@@ -238,6 +238,13 @@ impl Stager {
                 scope.set(n.id.as_str(), value);
                 Ok(())
             }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) if matches!(value, Value::Bottom) => {
+                for e in elts {
+                    let target = if let Expr::Starred(s) = e { &*s.value } else { e };
+                    self.assign(target, Value::Bottom, scope)?;
+                }
+                Ok(())
+            }
             Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
                 let items = self.iter_values(&value, span)?;
                 let star = elts.iter().position(|e| matches!(e, Expr::Starred(_)));

@@ -157,6 +157,9 @@ pub enum Value {
     Tensor(Tensor),
     /// `range(start, stop, step)` with a run-time bound (drives a staged loop).
     StagedRange(Rc<(Value, Value, i64)>),
+    /// The result of a recursive call while its function's result type is
+    /// still being discovered: absorbs every operation on it.
+    Bottom,
     /// A variable left undefined on some path of staged control flow; any
     /// use is an error carrying this explanation.
     Undefined(Rc<str>),
@@ -188,6 +191,7 @@ impl Value {
             Value::Tensor(t) => format!("staged tensor {}", t.ty),
             Value::Undefined(_) => "undefined".into(),
             Value::StagedRange(_) => "range".into(),
+            Value::Bottom => "recursive result".into(),
         }
     }
 
@@ -209,6 +213,17 @@ impl Value {
     /// True for staged values (tensors and run-time sizes).
     pub fn is_staged(&self) -> bool {
         matches!(self, Value::Tensor(_) | Value::SymInt(_))
+    }
+
+    /// True if this is, or (in a sequence or dict) holds, [`Value::Bottom`].
+    pub fn has_bottom(&self) -> bool {
+        match self {
+            Value::Bottom => true,
+            Value::Tuple(t) => t.iter().any(Value::has_bottom),
+            Value::List(l) => l.borrow().iter().any(Value::has_bottom),
+            Value::Dict(d) => d.borrow().iter().any(|(_, v)| v.has_bottom()),
+            _ => false,
+        }
     }
 
     /// The compile-time integer, if this is one (bools count, as in Python).

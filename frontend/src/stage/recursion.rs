@@ -1,0 +1,119 @@
+//! Re-entrant staged functions (Snek's `__def_staged`/`__call_staged`,
+//! Lantern's recursive functions): a Python function that calls itself from
+//! inside staged control flow opened by an enclosing call of itself cannot
+//! be inlined (its depth is only known at run time), so that call becomes
+//! an IR call to a function specialised on the call's compile-time
+//! arguments and tensor types, cached per specialisation (TF Eager's trace
+//! cache). Mutual recursion works the same way, for whichever function
+//! re-enters first.
+//!
+//! The result type is found first: the body is traced into a scratch
+//! function where the recursive call yields [`Value::Bottom`], which every
+//! operation absorbs and every merge ignores, so the base case decides the
+//! type. Then the body is traced for real, recursive calls staging `call`
+//! ops to the function being built.
+
+use super::args::Args;
+use super::merge::{self, Plan};
+use super::structure::{rebuild_arg, shape_key};
+use super::value::{Closure, Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{FuncId, Function, OpKind, Span, Type};
+use std::rc::Rc;
+
+/// A specialisation of a recursive function: being typed, or built.
+#[derive(Clone, Debug)]
+pub enum Specialisation {
+    /// The result type is being discovered: recursive calls give `Bottom`.
+    Typing,
+    /// Built (or being built) as this function with this result plan.
+    Staged(FuncId, Plan),
+}
+
+impl Stager {
+    /// True when calling `c` now re-enters a call of `c` through staged
+    /// control flow opened inside that call.
+    pub fn is_staged_reentry(&self, c: &Rc<Closure>) -> bool {
+        self.call_stack
+            .iter()
+            .rev()
+            .find(|a| Rc::ptr_eq(&a.closure, c) && a.generation == self.generation)
+            .is_some_and(|a| self.open_regions.len() > a.regions)
+    }
+
+    /// Stages a call of the recursive function `c`.
+    pub fn staged_recursive_call(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
+        let span = args.span;
+        if !args.kw.is_empty() {
+            return Err(Diagnostic::unsupported(span, "keyword arguments in a staged recursive call are not supported"));
+        }
+        let mut leaves: Vec<Tensor> = Vec::new();
+        let mut shapes = Vec::new();
+        for a in &args.pos {
+            shapes.push(self.flatten_arg(a, false, &mut leaves, span)?);
+        }
+        let key = format!(
+            "{:p}|{}",
+            Rc::as_ptr(c),
+            shapes.iter().map(|s| shape_key(s, &leaves)).collect::<Vec<_>>().join("|")
+        );
+        let (fid, plan) = match self.specialisations.get(&key).cloned() {
+            Some(Specialisation::Typing) => return Ok(Value::Bottom),
+            Some(Specialisation::Staged(fid, plan)) => (fid, plan),
+            None => self.specialise(c, &key, &shapes, &leaves, span)?,
+        };
+        let mut types = Vec::new();
+        merge::staged_types(&plan, &mut types);
+        let operands = leaves.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let region = self.region;
+        let result_types: Vec<Type> = types.iter().map(|t| Type::Tensor(t.clone())).collect();
+        let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: fid }, operands, result_types, vec![], span);
+        let origin = self.generation;
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region });
+        Ok(merge::rebuild(&plan, &mut values))
+    }
+
+    /// Types, then builds, the IR function for one specialisation.
+    fn specialise(
+        &mut self,
+        c: &Rc<Closure>,
+        key: &str,
+        shapes: &[super::structure::Shape],
+        leaves: &[Tensor],
+        span: Span,
+    ) -> R<(FuncId, Plan)> {
+        let params: Vec<(String, Type)> =
+            leaves.iter().enumerate().map(|(i, t)| (format!("arg{i}"), Type::Tensor(t.ty.clone()))).collect();
+        // 1. The result type, with recursive calls absorbed.
+        self.specialisations.insert(key.to_string(), Specialisation::Typing);
+        let scratch = Function::new(format!("{}_typing", c.name), &params, span);
+        let (saved, tensors) = self.begin_function(scratch);
+        let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
+        let typed = self.call_closure(c, Args::positional(args, span));
+        self.discard_function(saved);
+        let result = typed?;
+        let plan = merge::plan_one(&result).ok_or_else(|| {
+            Diagnostic::error(
+                span,
+                format!(
+                    "cannot find the result type of the recursive function '{}': it must return tensors or numbers, and have a path that does not recurse",
+                    c.name
+                ),
+            )
+        })?;
+        // 2. The function itself.
+        let fid = self.module.add_function(Function::new(format!("{}_{}", c.name, self.module.funcs.len()), &params, span));
+        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone()));
+        let real = Function::new(format!("{}_{}", c.name, fid.index()), &params, c.span);
+        let (saved, tensors) = self.begin_function(real);
+        let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
+        let outs = self.call_closure(c, Args::positional(args, span)).and_then(|r| {
+            let mut outs = Vec::new();
+            self.materialize(Some(&r), &plan, span, &format!("the result of recursive function '{}'", c.name), &mut outs)?;
+            Ok(outs)
+        });
+        self.end_function_into(saved, outs, span, fid)?;
+        Ok((fid, plan))
+    }
+}
