@@ -191,9 +191,6 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
     match dim {
         Dim::Static(n) => Dim::Static(s.len_for(*n)),
         Dim::Sym(_) if s.is_full() => dim.clone(),
-        // An integer index `i` is the slice `i:i+1` (`-1:` for the last item):
-        // one element, with the index checked against the run-time size.
-        Dim::Sym(_) if is_single_index(s) => Dim::Static(1),
         // `a:` and `:-b` trims (step 1): the size is `max(n - a - b, 0)`, named
         // so that equal trims of one dim have equal types (`x[1:] - x[:-1]`).
         Dim::Sym(name) if s.step == 1 && s.start.unwrap_or(0) >= 0 && s.stop.is_none_or(|e| e < 0) => {
@@ -209,16 +206,6 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
             Dim::Sym(format!("{name}[{}:{}:{}]", part(s.start), part(s.stop), s.step))
         }
     }
-}
-
-/// True for the slices an integer index becomes: `i:i+1:1`, or `-1::1`.
-pub fn is_single_index(s: &SliceDim) -> bool {
-    s.step == 1
-        && match (s.start, s.stop) {
-            (Some(a), Some(b)) => b == a + 1 && a != -1,
-            (Some(-1), None) => true,
-            _ => false,
-        }
 }
 
 /// Result type of a basic slice (one [`SliceDim`] per axis).

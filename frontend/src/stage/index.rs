@@ -142,6 +142,12 @@ impl Stager {
                 IndexItem::NewAxis => final_dims.push(Dim::Static(1)),
                 IndexItem::Int(i) => {
                     let dim = &t.ty.dims[axis];
+                    if matches!(dim, Dim::Sym(_)) {
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            format!("an integer index into axis {axis}, of run-time size {dim}, after other index items is not supported; index the leading axes first"),
+                        ));
+                    }
                     if let Dim::Static(n) = dim {
                         if *i < -n || *i >= *n {
                             return Err(Diagnostic::error(
