@@ -275,3 +275,32 @@ for n in [0, 1, 4]:
 "#,
     );
 }
+
+#[test]
+fn deep_loop_in_compiled_code() {
+    // x = x + 0.001 * sin(x), n times: the backward function recurses n deep.
+    let mut m = Module::new("adtest");
+    let f = add_fn(&mut m, "loss", &[ty(DType::F64, &[]), ty(DType::I64, &[])], |b, p| {
+        let out = for_range(b, p[1], vec![p[0]], |b, _, s| {
+            let t = b.unary(UnaryOp::Sin, s[0]);
+            let h = b.mul_const(t, 0.001).unwrap();
+            vec![b.add(s[0], h).unwrap()]
+        });
+        vec![out[0]]
+    });
+    build_and_check(
+        m,
+        f,
+        &[0],
+        r#"
+import os
+for n in [int(v) for v in os.environ.get("AGC_AD_DEPTHS", "10000").split(",")]:
+    x, d = 0.3, 1.0
+    for _ in range(n):
+        d *= 1 + 0.001 * np.cos(x); x += 0.001 * np.sin(x)
+    v, g = lib.loss_vg(np.array(0.3), np.array(n, dtype=np.int64))
+    np.testing.assert_allclose(g, d, rtol=1e-9)
+    print(n, "ok", flush=True)
+"#,
+    );
+}
