@@ -208,6 +208,16 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
     }
 }
 
+/// True for the slices an integer index becomes: `i:i+1:1`, or `-1::1`.
+pub fn is_single_index(s: &SliceDim) -> bool {
+    s.step == 1
+        && match (s.start, s.stop) {
+            (Some(a), Some(b)) => b == a + 1 && a != -1,
+            (Some(-1), None) => true,
+            _ => false,
+        }
+}
+
 /// Result type of a basic slice (one [`SliceDim`] per axis).
 pub fn slice(t: &TensorType, dims: &[SliceDim]) -> Result<TensorType, TypeError> {
     if dims.len() != t.rank() {
