@@ -57,6 +57,7 @@ impl Stager {
             "len" => {
                 let v = arg0()?;
                 match &v {
+                    Value::TensorList(l) => Ok(Value::Tensor(l.borrow().1.clone())),
                     Value::Tensor(t) => match t.ty.dims.first() {
                         Some(d) => Ok(super::methods::dim_value(d)),
                         None => Err(Diagnostic::error(span, "len() of unsized object (a 0-d array)")),
@@ -337,6 +338,10 @@ impl Stager {
                 self.register_export(f, kwargs, span)
             }
             ("agc.grad_fn", spec) => self.call_grad(spec, args),
+            ("list.append", Value::TensorList(l)) => {
+                self.tensor_list_append(l, &args.req(0, "object", "append")?, span)?;
+                Ok(Value::None)
+            }
             ("list.append", Value::List(l)) => {
                 l.borrow_mut().push(args.req(0, "object", "append")?);
                 Ok(Value::None)

@@ -90,13 +90,20 @@ impl Stager {
         names.extend(activity::bound_names(orelse));
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
+        names.extend(super::loops::tensor_list_names(scope));
         let names: Vec<String> = names.into_iter().collect();
         let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        let lists = super::loops::snapshot_tensor_lists(scope);
 
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
         self.trace_region(then_r, body, scope, clear_flags_in_then)?;
-        let after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        // Staged lists are updated in place: keep the then-branch's contents
+        // as new objects, and put the originals back for the else-branch.
+        let after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
+        for (l, c) in &lists {
+            *l.borrow_mut() = c.clone();
+        }
         restore(scope, &names, &before);
         self.trace_region(else_r, orelse, scope, false)?;
         let after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
@@ -165,6 +172,14 @@ impl Stager {
     /// A variable's current binding in this frame (not enclosing ones).
     pub fn peek(&self, scope: &Rc<Scope>, name: &str) -> Option<Value> {
         scope.get_here(name).filter(|v| !matches!(v, Value::Undefined(_)))
+    }
+}
+
+/// A staged list's current contents as a new list object (others unchanged).
+fn detach_list(v: Value) -> Value {
+    match v {
+        Value::TensorList(l) => Value::TensorList(Rc::new(std::cell::RefCell::new(l.borrow().clone()))),
+        other => other,
     }
 }
 

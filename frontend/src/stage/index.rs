@@ -41,6 +41,10 @@ impl Stager {
         }
         match base {
             Value::Tensor(t) => self.index_tensor(t, index, span).map(Value::Tensor),
+            Value::TensorList(l) => {
+                let stacked = self.tensor_list_stack(l, span)?;
+                self.index_tensor(&stacked, index, span).map(Value::Tensor)
+            }
             Value::SpecFactory(d) => spec(*d, index, span),
             Value::Dict(d) => d
                 .borrow()

@@ -74,11 +74,13 @@ impl Stager {
         if scope.get_here(RETURNED).is_none() {
             scope.set_local(RETURNED, Value::Bool(false));
         }
-        let names: Vec<String> = names.into_iter().collect();
-        let initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        names.extend(tensor_list_names(scope));
+        let mut names: Vec<String> = names.into_iter().collect();
+        let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
         // 1. Probe: which variables change, and to what types.
         let lists = snapshot_lists(scope);
+        let staged_lists = snapshot_tensor_lists(scope);
         let probe = self.func_mut().new_region(&[]);
         self.open_regions.push(probe);
         let saved_region = std::mem::replace(&mut self.region, probe);
@@ -88,14 +90,29 @@ impl Stager {
         probed?;
         let after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         restore(scope, &names, &initial);
-        for (list, items) in lists {
+        let grown = grown_lists(&lists);
+        for (_, list, items) in lists {
             *list.borrow_mut() = items;
         }
+        for (list, contents) in staged_lists {
+            *list.borrow_mut() = contents;
+        }
         let mut plans: Vec<(usize, Plan)> = Vec::new();
+        // Lists the body appends tensors to become staged lists.
+        for (name, item) in grown {
+            let list = self.new_tensor_list(&spec, &item, span)?;
+            scope.set_local(&name, list.clone());
+            plans.push((names.len(), merge::plan_one(&list).ok_or_else(|| Diagnostic::internal(span, "staged list plan"))?));
+            names.push(name);
+            initial.push(Some(list));
+        }
         let mut body_local = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let what = format!("loop variable '{name}' of the staged loop at line {line}");
-            match (&initial[i], &after_probe[i]) {
+            if plans.iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            match (&initial[i], after_probe.get(i).unwrap_or(&None)) {
                 (Some(a), Some(b)) => {
                     let p = if name == &counter { merge::plan_one(a).ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))? } else { merge::plan(a, b, &what, span)? };
                     if !matches!(p, Plan::Static(_)) {
@@ -287,17 +304,101 @@ impl Stager {
     }
 }
 
+type ListSnapshot = Vec<(String, Rc<std::cell::RefCell<Vec<Value>>>, Vec<Value>)>;
+
 /// The contents of the lists bound in this frame, to undo the probe's appends.
-fn snapshot_lists(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<Vec<Value>>>, Vec<Value>)> {
+fn snapshot_lists(scope: &Rc<Scope>) -> ListSnapshot {
     scope
         .bindings()
-        .into_values()
-        .filter_map(|v| match v {
+        .into_iter()
+        .filter_map(|(name, v)| match v {
             Value::List(l) => {
                 let items = l.borrow().clone();
-                Some((l, items))
+                Some((name, l, items))
             }
             _ => None,
         })
         .collect()
+}
+
+/// The staged lists bound in this frame and their current (buffer, length).
+pub fn snapshot_tensor_lists(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<(Tensor, Tensor)>>, (Tensor, Tensor))> {
+    scope
+        .bindings()
+        .into_values()
+        .filter_map(|v| match v {
+            Value::TensorList(l) => {
+                let c = l.borrow().clone();
+                Some((l, c))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Names bound to staged lists in this frame (state of any loop or branch that appends).
+pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
+    scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
+}
+
+/// Lists the probe appended to: their names and the first appended item.
+fn grown_lists(lists: &ListSnapshot) -> Vec<(String, Value)> {
+    lists
+        .iter()
+        .filter_map(|(name, l, before)| {
+            let now = l.borrow();
+            (now.len() > before.len()).then(|| (name.clone(), now[before.len()].clone()))
+        })
+        .collect()
+}
+
+impl Stager {
+    /// An empty staged list for the items a loop appends, one per iteration
+    /// at most: its capacity is the loop's trip count.
+    fn new_tensor_list(&mut self, spec: &LoopSpec, item: &Value, span: Span) -> R<Value> {
+        let unsupported = |why: &str| {
+            Diagnostic::unsupported(span, format!("appending to a list in this staged loop is not supported: {why}"))
+        };
+        let capacity = match &spec.kind {
+            LoopKind::Range { over: Some(t), .. } => t.ty.dims[0].clone(),
+            LoopKind::Range { start, stop: Value::SymInt(d), step: 1, .. } if start.as_int() == Some(0) => d.clone(),
+            _ => return Err(unsupported("use `for x in xs` or `for i in range(xs.shape[0])`, whose trip count is known before the loop")),
+        };
+        let t = self.to_tensor(item, None, span)?;
+        let mut dims = vec![capacity];
+        dims.extend(t.ty.dims.iter().cloned());
+        let zero = self.scalar(0.0, t.ty.dtype, span)?;
+        let buffer = self.emit(OpKind::Fill, &[&zero], TensorType::new(t.ty.dtype, dims), span)?;
+        let len = self.scalar(0.0, DType::I64, span)?;
+        Ok(Value::TensorList(Rc::new(std::cell::RefCell::new((buffer, len)))))
+    }
+
+    /// `l.append(x)` on a staged list.
+    pub fn tensor_list_append(&mut self, l: &Rc<std::cell::RefCell<(Tensor, Tensor)>>, x: &Value, span: Span) -> R<()> {
+        let (buf, len) = l.borrow().clone();
+        let x = self.to_tensor_as(x, buf.ty.dtype, span)?;
+        if x.ty.dims[..] != buf.ty.dims[1..] {
+            return Err(Diagnostic::error(
+                span,
+                format!("a staged list of {} items cannot take an item of shape {}", TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec()).shape_string(), x.ty.shape_string()),
+            ));
+        }
+        let ty = buf.ty.clone();
+        let buf2 = self.emit(OpKind::DynUpdate { axes: 1, accumulate: false }, &[&buf, &x, &len], ty, span)?;
+        let len2 = match self.binary(BinaryOp::Add, &Value::Tensor(len), &Value::Int(1), span)? {
+            Value::Tensor(t) => t,
+            _ => return Err(Diagnostic::internal(span, "length increment was not staged")),
+        };
+        *l.borrow_mut() = (buf2, len2);
+        Ok(())
+    }
+
+    /// The items of a staged list as one tensor (`np.stack(l)`).
+    pub fn tensor_list_stack(&mut self, l: &Rc<std::cell::RefCell<(Tensor, Tensor)>>, span: Span) -> R<Tensor> {
+        let (buf, len) = l.borrow().clone();
+        let zero = self.scalar(0.0, DType::I64, span)?;
+        let mut dims = buf.ty.dims.clone();
+        dims[0] = agc_ir::Dim::Sym(format!("_n{}", self.func_mut().num_values()));
+        self.emit(OpKind::DynSlice, &[&buf, &zero, &len], TensorType::new(buf.ty.dtype, dims), span)
+    }
 }

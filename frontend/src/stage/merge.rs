@@ -23,11 +23,14 @@ pub enum Plan {
     Staged(TensorType),
     /// A tuple (or list) merged element-wise.
     Seq(Vec<Plan>, bool),
+    /// A staged list: its buffer type (the length is a rank-0 `i64`).
+    TensorList(TensorType),
 }
 
 /// The plan for a value seen on one path only (the other path leaves it undefined).
 pub fn plan_one(v: &Value) -> Option<Plan> {
     match v {
+        Value::TensorList(l) => Some(Plan::TensorList(l.borrow().0.ty.clone())),
         Value::Tensor(t) => Some(Plan::Staged(t.ty.clone())),
         Value::Tuple(_) | Value::List(_) => {
             let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
@@ -53,6 +56,13 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
         return Ok(Plan::Static(a.clone()));
     }
     match (a, b) {
+        (Value::TensorList(x), Value::TensorList(y)) => {
+            let (tx, ty) = (x.borrow().0.ty.clone(), y.borrow().0.ty.clone());
+            if tx != ty {
+                return Err(incompatible(format!("a list of {} on one path and of {} on the other", tx, ty)));
+            }
+            Ok(Plan::TensorList(tx))
+        }
         (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
             let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
             if xs.len() != ys.len() {
@@ -110,6 +120,21 @@ impl Stager {
     pub fn materialize(&mut self, v: Option<&Value>, plan: &Plan, span: Span, what: &str, out: &mut Vec<Tensor>) -> R<()> {
         match plan {
             Plan::Static(_) => Ok(()),
+            Plan::TensorList(ty) => match v {
+                Some(Value::TensorList(l)) => {
+                    let (buf, len) = l.borrow().clone();
+                    out.push(buf);
+                    out.push(len);
+                    Ok(())
+                }
+                None | Some(Value::Bottom) => {
+                    let zero = self.scalar(0.0, ty.dtype, span)?;
+                    out.push(self.emit(OpKind::Fill, &[&zero], ty.clone(), span)?);
+                    out.push(self.scalar(0.0, agc_ir::DType::I64, span)?);
+                    Ok(())
+                }
+                Some(other) => Err(Diagnostic::error(span, format!("{what}: a staged list on one path and a {} on the other", other.type_name()))),
+            },
             Plan::Seq(plans, _) => {
                 let items = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     Some(v) => pyops::iterate(v, span)?.into_iter().map(Some).collect(),
@@ -161,6 +186,10 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
     match plan {
         Plan::Static(v) => v.clone(),
         Plan::Staged(_) => values.next().map(Value::Tensor).unwrap_or(Value::None),
+        Plan::TensorList(_) => match (values.next(), values.next()) {
+            (Some(buf), Some(len)) => Value::TensorList(std::rc::Rc::new(std::cell::RefCell::new((buf, len)))),
+            _ => Value::None,
+        },
         Plan::Seq(plans, is_list) => {
             let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
             if *is_list { Value::list(items) } else { Value::tuple(items) }
@@ -173,6 +202,10 @@ pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
     match plan {
         Plan::Static(_) => {}
         Plan::Staged(t) => out.push(t.clone()),
+        Plan::TensorList(t) => {
+            out.push(t.clone());
+            out.push(TensorType::scalar(agc_ir::DType::I64));
+        }
         Plan::Seq(plans, _) => plans.iter().for_each(|p| staged_types(p, out)),
     }
 }

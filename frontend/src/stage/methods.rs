@@ -60,6 +60,7 @@ impl Stager {
                 _ => Err(missing()),
             },
             Value::List(_) if LIST_METHODS.contains(&name) => Ok(method(&format!("list.{name}"), base)),
+            Value::TensorList(_) if name == "append" => Ok(method("list.append", base)),
             Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(method(&format!("dict.{name}"), base)),
             Value::Str(_) if STR_METHODS.contains(&name) => Ok(method(&format!("str.{name}"), base)),
             Value::Tuple(_) if name == "index" || name == "count" => Ok(method(&format!("list.{name}"), base)),

@@ -257,6 +257,19 @@ impl Stager {
                 let dims = shape_arg(&args.req(1, "shape", f)?, span)?;
                 Ok(Value::Tensor(self.broadcast_to(&t, dims, span)?))
             }
+            "stack" | "array" | "asarray" if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) => {
+                let Some(Value::TensorList(l)) = args.get(0, "arrays") else { unreachable!("matched above") };
+                let stacked = self.tensor_list_stack(&l, span)?;
+                let axis = args.get_some(1, "axis").and_then(|a| a.as_int()).unwrap_or(0);
+                if f == "stack" && axis != 0 {
+                    let rank = stacked.ty.rank() as i64;
+                    let a = infer::normalize_axis(axis, stacked.ty.rank()).map_err(|e| type_error(span, e))? as i64;
+                    let mut perm: Vec<Value> = (1..rank).map(Value::Int).collect();
+                    perm.insert(a as usize, Value::Int(0));
+                    return self.transpose(&stacked, Some(perm), span);
+                }
+                Ok(Value::Tensor(stacked))
+            }
             "concatenate" | "stack" => {
                 let parts = pyops::iterate(&args.req(0, "arrays", f)?, span)?;
                 let axis = args.get_some(1, "axis").map(|a| a.as_int().ok_or_else(|| Diagnostic::error(span, "axis must be an int"))).transpose()?.unwrap_or(0);

@@ -186,8 +186,11 @@ impl Stager {
     }
 
     fn exec_for(&mut self, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
-        let iterable = self.eval(&f.iter, scope)?;
+        let mut iterable = self.eval(&f.iter, scope)?;
         let span = span_of(f);
+        if let Value::TensorList(l) = &iterable {
+            iterable = Value::Tensor(self.tensor_list_stack(l, span)?);
+        }
         let staged = match &iterable {
             Value::StagedRange(r) => Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, over: None }),
             Value::Tensor(t) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))) => Some(LoopKind::Range {

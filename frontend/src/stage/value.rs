@@ -157,6 +157,9 @@ pub enum Value {
     Tensor(Tensor),
     /// `range(start, stop, step)` with a run-time bound (drives a staged loop).
     StagedRange(Rc<(Value, Value, i64)>),
+    /// A list appended to inside a staged loop: a buffer whose first axis
+    /// is the capacity, and the run-time length (rank-0 `i64`).
+    TensorList(Rc<RefCell<(Tensor, Tensor)>>),
     /// The result of a recursive call while its function's result type is
     /// still being discovered: absorbs every operation on it.
     Bottom,
@@ -192,6 +195,7 @@ impl Value {
             Value::Undefined(_) => "undefined".into(),
             Value::StagedRange(_) => "range".into(),
             Value::Bottom => "recursive result".into(),
+            Value::TensorList(_) => "list (staged)".into(),
         }
     }
 
@@ -210,9 +214,9 @@ impl Value {
         Value::Str(Rc::from(s))
     }
 
-    /// True for staged values (tensors and run-time sizes).
+    /// True for staged values (tensors, run-time sizes, staged lists).
     pub fn is_staged(&self) -> bool {
-        matches!(self, Value::Tensor(_) | Value::SymInt(_))
+        matches!(self, Value::Tensor(_) | Value::SymInt(_) | Value::TensorList(_))
     }
 
     /// True if this is, or (in a sequence or dict) holds, [`Value::Bottom`].
