@@ -57,7 +57,7 @@ impl Stager {
             "len" => {
                 let v = arg0()?;
                 match &v {
-                    Value::TensorList(l) => Ok(Value::Tensor(l.borrow().1.clone())),
+                    Value::TensorList(l) => Ok(Value::Tensor(l.borrow().1.clone().into_weak())),
                     Value::Tensor(t) => match t.ty.dims.first() {
                         Some(d) => Ok(super::methods::dim_value(d)),
                         None => Err(Diagnostic::error(span, "len() of unsized object (a 0-d array)")),

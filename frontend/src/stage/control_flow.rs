@@ -161,7 +161,7 @@ impl Stager {
         let mut values = results
             .into_iter()
             .zip(types)
-            .map(|(value, ty)| Tensor { value, ty, origin, region });
+            .map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
         for (i, p) in &plans {
             let v = merge::rebuild(p, &mut values);
             scope.set_local(&names[*i], v);

@@ -47,6 +47,7 @@ impl Stager {
         }
         let f = Function::new(req.name.clone(), &params, c.span);
         let (saved, tensors) = self.begin_function(f);
+        self.last_return = Span::UNKNOWN;
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
             if positional {
@@ -57,7 +58,8 @@ impl Stager {
         }
         let outs = self.call_closure(c, call).and_then(|r| {
             let mut outs = Vec::new();
-            self.flatten_result(&r, c.span, &req.name, &mut outs)?;
+            let at = if self.last_return.is_unknown() { c.span } else { self.last_return };
+            self.flatten_result(&r, at, &req.name, &mut outs)?;
             Ok(outs)
         });
         self.end_function(saved, outs, c.span)

@@ -88,7 +88,7 @@ impl Stager {
         let outs: Vec<Tensor> = results
             .into_iter()
             .zip(result_types)
-            .map(|(value, ty)| Tensor { value, ty: ty.tensor().clone(), origin, region })
+            .map(|(value, ty)| Tensor { value, ty: ty.tensor().clone(), origin, region, weak: false })
             .collect();
         let value = Value::Tensor(outs[0].clone());
         let mut grads = outs[1..].iter().cloned();

@@ -52,6 +52,9 @@ pub struct LoopSpec {
     pub orelse: &'static [Stmt],
     /// The loop statement's span.
     pub span: Span,
+    /// The rest of a loop whose first iterations were unrolled: its exit
+    /// flags already belong to this loop, and are kept (not reset, not restored).
+    pub continuing: bool,
 }
 
 impl Stager {
@@ -69,7 +72,9 @@ impl Stager {
             scope.set_local(&counter, start.clone());
         }
         let outer_flags: Vec<Option<Value>> = [BROKE, CONTINUED].iter().map(|n| scope.get_here(n)).collect();
-        scope.set_local(BROKE, Value::Bool(false));
+        if !spec.continuing {
+            scope.set_local(BROKE, Value::Bool(false));
+        }
         scope.set_local(CONTINUED, Value::Bool(false));
         if scope.get_here(RETURNED).is_none() {
             scope.set_local(RETURNED, Value::Bool(false));
@@ -174,7 +179,7 @@ impl Stager {
         let init_values = init.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
         let (_, results) = self.func_mut().append_op(region, OpKind::While, init_values, state_types, vec![before, after], span);
         let origin = self.generation;
-        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region });
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
         restore(scope, &names, &initial);
         for (i, p) in &plans {
             scope.set_local(&names[*i], merge::rebuild(p, &mut values));
@@ -197,6 +202,9 @@ impl Stager {
             }
         }
         for (n, v) in [BROKE, CONTINUED].iter().zip(outer_flags) {
+            if spec.continuing {
+                break;
+            }
             match v {
                 Some(v) => scope.set_local(n, v),
                 None => {
@@ -222,7 +230,7 @@ impl Stager {
     fn bind_state(&mut self, r: RegionId, plans: &[(usize, Plan)], names: &[String], types: &[TensorType], scope: &Rc<Scope>) {
         let origin = self.generation;
         let params = self.func_mut().region(r).params.clone();
-        let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r });
+        let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r, weak: false });
         for (i, p) in plans {
             scope.set_local(&names[*i], merge::rebuild(p, &mut values));
         }

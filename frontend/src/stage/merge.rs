@@ -19,8 +19,8 @@ use agc_ir::{OpKind, Span, TensorType};
 pub enum Plan {
     /// The same compile-time value on every path.
     Static(Value),
-    /// A staged tensor of this type.
-    Staged(TensorType),
+    /// A staged tensor of this type; `true` for a staged Python number.
+    Staged(TensorType, bool),
     /// A tuple (or list) merged element-wise.
     Seq(Vec<Plan>, bool),
     /// A staged list: its buffer type (the length is a rank-0 `i64`).
@@ -31,13 +31,13 @@ pub enum Plan {
 pub fn plan_one(v: &Value) -> Option<Plan> {
     match v {
         Value::TensorList(l) => Some(Plan::TensorList(l.borrow().0.ty.clone())),
-        Value::Tensor(t) => Some(Plan::Staged(t.ty.clone())),
+        Value::Tensor(t) => Some(Plan::Staged(t.ty.clone(), t.weak)),
         Value::Tuple(_) | Value::List(_) => {
             let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
             let plans = items.iter().map(plan_one).collect::<Option<Vec<_>>>()?;
             Some(Plan::Seq(plans, matches!(v, Value::List(_))))
         }
-        other => kind_of(other).map(|k| Plan::Staged(TensorType::scalar(result_dtype(&[k])))),
+        other => kind_of(other).map(|k| Plan::Staged(TensorType::scalar(result_dtype(&[k])), true)),
     }
 }
 
@@ -78,7 +78,7 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
             if x.ty.dims != y.ty.dims {
                 return Err(incompatible(format!("shape {} on one path and {} on the other", x.ty.shape_string(), y.ty.shape_string())));
             }
-            Ok(Plan::Staged(x.ty.clone()))
+            Ok(Plan::Staged(x.ty.clone(), x.weak && y.weak))
         }
         _ => match (kind_of(a), kind_of(b)) {
             (Some(ka), Some(kb)) => {
@@ -96,7 +96,8 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
                         )));
                     }
                 }
-                Ok(Plan::Staged(TensorType::new(dtype, dims)))
+                let weak = ![a, b].iter().any(|v| matches!(kind_of(v), Some(super::tensor::Kind::Strong(_))));
+                Ok(Plan::Staged(TensorType::new(dtype, dims), weak))
             }
             _ => Err(incompatible(format!(
                 "different compile-time values ({} and {}) that cannot be staged",
@@ -148,7 +149,7 @@ impl Stager {
                 }
                 Ok(())
             }
-            Plan::Staged(ty) => {
+            Plan::Staged(ty, _) => {
                 let t = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     None => {
                         let zero = self.scalar(0.0, ty.dtype, span)?;
@@ -185,7 +186,7 @@ impl Stager {
 pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value {
     match plan {
         Plan::Static(v) => v.clone(),
-        Plan::Staged(_) => values.next().map(Value::Tensor).unwrap_or(Value::None),
+        Plan::Staged(_, weak) => values.next().map(|t| Value::Tensor(if *weak { t.into_weak() } else { t })).unwrap_or(Value::None),
         Plan::TensorList(_) => match (values.next(), values.next()) {
             (Some(buf), Some(len)) => Value::TensorList(std::rc::Rc::new(std::cell::RefCell::new((buf, len)))),
             _ => Value::None,
@@ -201,7 +202,7 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
 pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
     match plan {
         Plan::Static(_) => {}
-        Plan::Staged(t) => out.push(t.clone()),
+        Plan::Staged(t, _) => out.push(t.clone()),
         Plan::TensorList(t) => {
             out.push(t.clone());
             out.push(TensorType::scalar(agc_ir::DType::I64));

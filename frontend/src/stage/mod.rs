@@ -96,6 +96,8 @@ pub struct Stager {
     pub call_stack: Vec<ActiveCall>,
     /// Specialisations of staged recursive functions, by key.
     pub specialisations: HashMap<String, recursion::Specialisation>,
+    /// The span of the most recent `return` statement (for result errors).
+    pub last_return: Span,
     /// The source being staged (for notes that name lines).
     pub file: std::rc::Rc<crate::source::SourceFile>,
 }
@@ -138,6 +140,7 @@ impl Stager {
             call_depth: 0,
             call_stack: Vec::new(),
             specialisations: HashMap::new(),
+            last_return: Span::UNKNOWN,
             file,
         }
     }
@@ -151,7 +154,7 @@ impl Stager {
         let params: Vec<value::Tensor> = f
             .params()
             .iter()
-            .map(|&v| value::Tensor { value: v, ty: f.ty(v).tensor().clone(), origin, region: body })
+            .map(|&v| value::Tensor { value: v, ty: f.ty(v).tensor().clone(), origin, region: body, weak: false })
             .collect();
         let saved = SavedFunction {
             func: self.func.replace(f),

@@ -70,7 +70,7 @@ impl Stager {
         let result_types: Vec<Type> = types.iter().map(|t| Type::Tensor(t.clone())).collect();
         let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: fid }, operands, result_types, vec![], span);
         let origin = self.generation;
-        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region });
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
         Ok(merge::rebuild(&plan, &mut values))
     }
 

@@ -6,6 +6,7 @@ use super::args::Args;
 use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, Value};
+use super::control_flow::{BROKE, CONTINUED};
 use super::loops::{LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -66,6 +67,7 @@ impl Stager {
                     Some(e) => self.eval(e, scope)?,
                     None => Value::None,
                 };
+                self.last_return = r.value.as_deref().map_or(span, span_of);
                 return Ok(Flow::Return(v));
             }
             Stmt::If(i) => {
@@ -157,15 +159,28 @@ impl Stager {
         Ok(Flow::Normal)
     }
 
+    /// A `while`: unrolled while its test is a compile-time value; from the
+    /// first iteration whose test is staged (or after which a staged `break`
+    /// or `return` may have happened), the rest is one staged loop.
     fn exec_while(&mut self, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+        let outer = self.enter_static_loop(scope);
+        let flow = self.unroll_while(w, scope);
+        self.leave_static_loop(scope, outer);
+        flow
+    }
+
+    fn unroll_while(&mut self, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+        let span = span_of(w);
         let mut n = 0usize;
         loop {
+            scope.set_local(CONTINUED, Value::Bool(false));
+            let staged_exit = self.staged_exit(scope, span)?.is_some();
             let test = self.eval(&w.test, scope)?;
             match pyops::truthy(&test) {
-                Some(true) => {}
-                Some(false) => return self.exec_block(&w.orelse, scope),
-                None => {
-                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, span: span_of(w) };
+                Some(true) if !staged_exit => {}
+                Some(false) if !staged_exit => return self.exec_block(&w.orelse, scope),
+                _ => {
+                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, span, continuing: true };
                     self.staged_loop(spec, scope)?;
                     return Ok(Flow::Normal);
                 }
@@ -181,6 +196,25 @@ impl Stager {
                     span_of(&*w.test),
                     format!("compile-time loop ran over {MAX_STATIC_ITERATIONS} iterations"),
                 ));
+            }
+        }
+    }
+
+    /// Starts a compile-time loop: its own break/continue flags, the enclosing loop's saved.
+    fn enter_static_loop(&mut self, scope: &Rc<Scope>) -> [Option<Value>; 2] {
+        let outer = [scope.get_here(BROKE), scope.get_here(CONTINUED)];
+        scope.set_local(BROKE, Value::Bool(false));
+        scope.set_local(CONTINUED, Value::Bool(false));
+        outer
+    }
+
+    fn leave_static_loop(&mut self, scope: &Rc<Scope>, outer: [Option<Value>; 2]) {
+        for (name, v) in [BROKE, CONTINUED].into_iter().zip(outer) {
+            match v {
+                Some(v) => scope.set_local(name, v),
+                None => {
+                    scope.remove(name);
+                }
             }
         }
     }
@@ -203,19 +237,38 @@ impl Stager {
             _ => None,
         };
         if let Some(kind) = staged {
-            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, span }, scope)?;
+            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, span, continuing: false }, scope)?;
             return Ok(Flow::Normal);
         }
         let items = self.iter_values(&iterable, span_of(&*f.iter))?;
+        let outer = self.enter_static_loop(scope);
+        let flow = self.unroll_for(f, items, scope);
+        self.leave_static_loop(scope, outer);
+        flow
+    }
+
+    /// Unrolls a `for` over compile-time items; after a staged `break` or
+    /// `return`, each further iteration runs under an `if` on "no exit yet".
+    fn unroll_for(&mut self, f: &'static ast::StmtFor, items: Vec<Value>, scope: &Rc<Scope>) -> R<Flow> {
+        let span = span_of(f);
         for item in items {
+            scope.set_local(CONTINUED, Value::Bool(false));
             self.assign(&f.target, item, scope)?;
+            if let Some(exit) = self.staged_exit(scope, span)? {
+                self.guard_rest(exit, &f.body, scope, span)?;
+                continue;
+            }
             match self.exec_block(&f.body, scope)? {
                 Flow::Break => return Ok(Flow::Normal),
                 r @ Flow::Return(_) => return Ok(r),
                 _ => {}
             }
         }
-        self.exec_block(&f.orelse, scope)
+        scope.set_local(CONTINUED, Value::Bool(false));
+        match self.staged_exit(scope, span)? {
+            Some(exit) => self.guard_rest(exit, &f.orelse, scope, span).map(|_| Flow::Normal),
+            None => self.exec_block(&f.orelse, scope),
+        }
     }
 
     /// The items of an iterable: compile-time sequences, and tensors with a static first dim (rows).

@@ -24,6 +24,11 @@ pub enum Kind {
 /// The promotion kind of a value, if it is numeric.
 pub fn kind_of(v: &Value) -> Option<Kind> {
     match v {
+        Value::Tensor(t) if t.weak => Some(match t.ty.dtype {
+            DType::Bool => Kind::WeakBool,
+            d if d.is_float() => Kind::WeakFloat,
+            _ => Kind::WeakInt,
+        }),
         Value::Tensor(t) => Some(Kind::Strong(t.ty.dtype)),
         Value::Bool(_) => Some(Kind::WeakBool),
         Value::Int(_) | Value::SymInt(_) => Some(Kind::WeakInt),
@@ -72,7 +77,7 @@ impl Stager {
         let region = if self.func.is_some() { self.region } else { self.prelude.body };
         let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
-        Ok(Tensor { value: results[0], ty, origin: self.generation, region })
+        Ok(Tensor { value: results[0], ty, origin: self.generation, region, weak: false })
     }
 
     /// A literal tensor.
@@ -88,6 +93,11 @@ impl Stager {
 
     /// Stages a numeric value as a tensor of `dtype` (weak scalars take `dtype`).
     pub fn to_tensor_as(&mut self, v: &Value, dtype: DType, span: Span) -> R<Tensor> {
+        if let (Value::Int(i), DType::I32) = (v, dtype) {
+            if i32::try_from(*i).is_err() {
+                return Err(Diagnostic::error(span, format!("Python integer {i} out of bounds for int32")));
+            }
+        }
         let t = self.to_tensor(v, Some(dtype), span)?;
         self.cast(&t, dtype, span)
     }
@@ -106,7 +116,12 @@ impl Stager {
             Value::SymInt(Dim::Static(n)) => self.to_tensor(&Value::Int(*n), dtype, span),
             Value::SymInt(d @ Dim::Sym(_)) => {
                 let (source, axis) = self.sym_source(d, span)?;
-                self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)
+                let size = self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)?;
+                let size = size.into_weak();
+                match dtype {
+                    Some(d) if d != DType::I64 => self.cast(&size, d, span),
+                    _ => Ok(size),
+                }
             }
             Value::List(_) | Value::Tuple(_) => self.array_literal(v, dtype, span),
             other => Err(Diagnostic::error(
@@ -123,7 +138,7 @@ impl Stager {
         for &p in f.params() {
             let ty = f.ty(p).tensor();
             if let Some(axis) = ty.dims.iter().position(|x| x == d) {
-                return Ok((Tensor { value: p, ty: ty.clone(), origin, region: f.body }, axis));
+                return Ok((Tensor { value: p, ty: ty.clone(), origin, region: f.body, weak: false }, axis));
             }
         }
         Err(Diagnostic::unsupported(span, format!("the run-time size {d} cannot be used as a value here")))
@@ -216,6 +231,15 @@ impl Stager {
 
     /// A numpy binary operator on two numeric values, at least one staged.
     pub fn binary(&mut self, op: BinaryOp, a: &Value, b: &Value, span: Span) -> R<Value> {
+        let weak = [a, b].iter().all(|v| !matches!(kind_of(v), Some(Kind::Strong(_)) | None));
+        let r = self.binary_promoted(op, a, b, span)?;
+        Ok(match r {
+            Value::Tensor(t) if weak => Value::Tensor(t.into_weak()),
+            other => other,
+        })
+    }
+
+    fn binary_promoted(&mut self, op: BinaryOp, a: &Value, b: &Value, span: Span) -> R<Value> {
         let (ts, mut d) = self.promote(&[a, b], span)?;
         let (mut x, mut y) = (ts[0].clone(), ts[1].clone());
         let op = match (op, d) {

@@ -20,6 +20,18 @@ pub struct Tensor {
     pub origin: u32,
     /// The region it was staged in (it is visible there and in nested regions).
     pub region: agc_ir::RegionId,
+    /// A staged Python number (a loop counter over a staged range, and
+    /// arithmetic on it): it promotes like a Python scalar (NEP 50), not
+    /// like an array.
+    pub weak: bool,
+}
+
+impl Tensor {
+    /// The same value marked as a staged Python number.
+    pub fn into_weak(mut self) -> Tensor {
+        self.weak = self.ty.rank() == 0;
+        self
+    }
 }
 
 /// A user-defined function or lambda, closed over its defining scope.
