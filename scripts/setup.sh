@@ -25,4 +25,4 @@ if ! "$PYTHON" -c "import numpy, autograd, pytest, agc" >/dev/null 2>&1; then
 fi
 
 echo "setup: building agc (cargo build --release)"
-cargo build --release --locked -p agc
+cargo build --release -p agc

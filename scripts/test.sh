@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "=== cargo test"
-cargo test --release --locked --workspace 2>&1 | tee /tmp/agc-cargo-test.log | grep -E "^(test result|running|error|failures|----|thread)" || true
+cargo test --release --workspace 2>&1 | tee /tmp/agc-cargo-test.log | grep -E "^(test result|running|error|failures|----|thread)" || true
 if grep -qE "^test result: FAILED|error(\[E[0-9]+\])?:" /tmp/agc-cargo-test.log; then
   echo "cargo test failed"; tail -50 /tmp/agc-cargo-test.log; exit 1
 fi
