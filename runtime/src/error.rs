@@ -79,6 +79,35 @@ pub extern "C" fn agc_rt_last_error() -> *const c_char {
 /// `message` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn agc_rt_raise(status: i32, message: *const c_char) {
+    let text = if message.is_null() {
+        "run-time error".to_string()
+    } else {
+        // SAFETY: the caller passes a NUL-terminated string.
+        unsafe { CStr::from_ptr(message) }
+            .to_string_lossy()
+            .into_owned()
+    };
+    raise_code(status, text);
+}
+
+/// Called by kernels when an integer index is out of range: raises
+/// [`Status::IndexOutOfRange`] with numpy's message, `index 5 is out of
+/// bounds for axis 0 with size 3`, followed by ` (line L)` when `line` > 0.
+#[no_mangle]
+pub extern "C" fn agc_rt_raise_index(index: i64, size: i64, axis: i64, line: i64) {
+    let mut msg = format!("index {index} is out of bounds for axis {axis} with size {size}");
+    if line > 0 {
+        msg.push_str(&format!(" (line {line})"));
+    }
+    raise(Status::IndexOutOfRange, msg);
+}
+
+/// [`agc_rt_raise`] from Rust: the first raise of a call wins.
+pub fn raise(status: Status, message: String) {
+    raise_code(status as i32, message);
+}
+
+fn raise_code(status: i32, message: String) {
     let status = if status == 0 {
         Status::Internal as i32
     } else {
@@ -93,16 +122,38 @@ pub unsafe extern "C" fn agc_rt_raise(status: i32, message: *const c_char) {
         }
     });
     if first == Ok(true) {
-        let text = if message.is_null() {
-            "run-time error".to_string()
-        } else {
-            // SAFETY: the caller passes a NUL-terminated string.
-            unsafe { CStr::from_ptr(message) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        set_message(text);
+        set_message(message);
     }
+}
+
+/// True while no error was raised during the current call (kernels stop
+/// loops and skip calls once this is false).
+#[no_mangle]
+pub extern "C" fn agc_rt_ok() -> i32 {
+    PENDING.try_with(|p| i32::from(p.get() == 0)).unwrap_or(1)
+}
+
+/// Takes the status raised during this call (0 if none), as
+/// [`take_pending`] does: for host code that calls kernels directly (the
+/// backend's kernel tests) rather than through an exported function.
+#[no_mangle]
+pub extern "C" fn agc_rt_take_status() -> i32 {
+    take_pending()
+}
+
+/// Prefixes the pending message with `name: ` (the exported function's
+/// name), once the call has failed.
+pub fn prefix_message(name: &str) {
+    let _ = LAST_ERROR.try_with(|slot| {
+        let mut slot = slot.borrow_mut();
+        let text = slot
+            .as_ref()
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !text.starts_with(&format!("{name}: ")) {
+            *slot = CString::new(format!("{name}: {text}")).ok();
+        }
+    });
 }
 
 #[cfg(test)]
@@ -135,6 +186,23 @@ mod tests {
         assert_eq!(take_pending(), 3);
         assert_eq!(take_pending(), 0);
         assert_eq!(last(), "index 9 out of range");
+    }
+
+    #[test]
+    fn index_errors_read_like_numpy_and_get_the_function_name() {
+        begin_call();
+        assert_eq!(agc_rt_ok(), 1);
+        agc_rt_raise_index(-5, 4, 1, 0);
+        assert_eq!(agc_rt_ok(), 0);
+        agc_rt_raise_index(9, 4, 0, 12);
+        prefix_message("f");
+        prefix_message("f");
+        assert_eq!(agc_rt_take_status(), 3);
+        assert_eq!(last(), "f: index -5 is out of bounds for axis 1 with size 4");
+        begin_call();
+        agc_rt_raise_index(9, 4, 0, 12);
+        assert_eq!(last(), "index 9 is out of bounds for axis 0 with size 4 (line 12)");
+        assert_eq!(take_pending(), 3);
     }
 
     #[test]

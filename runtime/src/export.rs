@@ -103,6 +103,9 @@ pub unsafe extern "C" fn agc_rt_export_results(
     let out_slots = unsafe { slice(outs, spec.nresults) };
     let name = spec.name();
     let mut status = take_pending();
+    if status != 0 {
+        crate::error::prefix_message(&name);
+    }
     let mut made = Vec::new();
     if status == 0 {
         for (k, v) in views.iter().enumerate() {

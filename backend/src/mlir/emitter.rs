@@ -54,6 +54,8 @@ pub struct FnEmitter<'f> {
     pub callees: Vec<String>,
     /// Symbol scopes, innermost last.
     syms: Vec<HashMap<String, String>>,
+    /// Byte offsets at which the source lines start (empty: lines unknown).
+    pub line_starts: Vec<u32>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -67,7 +69,16 @@ impl<'f> FnEmitter<'f> {
             vals: HashMap::new(),
             callees: Vec::new(),
             syms: vec![HashMap::new()],
+            line_starts: Vec::new(),
         }
+    }
+
+    /// The 1-based source line of a span, 0 when unknown.
+    pub fn line_of(&self, span: agc_ir::Span) -> u32 {
+        if span.is_unknown() || self.line_starts.is_empty() {
+            return 0;
+        }
+        self.line_starts.partition_point(|&s| s <= span.start) as u32
     }
 
     /// The text emitted so far.

@@ -12,12 +12,16 @@
 //! is, so a single-result function pays no copy.
 
 use super::emitter::FnEmitter;
-use super::{constant, contraction, control, elementwise, gather, layout, reduce, types};
+use super::{constant, contraction, control, elementwise, gather, index, layout, reduce, types};
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
 pub const IMPL_PREFIX: &str = "agc_impl_";
+
+/// The runtime functions generated code may call (`runtime/src/error.rs`);
+/// declarations that no code uses leave no trace in the object.
+const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i64, i64)\n";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
 pub fn emit_module(m: &Module) -> Result<String, BackendError> {
@@ -30,6 +34,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
     for f in &m.funcs {
         out.push_str(&emit_function_in(f, &callees)?);
     }
+    out.push_str(RUNTIME_DECLS);
     out.push_str("}\n");
     Ok(out)
 }
@@ -146,9 +151,10 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Slice { dims } => gather::slice(e, od, dims),
         OpKind::Concat { axis } => gather::concat(e, od, *axis),
         OpKind::DynSlice => gather::dyn_slice(e, od),
-        OpKind::DynIndex { .. } | OpKind::DynUpdate { .. } => Err(BackendError::Unsupported(
-            "run-time indexing needs a run-time error channel (index out of range)".into(),
-        )),
+        OpKind::DynIndex { .. } => index::dyn_index(e, od, e.line_of(od.span)),
+        OpKind::DynUpdate { axes, accumulate } => {
+            index::dyn_update(e, od, *axes, *accumulate, e.line_of(od.span))
+        }
         OpKind::Return | OpKind::Yield | OpKind::Condition => Err(BackendError::Mlir(
             "a terminator in the middle of a region".into(),
         )),

@@ -13,10 +13,11 @@
 //! dims and with `index` arithmetic at run time for symbolic ones, where the
 //! result length (a new symbol such as `(B-1)` or `B[::-2]`) is bound too.
 //!
-//! An integer index on a symbolic dim is typed as a static 1 (`x[i:i+1]`
-//! with the index to be checked at run time); the IR has no way yet to
-//! report that check failing, so a read whose coordinate falls outside the
-//! run-time size yields 0 instead of touching memory out of bounds.
+//! A slice of a symbolic dim normally has a run-time size. Should one be
+//! typed with a static size anyway (the frontend once typed `x[i:i+1]` as a
+//! static 1), a read whose coordinate falls outside the run-time size
+//! yields 0 instead of touching memory out of bounds. Integer indices are
+//! `dyn_index` ops, checked in the `index` module.
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
 use super::types;

@@ -45,14 +45,21 @@
 //!   belongs to the caller, who releases it with `free(allocated)`; note
 //!   `aligned` may differ from `allocated`. A zero-size result still owns
 //!   its (small) allocation.
-//! - The code calls only libc and libm; it needs no MLIR runtime library.
+//! - The code calls libc, libm and a few functions of agc's runtime
+//!   (`runtime/src/error.rs`): `agc_rt_raise_index` when an index is out of
+//!   range at run time. It needs no MLIR runtime library.
+//!
+//! # Run-time errors
+//!
+//! A kernel never stops early: on an error it records a status with the
+//! runtime (the first one of a call wins) and goes on with safe
+//! substitutes (an out-of-range index reads zeros and writes nothing), so
+//! no memory outside a tensor is touched and every buffer is still freed.
+//! The C entry point returns the status and frees the results.
 //!
 //! Calls between the module's functions (recursion included) use the
 //! `agc_impl_<f>` symbols directly, so the same ownership rules hold there.
 //!
-//! Not covered yet: `dyn_index` and `dyn_update` (they need a way to report
-//! a run-time error, an index out of range, which this calling convention
-//! does not have yet).
 
 mod constant;
 mod contraction;
@@ -61,6 +68,7 @@ mod elementwise;
 mod emitter;
 mod function;
 mod gather;
+mod index;
 mod layout;
 mod pipeline;
 mod reduce;

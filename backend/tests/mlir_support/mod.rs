@@ -426,6 +426,14 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
     (mlir, llvm_ir)
 }
 
+/// Writes agc's runtime archive (which kernels call to raise errors) into
+/// `dir`; returns its path.
+pub fn runtime_archive(dir: &Path) -> std::path::PathBuf {
+    let rt = dir.join("libagc_runtime.a");
+    std::fs::write(&rt, agc_backend::link::RUNTIME_ARCHIVE).unwrap();
+    rt
+}
+
 /// Compiles `funcs` into a shared library and opens it.
 pub fn build(funcs: Vec<Function>) -> Lib {
     let dir = tempfile::tempdir().unwrap();
@@ -436,6 +444,7 @@ pub fn build(funcs: Vec<Function>) -> Lib {
         .arg("-o")
         .arg(&so)
         .arg(dir.path().join("k.o"))
+        .arg(runtime_archive(dir.path()))
         .arg("-lm")
         .status()
         .unwrap();
@@ -474,13 +483,12 @@ fn descriptor(t: &Tensor) -> Vec<u64> {
 type P = *mut u64;
 
 impl Lib {
-    /// Asserts that the library leaves undefined only libc/libm symbols
-    /// (and the usual weak loader hooks): no MLIR runtime (`memrefCopy`...).
+    /// Asserts that the kernel object leaves undefined only libc/libm
+    /// symbols and agc's runtime (`agc_rt_*`): no MLIR runtime (`memrefCopy`...).
     pub fn assert_needs_only_libc_and_libm(&self) {
         let out = Command::new("nm")
-            .arg("-D")
             .arg("--undefined-only")
-            .arg(self.dir.path().join("libk.so"))
+            .arg(self.dir.path().join("k.o"))
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
@@ -501,12 +509,45 @@ impl Lib {
             let sym = line.split_whitespace().last().unwrap_or("");
             let base = sym.split('@').next().unwrap();
             let ok = libc.iter().any(|a| base.starts_with(a))
+                || base.starts_with("agc_rt_")
                 || libm
                     .iter()
                     .any(|m| base == *m || base.strip_suffix('f') == Some(*m));
             assert!(ok, "unexpected undefined symbol {sym}\n{text}");
         }
         assert!(!self.llvm_ir.contains("memrefCopy"));
+    }
+
+    /// Calls `_mlir_ciface_agc_impl_<name>` and returns its results, or
+    /// the status and message the kernel raised (its results are freed
+    /// either way).
+    pub fn try_call(&self, name: &str, args: &[&Tensor]) -> Result<Vec<Tensor>, (i32, String)> {
+        let sym = |s: &str| {
+            let c = CString::new(s).unwrap();
+            // SAFETY: symbol lookup in our library (the runtime is linked in).
+            let p = unsafe { dlsym(self.handle, c.as_ptr()) };
+            assert!(!p.is_null(), "missing symbol {s}");
+            p
+        };
+        // SAFETY: runtime functions `int32_t f(void)` and `const char* f(void)`.
+        let (take, last) = unsafe {
+            (
+                std::mem::transmute::<*mut c_void, extern "C" fn() -> i32>(sym("agc_rt_take_status")),
+                std::mem::transmute::<*mut c_void, extern "C" fn() -> *const c_char>(sym(
+                    "agc_rt_last_error",
+                )),
+            )
+        };
+        take();
+        let r = self.call(name, args);
+        match take() {
+            0 => Ok(r),
+            st => {
+                // SAFETY: the runtime returns a valid C string.
+                let msg = unsafe { std::ffi::CStr::from_ptr(last()) };
+                Err((st, msg.to_string_lossy().into_owned()))
+            }
+        }
     }
 
     /// Calls `_mlir_ciface_agc_impl_<name>` and returns its results (owned
@@ -541,6 +582,12 @@ impl Lib {
                 ),
                 4 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P, P)>(fp)(
                     r, ptrs[0], ptrs[1], ptrs[2], ptrs[3],
+                ),
+                5 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P, P, P)>(fp)(
+                    r, ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4],
+                ),
+                6 => std::mem::transmute::<*mut c_void, extern "C" fn(P, P, P, P, P, P, P)>(fp)(
+                    r, ptrs[0], ptrs[1], ptrs[2], ptrs[3], ptrs[4], ptrs[5],
                 ),
                 n => panic!("{n} arguments not supported by the test harness"),
             }
@@ -701,6 +748,7 @@ pub fn run_under_valgrind(
         .arg(&exe)
         .arg(dir.path().join("drv.c"))
         .arg(dir.path().join("k.o"))
+        .arg(runtime_archive(dir.path()))
         .arg("-lm")
         .status()
         .unwrap();
@@ -726,4 +774,175 @@ pub fn run_under_valgrind(
         "valgrind reported problems:\n{text}"
     );
     true
+}
+
+// ---------------------------------------------------------------- the C ABI
+
+/// `DLTensor` as `dlpack.h` lays it out.
+#[repr(C)]
+struct DlTensor {
+    data: *mut c_void,
+    device: [i32; 2],
+    ndim: i32,
+    dtype: [u8; 4],
+    shape: *mut i64,
+    strides: *mut i64,
+    byte_offset: u64,
+}
+
+/// A library built through the whole backend ([`agc_backend::build`]) and
+/// called through its C ABI.
+pub struct AbiLib {
+    /// Where the library lives.
+    pub dir: tempfile::TempDir,
+    handle: *mut c_void,
+    name: String,
+    module: Module,
+}
+
+/// Builds `funcs` into `lib<name>.so` exporting each function of `exports`
+/// (by function name, under the same C name) and opens it.
+pub fn build_abi(name: &str, funcs: Vec<Function>, exports: &[&str]) -> AbiLib {
+    let mut m = Module::new(name);
+    for f in funcs {
+        m.add_function(f);
+    }
+    for e in exports {
+        let id = m
+            .funcs
+            .iter()
+            .position(|f| f.name == *e)
+            .expect("no such function");
+        m.exports.push(agc_ir::Export {
+            func: agc_ir::FuncId(id as u32),
+            c_name: e.to_string(),
+            doc: String::new(),
+        });
+    }
+    let opts = agc_backend::BuildOptions {
+        name: name.into(),
+        opt_level: 2,
+        target: agc_backend::Target::Cpu,
+        emit: vec![],
+    };
+    let arts = agc_backend::build(&m, &opts).unwrap_or_else(|e| panic!("build: {e}"));
+    let dir = tempfile::tempdir().unwrap();
+    for a in &arts {
+        std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
+    }
+    let so = dir.path().join(format!("lib{name}.so"));
+    let path = CString::new(so.to_str().unwrap()).unwrap();
+    // SAFETY: plain dlopen of a library we just built.
+    let handle = unsafe { dlopen(path.as_ptr(), 2) };
+    assert!(!handle.is_null(), "dlopen {so:?}");
+    AbiLib {
+        dir,
+        handle,
+        name: name.into(),
+        module: m,
+    }
+}
+
+impl AbiLib {
+    fn sym(&self, s: &str) -> *mut c_void {
+        let c = CString::new(s).unwrap();
+        // SAFETY: symbol lookup in our library.
+        let p = unsafe { dlsym(self.handle, c.as_ptr()) };
+        assert!(!p.is_null(), "missing symbol {s}");
+        p
+    }
+
+    /// Calls the exported function `name`: its results, or the status and
+    /// `<NAME>_last_error()` (checking that every result pointer stayed NULL).
+    pub fn call(&self, name: &str, args: &[&Tensor]) -> Result<Vec<Tensor>, (i32, String)> {
+        let f = self
+            .module
+            .funcs
+            .iter()
+            .find(|f| f.name == name)
+            .expect("no such function");
+        let rtys: Vec<TensorType> = f.result_types.iter().map(|t| t.tensor().clone()).collect();
+        let code = |d: DType| match d {
+            DType::Bool => [6u8, 8, 1, 0],
+            DType::I32 => [0, 32, 1, 0],
+            DType::I64 => [0, 64, 1, 0],
+            DType::F32 => [2, 32, 1, 0],
+            DType::F64 => [2, 64, 1, 0],
+        };
+        let mut shapes: Vec<Vec<i64>> = args.iter().map(|t| t.shape.clone()).collect();
+        let mut ins: Vec<DlTensor> = args
+            .iter()
+            .zip(shapes.iter_mut())
+            .map(|(t, shape)| DlTensor {
+                data: t.bytes.as_ptr() as *mut c_void,
+                device: [1, 0],
+                ndim: t.shape.len() as i32,
+                dtype: code(t.dtype),
+                shape: shape.as_mut_ptr(),
+                strides: std::ptr::null_mut(),
+                byte_offset: 0,
+            })
+            .collect();
+        let mut outs: Vec<*mut DlTensor> = vec![std::ptr::null_mut(); rtys.len()];
+        let mut ptrs: Vec<*mut c_void> = ins.iter_mut().map(|t| t as *mut _ as *mut c_void).collect();
+        ptrs.extend(outs.iter_mut().map(|o| o as *mut _ as *mut c_void));
+        let fp = self.sym(name);
+        type V = *mut c_void;
+        // SAFETY: an exported function takes one pointer per parameter and result.
+        let st = unsafe {
+            match ptrs.as_slice() {
+                [a] => std::mem::transmute::<V, extern "C" fn(V) -> i32>(fp)(*a),
+                [a, b] => std::mem::transmute::<V, extern "C" fn(V, V) -> i32>(fp)(*a, *b),
+                [a, b, c] => std::mem::transmute::<V, extern "C" fn(V, V, V) -> i32>(fp)(*a, *b, *c),
+                [a, b, c, d] => {
+                    std::mem::transmute::<V, extern "C" fn(V, V, V, V) -> i32>(fp)(*a, *b, *c, *d)
+                }
+                [a, b, c, d, e] => std::mem::transmute::<V, extern "C" fn(V, V, V, V, V) -> i32>(
+                    fp,
+                )(*a, *b, *c, *d, *e),
+                [a, b, c, d, e, g] => std::mem::transmute::<
+                    V,
+                    extern "C" fn(V, V, V, V, V, V) -> i32,
+                >(fp)(*a, *b, *c, *d, *e, *g),
+                _ => panic!("{} pointers not supported by the test harness", ptrs.len()),
+            }
+        };
+        // SAFETY: `<NAME>_last_error` and `<NAME>_release` of an agc library.
+        let (last, release) = unsafe {
+            (
+                std::mem::transmute::<V, extern "C" fn() -> *const c_char>(
+                    self.sym(&format!("{}_last_error", self.name)),
+                ),
+                std::mem::transmute::<V, extern "C" fn(*mut DlTensor)>(
+                    self.sym(&format!("{}_release", self.name)),
+                ),
+            )
+        };
+        if st != 0 {
+            assert!(outs.iter().all(|o| o.is_null()), "results set on failure");
+            // SAFETY: a valid C string.
+            let msg = unsafe { std::ffi::CStr::from_ptr(last()) };
+            return Err((st, msg.to_string_lossy().into_owned()));
+        }
+        let mut res = Vec::new();
+        for (o, t) in outs.iter().zip(&rtys) {
+            // SAFETY: a live result tensor, compact row-major.
+            unsafe {
+                let shape = std::slice::from_raw_parts((**o).shape, (**o).ndim as usize).to_vec();
+                let n: i64 = shape.iter().product();
+                let bytes = std::slice::from_raw_parts(
+                    (**o).data as *const u8,
+                    n as usize * t.dtype.byte_size(),
+                )
+                .to_vec();
+                res.push(Tensor {
+                    dtype: t.dtype,
+                    shape,
+                    bytes,
+                });
+                release(*o);
+            }
+        }
+        Ok(res)
+    }
 }

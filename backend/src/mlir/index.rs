@@ -1,0 +1,233 @@
+//! Integer indexing with run-time indices: `dyn_index` (`x[i, j]`) and
+//! `dyn_update` (`x[i, j] = v`, `x[i, j] += v`), bounds-checked.
+//!
+//! numpy semantics: an index `i` into an axis of size `n` is valid for
+//! `-n <= i < n`, a negative one counting from the end once. Each index is
+//! checked once, outside any loop; an index out of range calls the runtime's
+//! `agc_rt_raise_index(index, size, axis, line)` (status
+//! `INDEX_OUT_OF_RANGE`, numpy's message) and the code goes on with a safe
+//! substitute, so no memory outside a tensor is ever touched: `dyn_index`
+//! yields zeros, `dyn_update` leaves the tensor unchanged. The exported
+//! function then returns the status and frees its results.
+//!
+//! `dyn_index` is a gather `linalg.generic` over the result; `dyn_update`
+//! writes the sub-tensor with `tensor.insert` in a nest of `scf.for` loops
+//! (which bufferization turns into an in-place update when the old tensor
+//! is dead, as in a loop that appends to a staged list), since an
+//! `insert_slice` with run-time offsets bufferizes into a strided copy that
+//! would need MLIR's runtime library.
+
+use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::types;
+use crate::BackendError;
+use agc_ir::{DType, Dim, OpData};
+
+/// The symbol of the runtime's index error (`(index, size, axis, line)`, all `i64`).
+pub const RAISE_INDEX: &str = "agc_rt_raise_index";
+
+/// A checked index: the normalised index clamped into range (0 when out of
+/// range) as an `index`, and the `i1` that says it was in range.
+struct Checked {
+    at: String,
+    ok: String,
+}
+
+/// Checks the rank-0 `i64` tensor `v` as an index into axis `axis` of size
+/// `n` (an `index`), raising the runtime's index error when out of range.
+fn check_index(e: &mut FnEmitter, v: &str, n: &str, axis: usize, line: u32) -> Checked {
+    let x = e.assign(&format!("tensor.extract {v}[] : tensor<i64>"));
+    let n64 = e.assign(&format!("arith.index_cast {n} : index to i64"));
+    let zero = e.constant("0", "i64");
+    let neg = e.cmpi("slt", &x, &zero, "i64");
+    let wrapped = e.arith("addi", &x, &n64, "i64");
+    let j = e.select(&neg, &wrapped, &x, "i64");
+    // Unsigned: a still negative index is huge, hence out of range.
+    let ok = e.cmpi("ult", &j, &n64, "i64");
+    let t = e.constant("true", "i1");
+    let bad = e.arith("xori", &ok, &t, "i1");
+    let ax = e.constant(&axis.to_string(), "i64");
+    let ln = e.constant(&line.to_string(), "i64");
+    e.line(&format!("scf.if {bad} {{"));
+    e.enter();
+    e.line(&format!(
+        "func.call @{RAISE_INDEX}({x}, {n64}, {ax}, {ln}) : (i64, i64, i64, i64) -> ()"
+    ));
+    e.leave();
+    e.line("}");
+    let safe = e.select(&ok, &j, &zero, "i64");
+    let at = e.assign(&format!("arith.index_cast {safe} : i64 to index"));
+    Checked { at, ok }
+}
+
+/// Checks the index operands `od.operands[first..]` against the leading
+/// axes of `x`'s type; returns the checked indices and whether all are in
+/// range (`None` when every indexed axis has a static non-zero size, where
+/// the clamped index is always readable).
+fn check_all(
+    e: &mut FnEmitter,
+    od: &OpData,
+    first: usize,
+    line: u32,
+) -> Result<(Vec<String>, Option<String>), BackendError> {
+    let x_ty = e.ty(od.operands[0]);
+    let mut at = Vec::new();
+    let mut all: Option<String> = None;
+    for (axis, &iv) in od.operands[first..].iter().enumerate() {
+        let d = &x_ty.dims[axis];
+        let n = e.dim_size(d)?;
+        let v = e.val(iv)?;
+        let c = check_index(e, &v, &n, axis, line);
+        at.push(c.at);
+        if !matches!(d, Dim::Static(k) if *k > 0) {
+            all = Some(match all {
+                None => c.ok,
+                Some(a) => e.arith("andi", &a, &c.ok, "i1"),
+            });
+        }
+    }
+    Ok((at, all))
+}
+
+/// The zero literal of a dtype.
+fn zero_lit(dtype: DType) -> String {
+    if dtype.is_float() {
+        types::scalar_lit(dtype, 0.0)
+    } else {
+        types::int_lit(dtype, 0)
+    }
+}
+
+/// Lowers a `dyn_index`; returns the result tensor.
+pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, BackendError> {
+    let (x_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let x = e.val(od.operands[0])?;
+    let (at, all_ok) = check_all(e, od, 1, line)?;
+    let x_t = types::tensor(x_ty);
+    let out_t = types::tensor(out_ty);
+    let el = types::elem(out_ty.dtype);
+    let rank = out_ty.rank();
+    let gather = |e: &mut FnEmitter| -> Result<String, BackendError> {
+        if rank == 0 {
+            let v = e.assign(&format!("tensor.extract {x}[{}] : {x_t}", at.join(", ")));
+            return Ok(e.assign(&format!("tensor.from_elements {v} : {out_t}")));
+        }
+        let init = e.empty(out_ty)?;
+        let spec = GenericSpec {
+            iterators: vec!["parallel"; rank],
+            ins: vec![],
+            outs: vec![operand(&init, out_ty, identity_map(rank))],
+        };
+        let r = e.generic(&spec, |e, _| {
+            let mut coords = at.clone();
+            for k in 0..rank {
+                coords.push(e.assign(&format!("linalg.index {k} : index")));
+            }
+            Ok(vec![e.assign(&format!(
+                "tensor.extract {x}[{}] : {x_t}",
+                coords.join(", ")
+            ))])
+        })?;
+        Ok(r.into_iter().next().unwrap())
+    };
+    let Some(ok) = all_ok else {
+        return gather(e);
+    };
+    // An axis of run-time size may be empty: then no index is readable.
+    let zero = zero_lit(out_ty.dtype);
+    e.scf_if(&ok, &out_t, gather, |e| {
+        if rank == 0 {
+            let z = e.constant(&zero, el);
+            return Ok(e.assign(&format!("tensor.from_elements {z} : {out_t}")));
+        }
+        e.filled(out_ty, &zero)
+    })
+}
+
+/// Lowers a `dyn_update` (overwrite, or add when `accumulate`); returns the
+/// result tensor.
+pub fn dyn_update(
+    e: &mut FnEmitter,
+    od: &OpData,
+    axes: usize,
+    accumulate: bool,
+    line: u32,
+) -> Result<String, BackendError> {
+    let (x_ty, v_ty) = (e.ty(od.operands[0]), e.ty(od.operands[1]));
+    let (x, v) = (e.val(od.operands[0])?, e.val(od.operands[1])?);
+    let (at, all_ok) = check_all(e, od, 2, line)?;
+    let x_t = types::tensor(x_ty);
+    let v_t = types::tensor(v_ty);
+    let sub = &x_ty.dims[axes..];
+    let sizes = sub
+        .iter()
+        .map(|d| e.dim_size(d))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dtype = x_ty.dtype;
+    let el = types::elem(dtype);
+    let update = |e: &mut FnEmitter| -> Result<String, BackendError> {
+        let zero = e.index_const(0);
+        let one = e.index_const(1);
+        // The loop nest over the sub-tensor, threading the tensor through.
+        let mut ivs = Vec::new();
+        let mut acc = x.clone();
+        let mut results = Vec::new();
+        for size in &sizes {
+            let iv = e.fresh("i");
+            let t = e.fresh("t");
+            let r = e.fresh("upd");
+            e.line(&format!(
+                "{r} = scf.for {iv} = {zero} to {size} step {one} iter_args({t} = {acc}) -> ({x_t}) {{"
+            ));
+            e.enter();
+            ivs.push(iv);
+            results.push(r);
+            acc = t;
+        }
+        let mut coords = at.clone();
+        coords.extend(ivs.iter().cloned());
+        let lead = sub.len() - v_ty.rank();
+        let vc: Vec<String> = v_ty
+            .dims
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                if *d == Dim::Static(1) && sub[lead + i] != Dim::Static(1) {
+                    zero.clone()
+                } else {
+                    ivs[lead + i].clone()
+                }
+            })
+            .collect();
+        let mut new = e.assign(&format!("tensor.extract {v}[{}] : {v_t}", vc.join(", ")));
+        if accumulate {
+            let old = e.assign(&format!(
+                "tensor.extract {acc}[{}] : {x_t}",
+                coords.join(", ")
+            ));
+            let op = match dtype {
+                DType::F32 | DType::F64 => "addf",
+                DType::Bool => "ori",
+                DType::I32 | DType::I64 => "addi",
+            };
+            new = e.arith(op, &old, &new, el);
+        }
+        let mut inner = e.assign(&format!(
+            "tensor.insert {new} into {acc}[{}] : {x_t}",
+            coords.join(", ")
+        ));
+        for r in results.iter().rev() {
+            e.line(&format!("scf.yield {inner} : {x_t}"));
+            e.leave();
+            e.line("}");
+            inner = r.clone();
+        }
+        Ok(inner)
+    };
+    match all_ok {
+        None => update(e),
+        Some(ok) => {
+            let x = x.clone();
+            e.scf_if(&ok, &x_t, update, |_| Ok(x))
+        }
+    }
+}
