@@ -280,14 +280,19 @@ for n in [0, 1, 4]:
 fn deep_loop_in_compiled_code() {
     // x = x + 0.001 * sin(x), n times: the backward function recurses n deep.
     let mut m = Module::new("adtest");
-    let f = add_fn(&mut m, "loss", &[ty(DType::F64, &[]), ty(DType::I64, &[])], |b, p| {
-        let out = for_range(b, p[1], vec![p[0]], |b, _, s| {
-            let t = b.unary(UnaryOp::Sin, s[0]);
-            let h = b.mul_const(t, 0.001).unwrap();
-            vec![b.add(s[0], h).unwrap()]
-        });
-        vec![out[0]]
-    });
+    let f = add_fn(
+        &mut m,
+        "loss",
+        &[ty(DType::F64, &[]), ty(DType::I64, &[])],
+        |b, p| {
+            let out = for_range(b, p[1], vec![p[0]], |b, _, s| {
+                let t = b.unary(UnaryOp::Sin, s[0]);
+                let h = b.mul_const(t, 0.001).unwrap();
+                vec![b.add(s[0], h).unwrap()]
+            });
+            vec![out[0]]
+        },
+    );
     build_and_check(
         m,
         f,

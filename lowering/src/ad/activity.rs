@@ -99,3 +99,32 @@ impl Activity<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::analyze;
+    use crate::builder::Builder;
+    use agc_ir::{DType, Function, OpKind, Span, TensorType, UnaryOp};
+
+    #[test]
+    fn only_floats_reached_from_seeds_are_active() {
+        let f32s = TensorType::scalar(DType::F32);
+        let params = [
+            ("x".to_string(), f32s.clone().into()),
+            ("w".to_string(), f32s.clone().into()),
+        ];
+        let mut f = Function::new("f", &params, Span::UNKNOWN);
+        let (body, p) = (f.body, f.params().to_vec());
+        let mut b = Builder::new(&mut f, body, Span::UNKNOWN);
+        let e = b.unary(UnaryOp::Exp, p[1]);
+        let xe = b.mul(p[0], e).unwrap();
+        let i = b.cast(xe, DType::I32);
+        let back = b.cast(i, DType::F32);
+        b.terminate(OpKind::Return, vec![xe, back]);
+        let active = analyze(&f, &[p[0]]);
+        let on = |v: agc_ir::Value| active[v.index()];
+        assert!(on(p[0]) && on(xe));
+        assert!(!on(p[1]) && !on(e), "w is not differentiated");
+        assert!(!on(i) && !on(back), "nothing flows through an integer");
+    }
+}

@@ -38,10 +38,15 @@
 //!   state types (including symbolic shapes) work. The continuation of the
 //!   *loop itself* (the rest of the program) cannot be passed in without
 //!   continuation values, so the loop runs twice: once as the plain forward
-//!   `while` and once inside `L`. Stack depth grows with the trip count; the
-//!   backend must run gradient code on a large stack (DESIGN.md) and report a
-//!   too-deep recursion as a status, never a crash. The IR changes that would
-//!   allow an explicit per-iteration store instead are listed in the report.
+//!   `while` and once inside `L`. Stack depth grows with the trip count
+//!   (one frame of `L` per iteration), so gradient code must run on a large
+//!   stack and a too-deep recursion must become an error status (DESIGN.md).
+//!   Why not an explicit per-iteration store: the store is a tensor with one
+//!   row per iteration, and the IR can neither grow a loop-carried tensor
+//!   (loop state types are fixed) nor allocate one of a size computed at run
+//!   time (`fill`, `iota` and `broadcast_to` take their sizes from symbols
+//!   bound to existing tensors); an allocation op with run-time sizes, or
+//!   tensor lists, would allow it.
 //! - **`call`** ([`adjoint::call`]): the adjoint of a call is a call of the
 //!   callee's VJP function `h_vjp(params.., adjoints of the float results..)
 //!   -> adjoints of the float params`, generated once per callee and cached
@@ -105,6 +110,12 @@ pub fn value_and_grad(m: &mut Module, f: FuncId, wrt: &[usize]) -> Result<FuncId
         let id = mcx.value_and_grad(f, wrt)?;
         (id, mcx.finish())
     };
+    if cfg!(debug_assertions) {
+        let mut all = m.clone();
+        all.funcs.extend(new.iter().cloned());
+        agc_ir::verify::verify_module(&all)
+            .map_err(|e| context::internal(e.to_string(), all.func(f).span))?;
+    }
     for func in new {
         m.add_function(func);
     }

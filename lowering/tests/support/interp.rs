@@ -544,7 +544,21 @@ impl<'m> Frame<'m> {
                 keepdims,
             } => one(arg_reduce(&xs[0], *kind, *axis, *keepdims)),
             OpKind::Reshape => {
-                let shape = self.shape_of(results[0])?;
+                // A new symbol (`(L*2)`) is the one size the element count leaves.
+                let ty = self.f.ty(results[0]).tensor();
+                let known: Vec<Option<usize>> = ty
+                    .dims
+                    .iter()
+                    .map(|d| match d {
+                        Dim::Static(n) => Some(*n as usize),
+                        Dim::Sym(s) => self.sym(s),
+                    })
+                    .collect();
+                let rest: usize = known.iter().flatten().product();
+                let shape: Vec<usize> = known
+                    .iter()
+                    .map(|k| k.unwrap_or(xs[0].data.len() / rest.max(1)))
+                    .collect();
                 one(T::new(xs[0].dtype, &shape, xs[0].data.clone()))
             }
             OpKind::Transpose { perm } => one(transpose(&xs[0], perm)),

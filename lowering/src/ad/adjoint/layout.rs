@@ -4,15 +4,15 @@
 //! offset is known, else `dyn_slice` on the axis moved to the front, with
 //! offsets from `dim`). `slice` scatters the adjoint into zeros axis by
 //! axis: step 1 pads with zero blocks through `concat`; other steps on a
-//! static axis multiply by a constant 0/1 selection matrix; a single index on
-//! a run-time-sized axis adds the adjoint with `dyn_update` into zeros; step 1
-//! on a run-time-sized axis pads as the `dyn_slice` adjoint does; `::-1` is
-//! its own adjoint. Other steps on run-time-sized axes are not supported.
+//! static axis multiply by a constant 0/1 selection matrix; step 1 on a
+//! run-time-sized axis pads as the `dyn_slice` adjoint does (with the bounds
+//! clamped at run time); `::-1` is its own adjoint. Other steps on
+//! run-time-sized axes are not supported yet.
 
 use super::index::pad_rows;
 use super::{unbroadcast, Grads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
-use agc_ir::{infer, ConstData, Dim, OpKind, SliceDim, TensorType, Value};
+use agc_ir::{ConstData, Dim, OpKind, SliceDim, TensorType, Value};
 
 /// Rules of the layout family.
 pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
@@ -100,9 +100,6 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
         }
         cur = match &tx.dims[axis] {
             Dim::Static(n) => expand_static(&mut r.b, cur, axis, *n, s)?,
-            d if infer::is_single_index(s) => {
-                expand_index(&mut r.b, cur, axis, d, s.start.unwrap_or(-1))?
-            }
             _ if s.step == 1 || *s == REVERSED => expand_run_time(r, cur, axis, s)?,
             d => {
                 return Err(RuleError::Unsupported(format!(
@@ -205,19 +202,4 @@ fn expand_static(b: &mut Builder, cur: Value, axis: usize, n: i64, s: &SliceDim)
     let moved = b.transpose(cur, perm.clone())?;
     let spread = b.matmul(moved, pm)?;
     b.transpose(spread, inverse(&perm))
-}
-
-/// Adds `cur` (one index `start` of the run-time-sized `axis`) into zeros.
-fn expand_index(b: &mut Builder, cur: Value, axis: usize, n: &Dim, start: i64) -> BResult {
-    let t = b.ty(cur);
-    let perm = to_front(t.rank(), axis);
-    let front = b.transpose(cur, perm.clone())?;
-    let ft = b.ty(front);
-    let row = b.reshape(front, &ft.dims[1..])?;
-    let mut full = ft.clone();
-    full.dims[0] = n.clone();
-    let z = b.zeros(&full);
-    let i = b.index(start);
-    let upd = b.dyn_update(z, row, &[i], true);
-    b.transpose(upd, inverse(&perm))
 }
