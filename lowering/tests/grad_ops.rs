@@ -352,6 +352,7 @@ fn slices_with_steps_and_symbolic_index() {
         s(None, Some(-2), 1),
         s(Some(-3), Some(4), 1),
         s(Some(3), Some(1), 1),
+        s(Some(7), Some(8), 1),
         s(None, None, -1),
     ] {
         let (mut m, f) = module(&[ty(DType::F64, &["B", "3"])], |b, p| {
