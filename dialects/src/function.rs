@@ -214,12 +214,23 @@ pub struct Module {
     pub funcs: Vec<Function>,
     /// Entry points, in source order.
     pub exports: Vec<Export>,
+    /// Byte offset of the start of each line of the model's source, so that
+    /// spans can be turned into line numbers (e.g. in run-time error messages).
+    pub line_starts: Vec<u32>,
 }
 
 impl Module {
     /// An empty module.
     pub fn new(name: impl Into<String>) -> Self {
-        Module { name: name.into(), funcs: Vec::new(), exports: Vec::new() }
+        Module { name: name.into(), funcs: Vec::new(), exports: Vec::new(), line_starts: Vec::new() }
+    }
+
+    /// The 1-based source line of a span (0 when unknown).
+    pub fn line_of(&self, span: crate::Span) -> u32 {
+        if span.is_unknown() || self.line_starts.is_empty() {
+            return 0;
+        }
+        self.line_starts.partition_point(|&s| s <= span.start) as u32
     }
 
     /// Adds a function.

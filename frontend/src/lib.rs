@@ -44,7 +44,10 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
         let doc = req.func.doc.clone();
         stager.module.exports.push(agc_ir::Export { func: id, c_name: req.name.clone(), doc });
     }
-    let module = std::mem::take(&mut stager.module);
+    let mut module = std::mem::take(&mut stager.module);
+    module.line_starts = std::iter::once(0)
+        .chain(file.text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect();
     agc_ir::verify::verify_module(&module).map_err(|e| Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string()))?;
     tracing::debug!(exports = module.exports.len(), "staged module");
     Ok(module)
