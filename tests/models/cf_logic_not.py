@@ -1,0 +1,33 @@
+"""`not` on staged booleans and comparisons, in `if`, `while` and as a value."""
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def negate(flag: agc.bool_[()], x: agc.f32[3]):
+    if not flag:
+        x = x * 3
+    if not (np.sum(x) > 0):
+        x = -x
+    return x, np.logical_not(flag)
+
+
+@agc.export
+def count_not(n: agc.i64[()]):
+    i = np.zeros((), dtype=np.int64)
+    while not (i >= n):
+        i = i + 1
+    return i
+
+
+@agc.export
+def not_in_expr(a: agc.f32[()], b: agc.f32[()]):
+    return (a if not (a > b) else b), (not (a > b)) and (not (b > 10))
+
+
+def agc_test_inputs(export_name, rng, dims):
+    if export_name == "negate":
+        return [np.bool_(rng.random() < 0.5), rng.standard_normal(3).astype(np.float32)]
+    if export_name == "count_not":
+        return [np.int64(rng.integers(0, 9))]
+    return [np.float32(rng.standard_normal()), np.float32(rng.standard_normal())]
