@@ -419,24 +419,44 @@ impl Stager {
 
     /// Creates a closure for a `def`.
     fn make_function(&mut self, d: &'static ast::StmtFunctionDef, scope: &Rc<Scope>, span: Span) -> R<Rc<Closure>> {
-        let (defaults, kw_defaults, annotations) = self.eval_signature(&d.args, scope)?;
         let mut locals = activity::bound_names(&d.body);
         locals.extend(activity::parameter_names(&d.args));
         let doc = match d.body.first() {
             Some(Stmt::Expr(e)) => match &*e.value {
-                Expr::Constant(c) => match &c.value {
-                    ast::Constant::Str(s) => s.trim().to_string(),
-                    _ => String::new(),
-                },
+                Expr::Constant(ast::ExprConstant { value: ast::Constant::Str(s), .. }) => s.trim().to_string(),
                 _ => String::new(),
             },
             _ => String::new(),
         };
+        self.new_closure(d.name.as_str(), &d.args, (&d.body, None), locals, doc, scope, span)
+    }
+
+    /// Creates a closure for a `lambda`.
+    pub fn make_lambda(&mut self, l: &'static ast::ExprLambda, scope: &Rc<Scope>, span: Span) -> R<Value> {
+        let locals = activity::parameter_names(&l.args).into_iter().collect();
+        let c = self.new_closure("<lambda>", &l.args, (&[], Some(&l.body)), locals, String::new(), scope, span)?;
+        Ok(Value::Function(c))
+    }
+
+    /// A closure over `scope`, its defaults and annotations evaluated now
+    /// (as Python does at definition time).
+    #[allow(clippy::too_many_arguments)]
+    fn new_closure(
+        &mut self,
+        name: &str,
+        args: &'static ast::Arguments,
+        (body, lambda_body): (&'static [Stmt], Option<&'static Expr>),
+        locals: std::collections::BTreeSet<String>,
+        doc: String,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<Rc<Closure>> {
+        let (defaults, kw_defaults, annotations) = self.eval_signature(args, scope)?;
         Ok(Rc::new(Closure {
-            name: d.name.to_string(),
-            args: &d.args,
-            body: &d.body,
-            lambda_body: None,
+            name: name.to_string(),
+            args,
+            body,
+            lambda_body,
             defaults,
             kw_defaults,
             annotations,
@@ -445,25 +465,6 @@ impl Stager {
             span,
             doc,
         }))
-    }
-
-    /// Creates a closure for a `lambda`.
-    pub fn make_lambda(&mut self, l: &'static ast::ExprLambda, scope: &Rc<Scope>, span: Span) -> R<Value> {
-        let (defaults, kw_defaults, annotations) = self.eval_signature(&l.args, scope)?;
-        let locals = activity::parameter_names(&l.args).into_iter().collect();
-        Ok(Value::Function(Rc::new(Closure {
-            name: "<lambda>".into(),
-            args: &l.args,
-            body: &[],
-            lambda_body: Some(&l.body),
-            defaults,
-            kw_defaults,
-            annotations,
-            env: scope.clone(),
-            locals: Rc::new(locals),
-            span,
-            doc: String::new(),
-        })))
     }
 
     #[allow(clippy::type_complexity)]
