@@ -2,15 +2,16 @@
 //! seed `1` on its first result, the backward pass, and the results.
 
 use super::clone::{clone_ops, split_region};
-use super::context::{is_float, FnCx, ModCx, Mode, Scope};
+use super::context::{internal, is_float, FnCx, ModCx, Mode, Scope};
 use super::reverse::reverse_ops;
 use super::AdError;
-use agc_ir::{FuncId, Function, Type};
+use agc_ir::{FuncId, Function, OpId, OpKind, Type};
 
 impl ModCx<'_> {
     /// Builds (and reserves the id of) the value-and-gradient function of `f`.
     pub fn value_and_grad(&mut self, f: FuncId, wrt: &[usize]) -> Result<FuncId, AdError> {
         let src = self.src(f)?;
+        self.verify_reachable(f)?;
         check(src, wrt)?;
         let active = self.activity(f, Mode::Top, wrt)?;
         let params: Vec<(String, Type)> = src
@@ -52,10 +53,32 @@ impl ModCx<'_> {
             let p = src.params()[i];
             outs.push(cx.adj_or_zeros(body, src.span, &sc, p));
         }
-        cx.builder(body, src.span)
-            .terminate(agc_ir::OpKind::Return, outs);
+        cx.builder(body, src.span).terminate(OpKind::Return, outs);
         self.define(id, g);
         Ok(id)
+    }
+}
+
+impl ModCx<'_> {
+    /// Verifies `f` and every function it calls, directly or not: the rules
+    /// index operands by position and rely on the verifier's arities.
+    fn verify_reachable(&self, f: FuncId) -> Result<(), AdError> {
+        let mut seen = vec![f];
+        let mut todo = vec![f];
+        while let Some(id) = todo.pop() {
+            let func = self.src(id)?;
+            agc_ir::verify::verify_function(func)
+                .map_err(|e| internal(e.to_string(), func.span))?;
+            for i in 0..func.num_ops() {
+                if let OpKind::Call { callee } = func.op(OpId(i as u32)).kind {
+                    if !seen.contains(&callee) {
+                        seen.push(callee);
+                        todo.push(callee);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }
 
