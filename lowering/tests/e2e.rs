@@ -184,7 +184,6 @@ fd_check(lib, args, [0, 1, 2])
 }
 
 #[test]
-#[ignore = "the backend does not lower dyn_index yet (needs its run-time error channel)"]
 fn rnn_through_while_and_dynamic_indexing() {
     let f64d = |d: &[&str]| ty(DType::F64, d);
     let mut m = Module::new("adtest");
