@@ -277,7 +277,9 @@ for n in [0, 1, 4]:
 
 #[test]
 fn deep_loop_in_compiled_code() {
-    // x = x + 0.001 * sin(x), n times: the backward function recurses n deep.
+    // x = x + 0.001 * sin(x), n times: the backward function recurses n deep
+    // (one frame per iteration, on the library's large stack; 5e6 iterations
+    // pass, 4e7 give the library's "recursion too deep" error status).
     let mut m = Module::new("adtest");
     let f = add_fn(
         &mut m,
@@ -298,7 +300,7 @@ fn deep_loop_in_compiled_code() {
         &[0],
         r#"
 import os
-for n in [int(v) for v in os.environ.get("AGC_AD_DEPTHS", "10000").split(",")]:
+for n in [int(v) for v in os.environ.get("AGC_AD_DEPTHS", "1000000").split(",")]:
     x, d = 0.3, 1.0
     for _ in range(n):
         d *= 1 + 0.001 * np.cos(x); x += 0.001 * np.sin(x)

@@ -39,8 +39,10 @@
 //!   *loop itself* (the rest of the program) cannot be passed in without
 //!   continuation values, so the loop runs twice: once as the plain forward
 //!   `while` and once inside `L`. Stack depth grows with the trip count
-//!   (one frame of `L` per iteration), so gradient code must run on a large
-//!   stack and a too-deep recursion must become an error status (DESIGN.md).
+//!   (one frame of `L` per iteration): the generated libraries run on a
+//!   large dedicated stack and turn a too-deep recursion into an error
+//!   status (DESIGN.md); `tests/e2e.rs` differentiates a loop of a million
+//!   iterations through a compiled library.
 //!   Why not an explicit per-iteration store: the store is a tensor with one
 //!   row per iteration, and the IR can neither grow a loop-carried tensor
 //!   (loop state types are fixed) nor allocate one of a size computed at run
