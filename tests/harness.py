@@ -104,10 +104,18 @@ def bind_dims(export, inputs):
 
 
 def eager(export, inputs):
-    """The oracle: the function run by CPython and numpy on copies of the inputs, results as a tuple of arrays."""
+    """The oracle: the function run by CPython and numpy on copies of the inputs, results as a
+    tuple of arrays (nested tuples and lists flattened in order, as the C ABI returns them)."""
     with np.errstate(all="ignore"):
         out = export(*[np.array(a, copy=True) for a in inputs])
-    return tuple(np.asarray(r) for r in (out if isinstance(out, tuple) else (out,)))
+    return tuple(np.asarray(r) for r in flatten_results(out))
+
+
+def flatten_results(out):
+    """A result as the flat sequence of its arrays: tuples and lists are flattened depth-first."""
+    if isinstance(out, (tuple, list)):
+        return [leaf for item in out for leaf in flatten_results(item)]
+    return [out]
 
 
 def tolerances(dtype, expected):

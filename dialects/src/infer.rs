@@ -191,6 +191,8 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
     match dim {
         Dim::Static(n) => Dim::Static(s.len_for(*n)),
         Dim::Sym(_) if s.is_full() => dim.clone(),
+        // A full reversal keeps the size.
+        Dim::Sym(_) if s.step == -1 && s.start.is_none() && s.stop.is_none() => dim.clone(),
         // `a:` and `:-b` trims (step 1): the size is `max(n - a - b, 0)`, named
         // so that equal trims of one dim have equal types (`x[1:] - x[:-1]`).
         Dim::Sym(name) if s.step == 1 && s.start.unwrap_or(0) >= 0 && s.stop.is_none_or(|e| e < 0) => {
