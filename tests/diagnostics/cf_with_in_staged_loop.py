@@ -1,0 +1,11 @@
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def f(x: agc.f32["N"]):
+    acc = np.zeros((), dtype=np.float32)
+    for i in range(x.shape[0]):
+        with np.errstate(all="ignore"):  # ERROR: with
+            acc = acc + 1 / x[i]
+    return acc
