@@ -10,6 +10,7 @@ def safe_normalize(x):
     return x / n
 
 
+@agc.export(name="ret_second_negative_sum")
 @agc.export(name="ret_first")
 @agc.export(name="ret_second")
 @agc.export(name="ret_third")
@@ -34,7 +35,9 @@ def normalize_rows(x: agc.f32[4, 3]):
 def agc_test_inputs(export_name, rng, dims):
     if export_name == "normalize_rows":
         return [rng.standard_normal((4, 3)).astype(np.float32)]
-    x = rng.standard_normal(4).astype(np.float32)
-    a = {"ret_first": 2.0, "ret_second": -2.0, "ret_third": 0.5}[export_name]
+    x = np.abs(rng.standard_normal(4)).astype(np.float32) + 0.1
+    if export_name == "ret_second_negative_sum":
+        x = -x
+    a = {"ret_first": 2.0, "ret_second": -2.0, "ret_second_negative_sum": -2.0, "ret_third": 0.5}[export_name]
     return [x, np.float32(a)]
 

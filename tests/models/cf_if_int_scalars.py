@@ -16,6 +16,7 @@ def int_branches(a: agc.i64[()], b: agc.i64[()]):
     return r
 
 
+@agc.export(name="mixed_zero")
 @agc.export
 def mixed(x: agc.f64[3], n: agc.i32[()]):
     if n != 0:
@@ -48,5 +49,7 @@ def agc_test_inputs(export_name, rng, dims):  # noqa: F811
         a, b = _CASES[export_name]
         return [np.int64(a), np.int64(b)]
     if export_name == "mixed":
-        return [rng.standard_normal(3), np.int32(rng.integers(0, 2) * 3)]
+        return [rng.standard_normal(3), np.int32(3)]
+    if export_name == "mixed_zero":
+        return [rng.standard_normal(3), np.int32(0)]
     return _default_hook(export_name, rng, dims)

@@ -34,7 +34,11 @@ def nested_codes(v: agc.f64[8, 3]):
     return np.asarray(out)
 
 
-@agc.export
+@agc.export(name="nested_values_a_b_up")
+@agc.export(name="nested_values_a_b_down")
+@agc.export(name="nested_values_a_small_b")
+@agc.export(name="nested_values_neg_a_pos_b")
+@agc.export(name="nested_values_neg_a_neg_b")
 def nested_values(x: agc.f32[4], a: agc.f32[()], b: agc.f32[()]):
     y = x
     if a > 0:
@@ -55,6 +59,14 @@ def agc_test_inputs(export_name, rng, dims):
     if export_name == "nested_codes":
         signs = np.array([[(k >> 2) & 1, (k >> 1) & 1, k & 1] for k in range(8)], dtype=np.float64) * 2 - 1
         return [signs * rng.uniform(0.5, 2.0, size=(8, 3))]
-    x = rng.standard_normal(4).astype(np.float32)
-    return [x, np.float32(rng.choice([-1.0, 1.0, 2.0])), np.float32(rng.choice([-1.0, 1.5, 3.0]))]
+    x = np.abs(rng.standard_normal(4)).astype(np.float32)
+    cases = {   # (x sign, a, b): every path through nested_values
+        "nested_values_a_b_up": (1, 1.0, 3.0),
+        "nested_values_a_b_down": (-1, 1.0, 3.0),
+        "nested_values_a_small_b": (1, 2.0, 1.5),
+        "nested_values_neg_a_pos_b": (1, -1.0, 1.5),
+        "nested_values_neg_a_neg_b": (1, -1.0, -1.0),
+    }
+    sign, a, b = cases[export_name]
+    return [x * sign - (4.0 if sign < 0 else 0.0), np.float32(a), np.float32(b)]
 

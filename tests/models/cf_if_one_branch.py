@@ -11,7 +11,9 @@ def clip_if_large(x: agc.f32["N"], limit: agc.f32[()]):
     return y
 
 
-@agc.export
+@agc.export(name="count_updates_neither")
+@agc.export(name="count_updates_both")
+@agc.export(name="count_updates_first")
 def count_updates(a: agc.i32[()], b: agc.i32[()]):
     n = np.zeros((), dtype=np.int32)
     total = a
@@ -29,7 +31,8 @@ def agc_test_inputs(export_name, rng, dims):
         x = (rng.standard_normal(dims["N"]) * 3).astype(np.float32)
         limit = np.float32(0.5 if dims["N"] % 2 else 100.0)
         return [x, limit]
-    return None  # random ints in [-10, 10]: both conditions go either way
+    a, b = {"count_updates_neither": (1, 5), "count_updates_both": (-2, -7), "count_updates_first": (6, 2)}[export_name]
+    return [np.int32(a), np.int32(b)]
 
 
 AGC_TEST_DIMS = {"N": 7}

@@ -3,7 +3,8 @@ import agc
 import agc.numpy as np
 
 
-@agc.export
+@agc.export(name="negate_true_pos")
+@agc.export(name="negate_false_neg")
 def negate(flag: agc.bool_[()], x: agc.f32[3]):
     if not flag:
         x = x * 3
@@ -27,8 +28,11 @@ def not_in_expr(a: agc.f32[()], b: agc.f32[()]):
 
 
 def agc_test_inputs(export_name, rng, dims):
-    if export_name == "negate":
-        return [np.bool_(rng.random() < 0.5), rng.standard_normal(3).astype(np.float32)]
+    if export_name.startswith("negate"):
+        x = np.abs(rng.standard_normal(3)).astype(np.float32) + 0.1
+        if export_name == "negate_true_pos":
+            return [np.bool_(True), x]
+        return [np.bool_(False), -x]
     if export_name.startswith("count_not"):
         return [np.int64(7 if export_name == "count_not" else 0)]
     return [np.float32(rng.standard_normal()), np.float32(rng.standard_normal())]

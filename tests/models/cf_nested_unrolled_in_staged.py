@@ -20,7 +20,7 @@ def inner_list(xs: agc.f32["T", 3]):
     total = np.zeros((), dtype=np.float32)
     for t in range(xs.shape[0]):
         for scale in [1.0, -0.5, 0.25]:
-            total = total + np.sum(xs[t]) * scale
+            total = total + np.sum(xs[t]) * scale * 3
             if total > 3:                    # staged if inside the unrolled loop
                 total = total - 1
     return total

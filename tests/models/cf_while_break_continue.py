@@ -23,7 +23,10 @@ def scan(x: agc.i32["N"], stop: agc.i32[()]):
 def agc_test_inputs(export_name, rng, dims):
     n = dims["N"]
     x = rng.integers(-10, 11, size=n).astype(np.int32)
-    stop = np.int32(x[n // 2] if x[n // 2] % 3 else 1000) if n % 2 else np.int32(1000)
+    x[x == 7] = 8
+    if n % 2:
+        x[n // 2] = 7           # the first call stops there; the second never meets `stop`
+    stop = np.int32(7)
     return [x, stop]
 
 
