@@ -52,7 +52,7 @@ def count(pattern, text):
     return sum(1 for line in text.splitlines() if pattern.search(line))
 
 
-def test_staged_while_is_one_while_op(agc_bin, tmp_path):
+def test_cf_staged_while_is_one_while_op(agc_bin, tmp_path):
     ir = build_ir(agc_bin, tmp_path, "cf_ir_while", '''
         """A staged while."""
         import agc
@@ -70,7 +70,7 @@ def test_staged_while_is_one_while_op(agc_bin, tmp_path):
     assert count(WHILE_OP, ir) == 1, f"expected exactly one `= while` op:\n{ir}"
 
 
-def test_hyperparameter_if_leaves_no_if_op(agc_bin, tmp_path):
+def test_cf_hyperparameter_if_leaves_no_if_op(agc_bin, tmp_path):
     ir = build_ir(agc_bin, tmp_path, "cf_ir_hyper_if", '''
         """Hyperparameter ifs only."""
         import agc
@@ -96,7 +96,7 @@ def test_hyperparameter_if_leaves_no_if_op(agc_bin, tmp_path):
     assert count(IF_OP, ir) == 0, f"a hyperparameter `if` left an `if` op:\n{ir}"
 
 
-def test_staged_if_is_an_if_op(agc_bin, tmp_path):
+def test_cf_staged_if_is_an_if_op(agc_bin, tmp_path):
     """The counterpart of the test above: the same `if` on a staged value is an `if` op."""
     ir = build_ir(agc_bin, tmp_path, "cf_ir_staged_if", '''
         """A staged if."""
@@ -116,7 +116,7 @@ def test_staged_if_is_an_if_op(agc_bin, tmp_path):
     assert count(IF_OP, ir) >= 1, f"a staged `if` left no `if` op:\n{ir}"
 
 
-def test_staged_recursion_is_a_separate_function_with_a_call(agc_bin, tmp_path):
+def test_cf_staged_recursion_is_a_separate_function_with_a_call(agc_bin, tmp_path):
     ir = build_ir(agc_bin, tmp_path, "cf_ir_recursion", '''
         """A staged recursion."""
         import agc
@@ -196,7 +196,7 @@ else:
 
 
 @pytest.mark.parametrize("where", ["main", "thread"])
-def test_recursion_depth_100000_never_crashes(agc_bin, tmp_path, where):
+def test_cf_recursion_depth_100000_never_crashes(agc_bin, tmp_path, where):
     model = tmp_path / "cf_deep_recursion.py"
     model.write_text(textwrap.dedent(LINKED_LIST_MODEL))
     so = harness.agc.build(model, tmp_path / "out")
@@ -218,7 +218,7 @@ def test_recursion_depth_100000_never_crashes(agc_bin, tmp_path, where):
         assert re.search(r"recurs|stack|depth", rest, re.I), f"the error does not mention recursion/stack: {rest}"
 
 
-def test_recursion_depth_small_still_works(agc_bin, tmp_path):
+def test_cf_recursion_depth_small_still_works(agc_bin, tmp_path):
     """The same library on a short list: the deep-recursion guard must not reject ordinary depths."""
     model = tmp_path / "cf_shallow_recursion.py"
     model.write_text(textwrap.dedent(LINKED_LIST_MODEL))
