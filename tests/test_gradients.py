@@ -236,7 +236,7 @@ def check_against_eager(got, expected, what):
         assert isinstance(a, np.ndarray), f"{w}: got {type(a).__name__}"
         assert a.shape == e.shape, f"{w}: shape {a.shape}, eager gives {e.shape}"
         if e.dtype.kind == "f":
-            assert a.dtype.kind == "f", f"{w}: dtype {a.dtype}, eager gives {e.dtype}"
+            assert a.dtype == e.dtype, f"{w}: dtype {a.dtype}, eager gives {e.dtype}"
             close(a, e, a.dtype, TOL, w)
         else:
             assert a.dtype == e.dtype, f"{w}: dtype {a.dtype}, eager gives {e.dtype}"
