@@ -4,7 +4,9 @@ import agc.numpy as np
 
 
 def count_down(x, n):
-    return x if n <= 0 else count_down(x + n, n - 1)
+    # (x + 1.0, not x + n: a strong int64 n would make the dtype depend on the
+    # run-time path, float32 at the base case and float64 above it.)
+    return x if n <= 0 else count_down(x + 1.0, n - 1)
 
 
 @agc.export

@@ -109,6 +109,35 @@ impl Stager {
                 }
                 Ok(Value::tuple(out))
             }
+            "zip" if a.iter().any(|v| matches!(v, Value::Tensor(t) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))))) => {
+                let ts = a
+                    .iter()
+                    .map(|v| match v {
+                        Value::Tensor(t) if t.ty.rank() > 0 => Ok(t.clone()),
+                        other => Err(Diagnostic::unsupported(span, format!("zip() of a run-time sized tensor with a {}", other.type_name()))),
+                    })
+                    .collect::<R<Vec<_>>>()?;
+                if ts.iter().any(|t| t.ty.dims[0] != ts[0].ty.dims[0]) {
+                    return Err(Diagnostic::unsupported(span, "zip() over tensors of different run-time lengths is not supported"));
+                }
+                Ok(Value::StagedIter(Rc::new((None, ts))))
+            }
+            "enumerate" if matches!(a.first(), Some(Value::Tensor(t)) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)))) => {
+                let Some(Value::Tensor(t)) = a.first() else { unreachable!("matched above") };
+                let start = args.get_some(1, "start").and_then(|v| v.as_int()).unwrap_or(0);
+                Ok(Value::StagedIter(Rc::new((Some(start), vec![t.clone()]))))
+            }
+            "reversed" if matches!(a.first(), Some(Value::StagedRange(_))) => {
+                let Some(Value::StagedRange(r)) = a.first() else { unreachable!("matched above") };
+                let (start, stop, step) = r.as_ref();
+                // reversed(range(s, e, k)): from the last item down to s.
+                let n = self.range_len(start, stop, *step, span)?;
+                let last = self.binop(rustpython_parser::ast::Operator::Sub, &n, &Value::Int(1), span)?;
+                let last = self.binop(rustpython_parser::ast::Operator::Mult, &last, &Value::Int(*step), span)?;
+                let first = self.binop(rustpython_parser::ast::Operator::Add, start, &last, span)?;
+                let end = self.binop(rustpython_parser::ast::Operator::Sub, start, &Value::Int(*step), span)?;
+                Ok(Value::StagedRange(Rc::new((first, end, -step))))
+            }
             "zip" => {
                 let seqs: Vec<Vec<Value>> = a.iter().map(|v| self.iter_values(v, span)).collect::<R<_>>()?;
                 let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
@@ -326,6 +355,16 @@ impl Stager {
                 a.iter().map(pyops::py_str).collect::<Vec<_>>().join(", ")
             ))),
         }
+    }
+
+    /// `len(range(start, stop, step))` on possibly staged bounds.
+    fn range_len(&mut self, start: &Value, stop: &Value, step: i64, span: agc_ir::Span) -> R<Value> {
+        use rustpython_parser::ast::Operator;
+        // ceil((stop - start) / step), at least 0: (stop - start + step - sign) // step.
+        let diff = self.binop(Operator::Sub, stop, start, span)?;
+        let adj = self.binop(Operator::Add, &diff, &Value::Int(step - step.signum()), span)?;
+        let n = self.binop(Operator::FloorDiv, &adj, &Value::Int(step), span)?;
+        self.call_numpy("np.maximum", None, Args::positional(vec![n, Value::Int(0)], span))
     }
 
     fn call_method(&mut self, name: &str, recv: &Value, args: Args) -> R<Value> {

@@ -313,10 +313,15 @@ impl Stager {
                 Some(t) if t != is_and => return Ok(acc),
                 Some(_) => acc = self.eval(e, scope)?,
                 None => {
-                    let rhs = self.eval(e, scope)?;
-                    let (l, r) = (self.truth_tensor(&acc, span)?, self.truth_tensor(&rhs, span)?);
-                    let op = if is_and { BinaryOp::And } else { BinaryOp::Or };
-                    acc = Value::Tensor(self.binary_same(op, &l, &r, span)?);
+                    // Short-circuit on a staged value: the right side runs only when needed.
+                    let c = self.truth_tensor(&acc, span)?;
+                    let left = acc.clone();
+                    let what = "the operands of a staged `and`/`or`";
+                    acc = if is_and {
+                        self.staged_choice(c, |s| s.eval(e, scope), move |_| Ok(left), what, span)?
+                    } else {
+                        self.staged_choice(c, move |_| Ok(left), |s| s.eval(e, scope), what, span)?
+                    };
                 }
             }
         }
@@ -359,8 +364,8 @@ impl Stager {
         Ok(result.unwrap_or(Value::Bool(true)))
     }
 
-    /// `x if c else y` with a staged `c`: both sides are evaluated (they are
-    /// expressions without side effects on staged state) and selected elementwise.
+    /// `x if c else y` with a staged `c`: each side is evaluated in its own
+    /// region of an IR `if`, so only the chosen side runs.
     fn staged_ifexp(
         &mut self,
         test: &Value,
@@ -370,9 +375,57 @@ impl Stager {
         span: Span,
     ) -> R<Value> {
         let c = self.truth_tensor(test, span)?;
-        let a = self.eval(body, scope)?;
-        let b = self.eval(orelse, scope)?;
-        self.select(&Value::Tensor(c), &a, &b, span)
+        self.staged_choice(c, |s| s.eval(body, scope), |s| s.eval(orelse, scope), "the two sides of a staged conditional expression", span)
+    }
+
+    /// The value of `then` where `cond` holds and of `otherwise` elsewhere,
+    /// each computed in its own region of an IR `if`.
+    pub fn staged_choice(
+        &mut self,
+        cond: super::value::Tensor,
+        then: impl FnOnce(&mut Stager) -> R<Value>,
+        otherwise: impl FnOnce(&mut Stager) -> R<Value>,
+        what: &str,
+        span: Span,
+    ) -> R<Value> {
+        let f = self.func_mut();
+        let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
+        let a = self.in_region(then_r, then)?;
+        let b = self.in_region(else_r, otherwise)?;
+        let plan = super::merge::plan(&a, &b, what, span)?;
+        if let super::merge::Plan::Static(v) = plan {
+            return Ok(v);
+        }
+        let mut yields = [Vec::new(), Vec::new()];
+        for (k, (region, v)) in [(then_r, &a), (else_r, &b)].into_iter().enumerate() {
+            let out = &mut yields[k];
+            self.in_region(region, |s| s.materialize(Some(v), &plan, span, what, out).map(|_| Value::None))?;
+            let ops = yields[k].iter().map(|t| t.value).collect();
+            self.func_mut().append_op(region, agc_ir::OpKind::Yield, ops, vec![], vec![], span);
+        }
+        let mut types = Vec::new();
+        super::merge::staged_types(&plan, &mut types);
+        let cond_v = self.localize(&cond, span)?;
+        let region = self.region;
+        let result_types = types.iter().map(|t| agc_ir::Type::Tensor(t.clone())).collect();
+        let (_, results) =
+            self.func_mut().append_op(region, agc_ir::OpKind::If, vec![cond_v], result_types, vec![then_r, else_r], span);
+        let origin = self.generation;
+        let mut values = results
+            .into_iter()
+            .zip(types)
+            .map(|(value, ty)| super::value::Tensor { value, ty, origin, region, weak: false });
+        Ok(super::merge::rebuild(&plan, &mut values))
+    }
+
+    /// Runs `f` with ops appended to `region` (nested in the current one).
+    pub fn in_region<T>(&mut self, region: agc_ir::RegionId, f: impl FnOnce(&mut Stager) -> R<T>) -> R<T> {
+        let saved = std::mem::replace(&mut self.region, region);
+        self.open_regions.push(region);
+        let r = f(self);
+        self.open_regions.pop();
+        self.region = saved;
+        r
     }
 
     fn comprehension(

@@ -56,7 +56,7 @@ impl Stager {
             Value::Function(c) => c.name.clone(),
             _ => "f".into(),
         };
-        let traced = Function::new(format!("{fname}_{}", self.module.funcs.len()), &params, span);
+        let traced = Function::new(format!("{fname}.grad{}", self.module.funcs.len()), &params, span);
         let (saved, param_tensors) = self.begin_function(traced);
         let call_args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &param_tensors)).collect();
         let out = self.call(f, Args { pos: call_args, kw: args.kw.clone(), span }).and_then(|r| {

@@ -37,9 +37,21 @@ pub enum LoopKind {
         stop: Value,
         /// Compile-time step.
         step: i64,
-        /// When iterating a tensor's first axis: the tensor (the target is `t[i]`).
-        over: Option<Tensor>,
+        /// What each iteration binds to the target.
+        items: LoopItems,
     },
+}
+
+/// What a staged `for` binds to its target, from the counter `i`.
+pub enum LoopItems {
+    /// `i` itself (`for i in range(...)`).
+    Counter,
+    /// `t[i]` (`for row in t`).
+    Rows(Tensor),
+    /// `(start + i, t[i])` (`for k, row in enumerate(t, start)`).
+    Enumerate(Tensor, i64),
+    /// `(a[i], b[i], ...)` (`for x, y in zip(a, b)`).
+    Zip(Vec<Tensor>),
 }
 
 /// A staged loop to trace.
@@ -89,7 +101,8 @@ impl Stager {
         let probe = self.func_mut().new_region(&[]);
         self.open_regions.push(probe);
         let saved_region = std::mem::replace(&mut self.region, probe);
-        let probed = self.loop_body(&spec, &counter, scope);
+        // The probe's counter is staged, so what depends on it shows as changing.
+        let probed = self.stage_counter(scope, &counter, span).and_then(|_| self.loop_body(&spec, &counter, scope));
         self.region = saved_region;
         self.open_regions.pop();
         probed?;
@@ -274,11 +287,19 @@ impl Stager {
         for flag in [BROKE, CONTINUED, RETURNED] {
             scope.set_local(flag, Value::Bool(false));
         }
-        if let LoopKind::Range { target, over, .. } = &spec.kind {
+        if let LoopKind::Range { target, items, .. } = &spec.kind {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
-            let item = match over {
-                Some(t) => Value::Tensor(self.dyn_index(t, &[i.clone()], span)?),
-                None => i.clone(),
+            let item = match items {
+                LoopItems::Counter => i.clone(),
+                LoopItems::Rows(t) => Value::Tensor(self.dyn_index(t, &[i.clone()], span)?),
+                LoopItems::Enumerate(t, start) => {
+                    let k = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*start), span)?;
+                    Value::tuple(vec![k, Value::Tensor(self.dyn_index(t, &[i.clone()], span)?)])
+                }
+                LoopItems::Zip(ts) => {
+                    let rows = ts.iter().map(|t| self.dyn_index(t, &[i.clone()], span).map(Value::Tensor)).collect::<R<_>>()?;
+                    Value::tuple(rows)
+                }
             };
             self.assign(target, item, scope)?;
         }
@@ -288,6 +309,15 @@ impl Stager {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
             let next = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*step), span)?;
             scope.set_local(counter, next);
+        }
+        Ok(())
+    }
+
+    /// Makes the loop counter a staged (weak) integer, if it is not one already.
+    fn stage_counter(&mut self, scope: &Rc<Scope>, counter: &str, span: Span) -> R<()> {
+        if let Some(v @ (Value::Int(_) | Value::SymInt(_))) = scope.get_here(counter) {
+            let t = self.to_tensor(&v, Some(DType::I64), span)?.into_weak();
+            scope.set_local(counter, Value::Tensor(t));
         }
         Ok(())
     }
@@ -368,7 +398,7 @@ impl Stager {
             Diagnostic::unsupported(span, format!("appending to a list in this staged loop is not supported: {why}"))
         };
         let capacity = match &spec.kind {
-            LoopKind::Range { over: Some(t), .. } => t.ty.dims[0].clone(),
+            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => t.ty.dims[0].clone(),
             LoopKind::Range { start, stop: Value::SymInt(d), step: 1, .. } if start.as_int() == Some(0) => d.clone(),
             _ => return Err(unsupported("use `for x in xs` or `for i in range(xs.shape[0])`, whose trip count is known before the loop")),
         };

@@ -48,6 +48,10 @@ impl Stager {
         if !args.kw.is_empty() {
             return Err(Diagnostic::unsupported(span, "keyword arguments in a staged recursive call are not supported"));
         }
+        if args.pos.iter().any(Value::has_bottom) {
+            // An argument is itself a recursive result whose type is being found.
+            return Ok(Value::Bottom);
+        }
         let mut leaves: Vec<Tensor> = Vec::new();
         let mut shapes = Vec::new();
         for a in &args.pos {
@@ -61,6 +65,9 @@ impl Stager {
         let (fid, plan) = match self.specialisations.get(&key).cloned() {
             Some(Specialisation::Typing) => return Ok(Value::Bottom),
             Some(Specialisation::Staged(fid, plan)) => (fid, plan),
+            // While another specialisation's type is being found, a new one
+            // is not built yet: its result is absorbed too.
+            None if self.specialisations.values().any(|s| matches!(s, Specialisation::Typing)) => return Ok(Value::Bottom),
             None => self.specialise(c, &key, &shapes, &leaves, span)?,
         };
         let mut types = Vec::new();
@@ -103,9 +110,9 @@ impl Stager {
             )
         })?;
         // 2. The function itself.
-        let fid = self.module.add_function(Function::new(format!("{}_{}", c.name, self.module.funcs.len()), &params, span));
+        let fid = self.module.add_function(Function::new(format!("{}.r{}", c.name, self.module.funcs.len()), &params, span));
         self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone()));
-        let real = Function::new(format!("{}_{}", c.name, fid.index()), &params, c.span);
+        let real = Function::new(format!("{}.r{}", c.name, fid.index()), &params, c.span);
         let (saved, tensors) = self.begin_function(real);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
         let outs = self.call_closure(c, Args::positional(args, span)).and_then(|r| {

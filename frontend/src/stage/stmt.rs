@@ -7,7 +7,7 @@ use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, Value};
 use super::control_flow::{BROKE, CONTINUED};
-use super::loops::{LoopKind, LoopSpec};
+use super::loops::{LoopItems, LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
 use crate::diagnostics::Diagnostic;
 use crate::parse::span_of;
@@ -225,15 +225,23 @@ impl Stager {
         if let Value::TensorList(l) = &iterable {
             iterable = Value::Tensor(self.tensor_list_stack(l, span)?);
         }
+        let rows = |t: &super::value::Tensor| matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)));
+        let over_rows = |items: LoopItems, t: &super::value::Tensor| LoopKind::Range {
+            target: &f.target,
+            start: Value::Int(0),
+            stop: Value::SymInt(t.ty.dims[0].clone()),
+            step: 1,
+            items,
+        };
         let staged = match &iterable {
-            Value::StagedRange(r) => Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, over: None }),
-            Value::Tensor(t) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))) => Some(LoopKind::Range {
-                target: &f.target,
-                start: Value::Int(0),
-                stop: Value::SymInt(t.ty.dims[0].clone()),
-                step: 1,
-                over: Some(t.clone()),
-            }),
+            Value::StagedRange(r) => {
+                Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, items: LoopItems::Counter })
+            }
+            Value::Tensor(t) if rows(t) => Some(over_rows(LoopItems::Rows(t.clone()), t)),
+            Value::StagedIter(it) => match it.as_ref() {
+                (Some(start), ts) => Some(over_rows(LoopItems::Enumerate(ts[0].clone(), *start), &ts[0])),
+                (None, ts) => Some(over_rows(LoopItems::Zip(ts.clone()), &ts[0])),
+            },
             _ => None,
         };
         if let Some(kind) = staged {

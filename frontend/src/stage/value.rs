@@ -175,6 +175,9 @@ pub enum Value {
     /// The result of a recursive call while its function's result type is
     /// still being discovered: absorbs every operation on it.
     Bottom,
+    /// `enumerate(t, start)` (`Some(start)`, one tensor) or `zip(a, b, ...)`
+    /// (`None`) over tensors with a run-time first axis: drives a staged `for`.
+    StagedIter(Rc<(Option<i64>, Vec<Tensor>)>),
     /// A variable left undefined on some path of staged control flow; any
     /// use is an error carrying this explanation.
     Undefined(Rc<str>),
@@ -206,6 +209,7 @@ impl Value {
             Value::Tensor(t) => format!("staged tensor {}", t.ty),
             Value::Undefined(_) => "undefined".into(),
             Value::StagedRange(_) => "range".into(),
+            Value::StagedIter(_) => "iterator".into(),
             Value::Bottom => "recursive result".into(),
             Value::TensorList(_) => "list (staged)".into(),
         }

@@ -88,7 +88,7 @@ impl<'m> ModCx<'m> {
         let mut n = 1;
         while self.names.contains(&name) {
             n += 1;
-            name = format!("{base}_{n}");
+            name = format!("{base}.{n}");
         }
         self.names.insert(name.clone());
         name

@@ -20,7 +20,7 @@ impl ModCx<'_> {
             .cloned()
             .zip(src.params().iter().map(|&p| src.ty(p).clone()))
             .collect();
-        let name = self.unique_name(&format!("{}__value_and_grad", src.name));
+        let name = self.unique_name(&format!("{}.value_and_grad", src.name));
         let mut g = Function::new(name, &params, src.span);
         g.result_types = src.result_types.clone();
         g.result_types

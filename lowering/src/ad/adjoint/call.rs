@@ -1,5 +1,5 @@
 //! Adjoint of `call`: a call of the callee's VJP function
-//! `h__vjp(params.., adjoint of each float result..) -> adjoint of each float param`.
+//! `h.vjp(params.., adjoint of each float result..) -> adjoint of each float param`.
 //!
 //! The VJP is generated once per callee and cached *before* its body is
 //! built, so a recursive callee gets a recursive VJP. Its body recomputes the
@@ -76,7 +76,7 @@ fn vjp_function(mcx: &mut ModCx, callee: FuncId) -> Result<FuncId, AdError> {
         fres.iter()
             .map(|&i| (format!("adj_result{i}"), h.result_types[i].clone())),
     );
-    let name = mcx.unique_name(&format!("{}__vjp", h.name));
+    let name = mcx.unique_name(&format!("{}.vjp", h.name));
     let mut g = Function::new(name, &params, h.span);
     g.result_types = fparams
         .iter()

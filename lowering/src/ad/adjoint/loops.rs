@@ -134,7 +134,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     );
     let name = cx
         .mcx
-        .unique_name(&format!("{}__while{}_vjp", src.name, op.0));
+        .unique_name(&format!("{}.while{}.vjp", src.name, op.0));
     let mut lf = Function::new(name, &params, span);
     let result_types = la.result_types(cx);
     lf.result_types = result_types.iter().cloned().map(Type::from).collect();
