@@ -230,7 +230,7 @@ pub fn slice(t: &TensorType, dims: &[SliceDim]) -> Result<TensorType, TypeError>
 
 /// Splits dims into (product of static dims, sorted symbolic names); a
 /// product name such as `(B*28)` counts as its factors.
-fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
+pub fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
     let mut prod = 1i64;
     let mut syms = Vec::new();
     for d in dims {

@@ -117,8 +117,8 @@ impl Stager {
         }
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         // Lists the body appends tensors to become staged lists.
-        for (name, item) in grown {
-            let list = self.new_tensor_list(&spec, &item, span)?;
+        for (name, before, item) in grown {
+            let list = self.new_tensor_list(&spec, &before, &item, span)?;
             scope.set_local(&name, list.clone());
             plans.push((names.len(), merge::plan_one(&list).ok_or_else(|| Diagnostic::internal(span, "staged list plan"))?));
             names.push(name);
@@ -379,13 +379,13 @@ pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
     scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
 }
 
-/// Lists the probe appended to: their names and the first appended item.
-fn grown_lists(lists: &ListSnapshot) -> Vec<(String, Value)> {
+/// Lists the probe appended to: their names, items before the loop, and the first appended item.
+fn grown_lists(lists: &ListSnapshot) -> Vec<(String, Vec<Value>, Value)> {
     lists
         .iter()
         .filter_map(|(name, l, before)| {
             let now = l.borrow();
-            (now.len() > before.len()).then(|| (name.clone(), now[before.len()].clone()))
+            (now.len() > before.len()).then(|| (name.clone(), before.clone(), now[before.len()].clone()))
         })
         .collect()
 }
@@ -393,7 +393,7 @@ fn grown_lists(lists: &ListSnapshot) -> Vec<(String, Value)> {
 impl Stager {
     /// An empty staged list for the items a loop appends, one per iteration
     /// at most: its capacity is the loop's trip count.
-    fn new_tensor_list(&mut self, spec: &LoopSpec, item: &Value, span: Span) -> R<Value> {
+    fn new_tensor_list(&mut self, spec: &LoopSpec, initial: &[Value], item: &Value, span: Span) -> R<Value> {
         let unsupported = |why: &str| {
             Diagnostic::unsupported(span, format!("appending to a list in this staged loop is not supported: {why}"))
         };
@@ -406,8 +406,16 @@ impl Stager {
         let mut dims = vec![capacity];
         dims.extend(t.ty.dims.iter().cloned());
         let zero = self.scalar(0.0, t.ty.dtype, span)?;
-        let buffer = self.emit(OpKind::Fill, &[&zero], TensorType::new(t.ty.dtype, dims), span)?;
-        let len = self.scalar(0.0, DType::I64, span)?;
+        let mut buffer = self.emit(OpKind::Fill, &[&zero], TensorType::new(t.ty.dtype, dims), span)?;
+        if !initial.is_empty() {
+            // Items already in the list come first; the capacity grows by their number.
+            let items: Vec<Value> = initial.iter().map(|v| self.to_tensor_as(v, t.ty.dtype, span).map(Value::Tensor)).collect::<R<_>>()?;
+            let head = self.stack(&items, 0, span)?;
+            if let Value::Tensor(joined) = self.concat(&[head, Value::Tensor(buffer.clone())], 0, span)? {
+                buffer = joined;
+            }
+        }
+        let len = self.scalar(initial.len() as f64, DType::I64, span)?;
         Ok(Value::TensorList(Rc::new(std::cell::RefCell::new((buffer, len)))))
     }
 

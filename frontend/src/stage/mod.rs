@@ -83,6 +83,8 @@ pub struct Stager {
     pub module: agc_ir::Module,
     /// Prelude values already copied into the current export.
     pub imported: HashMap<agc_ir::Value, agc_ir::Value>,
+    /// For each symbolic dim staged in the current function, a tensor that has it.
+    pub sym_sources: HashMap<String, (value::Tensor, usize)>,
     /// Where ops are appended.
     pub region: RegionId,
     /// The regions open around `region` (outermost first): values staged in
@@ -119,6 +121,7 @@ pub struct SavedFunction {
     open_regions: Vec<RegionId>,
     generation: u32,
     imported: HashMap<agc_ir::Value, agc_ir::Value>,
+    sym_sources: HashMap<String, (value::Tensor, usize)>,
 }
 
 /// How deep compile-time Python calls may nest before we report runaway recursion.
@@ -134,6 +137,7 @@ impl Stager {
             generations: 0,
             module: agc_ir::Module::new(""),
             imported: HashMap::new(),
+            sym_sources: HashMap::new(),
             region: RegionId(0),
             open_regions: vec![RegionId(0)],
             exports: Vec::new(),
@@ -162,6 +166,7 @@ impl Stager {
             open_regions: std::mem::replace(&mut self.open_regions, vec![body]),
             generation: std::mem::replace(&mut self.generation, origin),
             imported: std::mem::take(&mut self.imported),
+            sym_sources: std::mem::take(&mut self.sym_sources),
         };
         (saved, params)
     }
@@ -173,6 +178,7 @@ impl Stager {
         self.open_regions = saved.open_regions;
         self.generation = saved.generation;
         self.imported = saved.imported;
+        self.sym_sources = saved.sym_sources;
     }
 
     /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,

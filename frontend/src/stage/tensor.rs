@@ -77,7 +77,16 @@ impl Stager {
         let region = if self.func.is_some() { self.region } else { self.prelude.body };
         let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
-        Ok(Tensor { value: results[0], ty, origin: self.generation, region, weak: false })
+        let t = Tensor { value: results[0], ty, origin: self.generation, region, weak: false };
+        for (axis, d) in t.ty.dims.iter().enumerate() {
+            if let Dim::Sym(name) = d {
+                let visible = self.sym_sources.get(name).is_some_and(|(s, _)| self.open_regions.contains(&s.region));
+                if !visible {
+                    self.sym_sources.insert(name.clone(), (t.clone(), axis));
+                }
+            }
+        }
+        Ok(t)
     }
 
     /// A literal tensor.
@@ -115,9 +124,7 @@ impl Stager {
             Value::Float(x) => self.scalar(*x, dtype.unwrap_or(DType::F64), span),
             Value::SymInt(Dim::Static(n)) => self.to_tensor(&Value::Int(*n), dtype, span),
             Value::SymInt(d @ Dim::Sym(_)) => {
-                let (source, axis) = self.sym_source(d, span)?;
-                let size = self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)?;
-                let size = size.into_weak();
+                let size = self.sym_value(d, span)?;
                 match dtype {
                     Some(d) if d != DType::I64 => self.cast(&size, d, span),
                     _ => Ok(size),
@@ -131,17 +138,74 @@ impl Stager {
         }
     }
 
-    /// The tensor and axis a symbolic dim was read from: the first parameter having it.
-    fn sym_source(&mut self, d: &Dim, span: Span) -> R<(Tensor, usize)> {
+    /// The tensor and axis a symbolic dim can be read from: a parameter, or
+    /// a tensor staged in a region still open that has it.
+    fn sym_source(&mut self, d: &Dim) -> Option<(Tensor, usize)> {
         let origin = self.generation;
-        let f = self.func_mut();
-        for &p in f.params() {
-            let ty = f.ty(p).tensor();
-            if let Some(axis) = ty.dims.iter().position(|x| x == d) {
-                return Ok((Tensor { value: p, ty: ty.clone(), origin, region: f.body, weak: false }, axis));
+        if let Dim::Sym(name) = d {
+            if let Some((t, axis)) = self.sym_sources.get(name) {
+                if self.open_regions.contains(&t.region) {
+                    return Some((t.clone(), *axis));
+                }
             }
         }
-        Err(Diagnostic::unsupported(span, format!("the run-time size {d} cannot be used as a value here")))
+        let f = self.func_mut();
+        f.params().iter().find_map(|&p| {
+            let ty = f.ty(p).tensor();
+            ty.dims.iter().position(|x| x == d).map(|axis| (Tensor { value: p, ty: ty.clone(), origin, region: f.body, weak: false }, axis))
+        })
+    }
+
+    /// A run-time size as a rank-0 `i64` (weak, like a Python int): read
+    /// from a tensor that has it, or computed from the sizes it is made of
+    /// (`(A*B)`, `(B-1)`, `(B+T)`).
+    fn sym_value(&mut self, d: &Dim, span: Span) -> R<Tensor> {
+        if let Dim::Static(n) = d {
+            return Ok(self.scalar(*n as f64, DType::I64, span)?.into_weak());
+        }
+        if let Some((source, axis)) = self.sym_source(d) {
+            let size = self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)?;
+            return Ok(size.into_weak());
+        }
+        let name = match d {
+            Dim::Sym(n) => n.clone(),
+            Dim::Static(_) => unreachable!("handled above"),
+        };
+        let unknown = || Diagnostic::unsupported(span, format!("the run-time size {name} cannot be used as a value here"));
+        let inner = name.strip_prefix('(').and_then(|x| x.strip_suffix(')')).ok_or_else(unknown)?;
+        let parts: Vec<Value> = if inner.contains('*') {
+            let (prod, syms) = infer::factor(&[d.clone()]);
+            let mut parts: Vec<Value> = syms.into_iter().map(|s| Value::SymInt(Dim::Sym(s))).collect();
+            parts.push(Value::Int(prod));
+            let mut acc = Value::Int(1);
+            for p in parts {
+                let t = match p {
+                    Value::SymInt(d) => Value::Tensor(self.sym_value(&d, span)?),
+                    other => other,
+                };
+                acc = self.binop(rustpython_parser::ast::Operator::Mult, &acc, &t, span)?;
+            }
+            return self.to_tensor(&acc, Some(DType::I64), span);
+        } else if let Some((lhs, k)) = inner.rsplit_once('-').filter(|(_, k)| k.parse::<i64>().is_ok()) {
+            let base = self.sym_value(&Dim::Sym(lhs.to_string()), span)?;
+            let k: i64 = k.parse().unwrap_or(0);
+            vec![Value::Tensor(base), Value::Int(-k)]
+        } else if inner.contains('+') {
+            inner
+                .split('+')
+                .map(|p| match p.parse::<i64>() {
+                    Ok(n) => Ok(Value::Int(n)),
+                    Err(_) => self.sym_value(&Dim::Sym(p.to_string()), span).map(Value::Tensor),
+                })
+                .collect::<R<_>>()?
+        } else {
+            return Err(unknown());
+        };
+        let mut acc = Value::Int(0);
+        for p in parts {
+            acc = self.binop(rustpython_parser::ast::Operator::Add, &acc, &p, span)?;
+        }
+        Ok(self.to_tensor(&acc, Some(DType::I64), span)?.into_weak())
     }
 
     /// `np.array(nested lists)` of compile-time numbers; staged elements are stacked.
