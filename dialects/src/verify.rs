@@ -15,7 +15,7 @@ use crate::entities::{OpId, RegionId, Value};
 use crate::function::{Function, Module};
 use crate::infer;
 use crate::ops::{BinaryOp, OpKind};
-use crate::types::{DType, TensorType};
+use crate::types::{DType, Dim, TensorType};
 use thiserror::Error;
 
 /// A verifier failure: which function and op, and what is wrong.
@@ -41,10 +41,10 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
                 let Some(g) = m.funcs.get(callee.index()) else {
                     return Err(err(format!("callee {callee} does not exist")));
                 };
-                let args: Vec<_> = od.operands.iter().map(|v| f.ty(*v)).collect();
-                let params: Vec<_> = g.params().iter().map(|v| g.ty(*v)).collect();
+                let args: Vec<_> = od.operands.iter().map(|v| f.ty(*v).clone()).collect();
+                let params: Vec<_> = g.params().iter().map(|v| g.ty(*v).clone()).collect();
                 let results: Vec<_> = od.results.iter().map(|v| f.ty(*v).clone()).collect();
-                if args != params || results != g.result_types {
+                if !call_compatible(&args, &params) || !call_compatible(&results, &g.result_types) {
                     return Err(err(format!("call types differ from @{}'s signature", g.name)));
                 }
             }
@@ -82,6 +82,23 @@ impl Terminator {
             Terminator::Condition => "condition",
         }
     }
+}
+
+/// Types across a call boundary: equal dtypes, ranks and static dims; a
+/// symbolic dim may carry another name on the other side (each function
+/// names its own run-time sizes).
+fn call_compatible(a: &[crate::types::Type], b: &[crate::types::Type]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            let (x, y) = (x.tensor(), y.tensor());
+            x.dtype == y.dtype
+                && x.rank() == y.rank()
+                && x.dims.iter().zip(&y.dims).all(|(p, q)| match (p, q) {
+                    (Dim::Static(m), Dim::Static(n)) => m == n,
+                    (Dim::Sym(_), Dim::Sym(_)) => true,
+                    _ => false,
+                })
+        })
 }
 
 fn indices_ok(ts: &[&TensorType]) -> bool {

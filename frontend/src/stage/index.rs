@@ -218,7 +218,9 @@ impl Stager {
         let a = self.to_tensor_as(&start, agc_ir::DType::I64, span)?;
         let b = self.to_tensor_as(&stop, agc_ir::DType::I64, span)?;
         let mut dims = t.ty.dims.clone();
-        dims[0] = Dim::Sym(format!("_n{}", self.func_mut().num_values()));
+        // Named by the source size and the bound values: equal slices have equal sizes.
+        let (av, bv) = (self.localize(&a, span)?, self.localize(&b, span)?);
+        dims[0] = Dim::Sym(format!("{first}[{av}:{bv}]"));
         let sliced = self.emit(OpKind::DynSlice, &[t, &a, &b], TensorType::new(t.ty.dtype, dims), span)?;
         if rest.is_empty() {
             return Ok(sliced);

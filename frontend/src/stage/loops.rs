@@ -444,7 +444,8 @@ impl Stager {
         let (buf, len) = l.borrow().clone();
         let zero = self.scalar(0.0, DType::I64, span)?;
         let mut dims = buf.ty.dims.clone();
-        dims[0] = agc_ir::Dim::Sym(format!("_n{}", self.func_mut().num_values()));
+        let lv = self.localize(&len, span)?;
+        dims[0] = agc_ir::Dim::Sym(format!("{}[:{lv}]", buf.ty.dims[0]));
         self.emit(OpKind::DynSlice, &[&buf, &zero, &len], TensorType::new(buf.ty.dtype, dims), span)
     }
 }

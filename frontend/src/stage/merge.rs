@@ -198,6 +198,27 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
     }
 }
 
+/// The plan with symbolic dims renamed (`renames` maps old names to dims).
+pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_ir::Dim>) -> Plan {
+    let rename = |t: &TensorType| {
+        let dims = t
+            .dims
+            .iter()
+            .map(|d| match d {
+                agc_ir::Dim::Sym(n) => renames.get(n).cloned().unwrap_or_else(|| d.clone()),
+                other => other.clone(),
+            })
+            .collect();
+        TensorType::new(t.dtype, dims)
+    };
+    match plan {
+        Plan::Static(v) => Plan::Static(v.clone()),
+        Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
+        Plan::TensorList(t) => Plan::TensorList(rename(t)),
+        Plan::Seq(plans, is_list) => Plan::Seq(plans.iter().map(|p| rename_dims(p, renames)).collect(), *is_list),
+    }
+}
+
 /// The tensor types a plan carries, in order.
 pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
     match plan {

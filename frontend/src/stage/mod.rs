@@ -85,6 +85,8 @@ pub struct Stager {
     pub imported: HashMap<agc_ir::Value, agc_ir::Value>,
     /// For each symbolic dim staged in the current function, a tensor that has it.
     pub sym_sources: HashMap<String, (value::Tensor, usize)>,
+    /// Ops staged in the current function, by kind, operands and type (hash-consing).
+    pub staged_ops: HashMap<String, value::Tensor>,
     /// Where ops are appended.
     pub region: RegionId,
     /// The regions open around `region` (outermost first): values staged in
@@ -122,6 +124,7 @@ pub struct SavedFunction {
     generation: u32,
     imported: HashMap<agc_ir::Value, agc_ir::Value>,
     sym_sources: HashMap<String, (value::Tensor, usize)>,
+    staged_ops: HashMap<String, value::Tensor>,
 }
 
 /// How deep compile-time Python calls may nest before we report runaway recursion.
@@ -138,6 +141,7 @@ impl Stager {
             module: agc_ir::Module::new(""),
             imported: HashMap::new(),
             sym_sources: HashMap::new(),
+            staged_ops: HashMap::new(),
             region: RegionId(0),
             open_regions: vec![RegionId(0)],
             exports: Vec::new(),
@@ -167,6 +171,7 @@ impl Stager {
             generation: std::mem::replace(&mut self.generation, origin),
             imported: std::mem::take(&mut self.imported),
             sym_sources: std::mem::take(&mut self.sym_sources),
+            staged_ops: std::mem::take(&mut self.staged_ops),
         };
         (saved, params)
     }
@@ -179,6 +184,7 @@ impl Stager {
         self.generation = saved.generation;
         self.imported = saved.imported;
         self.sym_sources = saved.sym_sources;
+        self.staged_ops = saved.staged_ops;
     }
 
     /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,

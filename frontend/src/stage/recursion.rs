@@ -15,7 +15,7 @@
 
 use super::args::Args;
 use super::merge::{self, Plan};
-use super::structure::{rebuild_arg, shape_key};
+use super::structure::{canonical_types, rebuild_arg, shape_key};
 use super::value::{Closure, Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -57,10 +57,11 @@ impl Stager {
         for a in &args.pos {
             shapes.push(self.flatten_arg(a, false, &mut leaves, span)?);
         }
+        let generic = canonical_types(&leaves, "?");
         let key = format!(
             "{:p}|{}",
             Rc::as_ptr(c),
-            shapes.iter().map(|s| shape_key(s, &leaves)).collect::<Vec<_>>().join("|")
+            shapes.iter().map(|s| shape_key(s, &generic)).collect::<Vec<_>>().join("|")
         );
         let (fid, plan) = match self.specialisations.get(&key).cloned() {
             Some(Specialisation::Typing) => return Ok(Value::Bottom),
@@ -70,6 +71,18 @@ impl Stager {
             None if self.specialisations.values().any(|s| matches!(s, Specialisation::Typing)) => return Ok(Value::Bottom),
             None => self.specialise(c, &key, &shapes, &leaves, span)?,
         };
+        // The callee names its own run-time sizes; its results speak of the
+        // caller's sizes where they are the arguments' sizes.
+        let callee = self.module.func(fid);
+        let mut renames: std::collections::HashMap<String, agc_ir::Dim> = std::collections::HashMap::new();
+        for (p, t) in callee.params().iter().zip(&leaves) {
+            for (d, actual) in callee.ty(*p).tensor().dims.iter().zip(&t.ty.dims) {
+                if let agc_ir::Dim::Sym(n) = d {
+                    renames.insert(n.clone(), actual.clone());
+                }
+            }
+        }
+        let plan = merge::rename_dims(&plan, &renames);
         let mut types = Vec::new();
         merge::staged_types(&plan, &mut types);
         let operands = leaves.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
@@ -90,12 +103,18 @@ impl Stager {
         leaves: &[Tensor],
         span: Span,
     ) -> R<(FuncId, Plan)> {
-        let params: Vec<(String, Type)> =
-            leaves.iter().enumerate().map(|(i, t)| (format!("arg{i}"), Type::Tensor(t.ty.clone()))).collect();
+        // The function is generic over the run-time sizes of its arguments.
+        let prefix = format!("{}.r{}.n", c.name, self.module.funcs.len());
+        let params: Vec<(String, Type)> = canonical_types(leaves, &prefix)
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| (format!("arg{i}"), Type::Tensor(t)))
+            .collect();
         // 1. The result type, with recursive calls absorbed.
         self.specialisations.insert(key.to_string(), Specialisation::Typing);
         let scratch = Function::new(format!("{}_typing", c.name), &params, span);
         let (saved, tensors) = self.begin_function(scratch);
+        let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
         let typed = self.call_closure(c, Args::positional(args, span));
         self.discard_function(saved);
@@ -114,6 +133,7 @@ impl Stager {
         self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone()));
         let real = Function::new(format!("{}.r{}", c.name, fid.index()), &params, c.span);
         let (saved, tensors) = self.begin_function(real);
+        let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
         let outs = self.call_closure(c, Args::positional(args, span)).and_then(|r| {
             let mut outs = Vec::new();
@@ -123,4 +143,9 @@ impl Stager {
         self.end_function_into(saved, outs, span, fid)?;
         Ok((fid, plan))
     }
+}
+
+/// Parameters standing for staged Python numbers stay weak.
+fn keep_weak(params: Vec<Tensor>, leaves: &[Tensor]) -> Vec<Tensor> {
+    params.into_iter().zip(leaves).map(|(p, l)| if l.weak { p.into_weak() } else { p }).collect()
 }

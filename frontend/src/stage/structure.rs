@@ -36,6 +36,12 @@ impl Stager {
                 leaves.push(t);
                 Shape::Leaf(leaves.len() - 1)
             }
+            // A run-time size is a value of the caller's: pass it in (as a Python int).
+            Value::SymInt(agc_ir::Dim::Sym(_)) => {
+                let t = self.to_tensor(a, Some(DType::I64), span)?;
+                leaves.push(t);
+                Shape::Leaf(leaves.len() - 1)
+            }
             Value::Tuple(_) | Value::List(_) => {
                 let items = pyops::iterate(a, span)?;
                 let parts = items.iter().map(|x| self.flatten_arg(x, differentiated, leaves, span)).collect::<R<_>>()?;
@@ -59,10 +65,10 @@ impl Stager {
 
 /// A key for the compile-time part of a shape and its leaves' types: two
 /// calls with equal keys share one staged function.
-pub fn shape_key(s: &Shape, leaves: &[Tensor]) -> String {
+pub fn shape_key(s: &Shape, leaves: &[agc_ir::TensorType]) -> String {
     match s {
         Shape::Static(v) => format!("{}:{}", v.type_name(), pyops::py_repr(v)),
-        Shape::Leaf(i) => leaves[*i].ty.to_string(),
+        Shape::Leaf(i) => leaves[*i].to_string(),
         Shape::Seq(parts, is_list) => {
             let inner: Vec<String> = parts.iter().map(|p| shape_key(p, leaves)).collect();
             if *is_list { format!("[{}]", inner.join(",")) } else { format!("({})", inner.join(",")) }
@@ -72,6 +78,34 @@ pub fn shape_key(s: &Shape, leaves: &[Tensor]) -> String {
             format!("{{{}}}", inner.join(","))
         }
     }
+}
+
+/// The leaves' types with their symbolic dims renamed in order of first
+/// appearance (`prefix0`, `prefix1`, ...): the run-time sizes a specialisation
+/// is generic over, keeping which of them are equal.
+pub fn canonical_types(leaves: &[Tensor], prefix: &str) -> Vec<agc_ir::TensorType> {
+    let mut names: Vec<String> = Vec::new();
+    leaves
+        .iter()
+        .map(|t| {
+            let dims = t
+                .ty
+                .dims
+                .iter()
+                .map(|d| match d {
+                    agc_ir::Dim::Sym(n) => {
+                        let k = names.iter().position(|x| x == n).unwrap_or_else(|| {
+                            names.push(n.clone());
+                            names.len() - 1
+                        });
+                        agc_ir::Dim::Sym(format!("{prefix}{k}"))
+                    }
+                    d => d.clone(),
+                })
+                .collect();
+            agc_ir::TensorType::new(t.ty.dtype, dims)
+        })
+        .collect()
 }
 
 /// The argument value for a shape, with parameters in place of leaves.

@@ -72,8 +72,27 @@ pub fn type_error(span: Span, e: TypeError) -> Diagnostic {
 
 impl Stager {
     /// Appends an op with one result of type `ty`.
+    /// Identical pure ops on the same operands are staged once (hash-consing):
+    /// `s + 200` written twice is one value, so slices by it have one size.
     pub fn emit(&mut self, kind: OpKind, operands: &[&Tensor], ty: TensorType, span: Span) -> R<Tensor> {
-        let ops = operands.iter().map(|t| self.localize(t, span)).collect::<R<_>>()?;
+        let ops: Vec<agc_ir::Value> = operands.iter().map(|t| self.localize(t, span)).collect::<R<_>>()?;
+        let key = match &kind {
+            OpKind::Const(data) if data.len() > 64 => None,
+            _ => Some(format!("{kind:?}|{ops:?}|{ty}")),
+        };
+        if let Some(t) = key.as_ref().and_then(|k| self.staged_ops.get(k)) {
+            if t.origin == self.generation && self.open_regions.contains(&t.region) {
+                return Ok(t.clone());
+            }
+        }
+        let t = self.emit_new(kind, ops, ty, span)?;
+        if let Some(k) = key {
+            self.staged_ops.insert(k, t.clone());
+        }
+        Ok(t)
+    }
+
+    fn emit_new(&mut self, kind: OpKind, ops: Vec<agc_ir::Value>, ty: TensorType, span: Span) -> R<Tensor> {
         let region = if self.func.is_some() { self.region } else { self.prelude.body };
         let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
