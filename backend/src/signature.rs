@@ -31,6 +31,9 @@ pub struct ExportSig {
     pub results: Vec<TensorSig>,
     /// Distinct symbolic dims among the parameters, in order of appearance.
     pub syms: Vec<String>,
+    /// The function makes calls (maybe recursive): the entry point runs it
+    /// on the runtime's large stack.
+    pub calls: bool,
 }
 
 impl ExportSig {
@@ -192,6 +195,7 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
         )));
     }
     let mut sigs: Vec<ExportSig> = Vec::new();
+    let symbols = crate::mlir::function_symbols(m);
     for e in &m.exports {
         let f = m.funcs.get(e.func.index()).ok_or_else(|| {
             BackendError::Unsupported(format!("export '{}' names a missing function", e.c_name))
@@ -241,11 +245,12 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
         }
         sigs.push(ExportSig {
             c_name: e.c_name.clone(),
-            kernel_symbol: format!("_mlir_ciface_agc_impl_{}", f.name),
+            kernel_symbol: format!("_mlir_ciface_{}", symbols[e.func.index()]),
             doc: e.doc.clone(),
             params,
             results,
             syms,
+            calls: crate::mlir::makes_calls(f),
         });
     }
     Ok(sigs)

@@ -25,11 +25,12 @@ fn pick() -> Function {
 
 /// `pick2(x, i, j) = x[i, j]` on `x: f64[B, C]` (a rank-0 result).
 fn pick2() -> Function {
-    let (mut b, p) = Fb::new(
-        "pick2",
-        &[ty(F64, &["B", "C"]), st(I64, &[]), st(I64, &[])],
+    let (mut b, p) = Fb::new("pick2", &[ty(F64, &["B", "C"]), st(I64, &[]), st(I64, &[])]);
+    let r = b.op(
+        OpKind::DynIndex { axes: 2 },
+        &[p[0], p[1], p[2]],
+        st(F64, &[]),
     );
-    let r = b.op(OpKind::DynIndex { axes: 2 }, &[p[0], p[1], p[2]], st(F64, &[]));
     b.ret(&[r])
 }
 
@@ -46,10 +47,7 @@ fn pick_static() -> Function {
 fn updates() -> Vec<Function> {
     let mut out = Vec::new();
     let x = ty(F32, &["B", "3"]);
-    for (name, vt, accumulate) in [
-        ("put", st(F32, &[3]), false),
-        ("add1", st(F32, &[1]), true),
-    ] {
+    for (name, vt, accumulate) in [("put", st(F32, &[3]), false), ("add1", st(F32, &[1]), true)] {
         let (mut b, p) = Fb::new(name, &[x.clone(), vt, st(I64, &[])]);
         let r = b.op(
             OpKind::DynUpdate {
@@ -101,7 +99,11 @@ fn stack_rows() -> Function {
     let state = [st(I64, &[]), xt.clone(), xt.clone()];
     let (mut b, p) = Fb::new("stack_rows", std::slice::from_ref(&xt));
     let zero_i = b.op(OpKind::Const(ConstData::Int(vec![0])), &[], st(I64, &[]));
-    let zero = b.op(OpKind::Const(ConstData::Float(vec![0.0])), &[], st(F32, &[]));
+    let zero = b.op(
+        OpKind::Const(ConstData::Float(vec![0.0])),
+        &[],
+        st(F32, &[]),
+    );
     let buf = b.op(OpKind::Fill, &[zero], xt.clone());
     let n = b.op(OpKind::Dim { axis: 0 }, &[p[0]], st(I64, &[]));
     let (before, bp) = b.region(&state);
@@ -114,7 +116,11 @@ fn stack_rows() -> Function {
     let minus_one = b.op(OpKind::Const(ConstData::Int(vec![-1])), &[], st(I64, &[]));
     let back = b.ew(OpKind::Binary(BinaryOp::Sub), &[minus_one, ap[0]], I64);
     let row = b.op(OpKind::DynIndex { axes: 1 }, &[p[0], back], st(F32, &[3]));
-    let two = b.op(OpKind::Const(ConstData::Float(vec![2.0])), &[], st(F32, &[]));
+    let two = b.op(
+        OpKind::Const(ConstData::Float(vec![2.0])),
+        &[],
+        st(F32, &[]),
+    );
     let row2 = b.ew(OpKind::Binary(BinaryOp::Mul), &[row, two], F32);
     let out = b.op(
         OpKind::DynUpdate {
@@ -144,12 +150,62 @@ fn stack_rows() -> Function {
     let i1 = b.ew(OpKind::Binary(BinaryOp::Add), &[ap[0], one], I64);
     b.term(OpKind::Yield, &[i1, out, g]);
     b.at(body);
-    let r = b.op_multi(OpKind::While, &[zero_i, buf, buf], &state, vec![before, after]);
+    let r = b.op_multi(
+        OpKind::While,
+        &[zero_i, buf, buf],
+        &state,
+        vec![before, after],
+    );
     b.ret(&[r[1], r[2]])
 }
 
+/// `extremes(x) = x.max(0), x.argmin(0), x.min(1), x.max()` on `x: f32[B, 3]`.
+fn extremes() -> Function {
+    use agc_ir::{ArgKind, ReduceKind};
+    let (mut b, p) = Fb::new("extremes", &[ty(F32, &["B", "3"])]);
+    let red = |kind, axes: Vec<usize>| OpKind::Reduce {
+        kind,
+        axes,
+        keepdims: false,
+    };
+    let m0 = b.op(red(ReduceKind::Max, vec![0]), &[p[0]], st(F32, &[3]));
+    let a0 = b.op(
+        OpKind::ArgReduce {
+            kind: ArgKind::ArgMin,
+            axis: 0,
+            keepdims: false,
+        },
+        &[p[0]],
+        st(I64, &[3]),
+    );
+    let m1 = b.op(red(ReduceKind::Min, vec![1]), &[p[0]], ty(F32, &["B"]));
+    let m = b.op(red(ReduceKind::Max, vec![0, 1]), &[p[0]], st(F32, &[]));
+    b.ret(&[m0, a0, m1, m])
+}
+
+/// `collide(x, a, b) = x[a:b] + 1` typed `f32[S]` like `x` (IR whose
+/// names promise equal sizes that are not: the backend checks).
+fn collide() -> Function {
+    let (mut b, p) = Fb::new("collide", &[ty(F32, &["S"]), st(I64, &[]), st(I64, &[])]);
+    let s = b.op(OpKind::DynSlice, &[p[0], p[1], p[2]], ty(F32, &["S"]));
+    let one = b.op(
+        OpKind::Const(ConstData::Float(vec![1.0])),
+        &[],
+        st(F32, &[]),
+    );
+    let r = b.ew(OpKind::Binary(BinaryOp::Add), &[s, one], F32);
+    b.ret(&[r])
+}
+
 fn module() -> Vec<Function> {
-    let mut funcs = vec![pick(), pick2(), pick_static(), stack_rows()];
+    let mut funcs = vec![
+        pick(),
+        pick2(),
+        pick_static(),
+        stack_rows(),
+        extremes(),
+        collide(),
+    ];
     funcs.extend(updates());
     funcs
 }
@@ -226,7 +282,11 @@ fn run_time_indices_follow_numpy_and_raise_out_of_range() {
     let xs = Tensor::rand(I32, &[3, 2], 1);
     for i in [-3, -1, 0, 2] {
         let r = lib.try_call("pick_static", &[&xs, &scalar_i64(i)]).unwrap();
-        assert_close("pick_static", &r[0], &numpy(&format!("x[{i}]"), &[("x", &xs)]));
+        assert_close(
+            "pick_static",
+            &r[0],
+            &numpy(&format!("x[{i}]"), &[("x", &xs)]),
+        );
     }
     expect_index_error(lib.try_call("pick_static", &[&xs, &scalar_i64(3)]), 3, 0, 3);
 }
@@ -241,17 +301,25 @@ fn run_time_updates_follow_numpy_and_raise_out_of_range() {
     let ins = [("x", &x), ("v3", &v3), ("v1", &v1), ("v0", &v0)];
     for i in [0i64, 3, -1, -4] {
         let r = lib.try_call("put", &[&x, &v3, &scalar_i64(i)]).unwrap();
-        let want = numpy(&format!("(lambda y: (y.__setitem__({i}, v3), y)[1])(x.copy())"), &ins);
+        let want = numpy(
+            &format!("(lambda y: (y.__setitem__({i}, v3), y)[1])(x.copy())"),
+            &ins,
+        );
         assert_close(&format!("put i={i}"), &r[0], &want);
         let r = lib.try_call("add1", &[&x, &v1, &scalar_i64(i)]).unwrap();
-        let want = numpy(&format!("(lambda y: (y.__setitem__({i}, y[{i}] + v1), y)[1])(x.copy())"), &ins);
+        let want = numpy(
+            &format!("(lambda y: (y.__setitem__({i}, y[{i}] + v1), y)[1])(x.copy())"),
+            &ins,
+        );
         assert_close(&format!("add1 i={i}"), &r[0], &want);
         for j in [0i64, -1] {
             let r = lib
                 .try_call("add0", &[&x, &v0, &scalar_i64(i), &scalar_i64(j)])
                 .unwrap();
             let want = numpy(
-                &format!("(lambda y: (y.__setitem__(({i}, {j}), y[{i}, {j}] + v0), y)[1])(x.copy())"),
+                &format!(
+                    "(lambda y: (y.__setitem__(({i}, {j}), y[{i}, {j}] + v0), y)[1])(x.copy())"
+                ),
                 &ins,
             );
             assert_close(&format!("add0 i={i} j={j}"), &r[0], &want);
@@ -302,6 +370,44 @@ fn run_time_updates_follow_numpy_and_raise_out_of_range() {
 }
 
 #[test]
+fn reductions_without_identity_raise_on_empty_axes() {
+    let lib = build(module());
+    let x = Tensor::rand(F32, &[2, 3], 8);
+    let r = lib.try_call("extremes", &[&x]).unwrap();
+    let ins = [("x", &x)];
+    assert_close("max0", &r[0], &numpy("x.max(0)", &ins));
+    assert_close("argmin0", &r[1], &numpy("x.argmin(0)", &ins));
+    assert_close("min1", &r[2], &numpy("x.min(1)", &ins));
+    assert_close("max", &r[3], &numpy("x.max()", &ins));
+    let empty = Tensor::new(F32, &[0, 3], &[]);
+    assert_eq!(
+        lib.try_call("extremes", &[&empty]).unwrap_err(),
+        (
+            1,
+            "zero-size array to reduction operation maximum which has no identity".to_string()
+        )
+    );
+}
+
+#[test]
+fn inconsistent_sizes_are_an_internal_error_not_a_wild_read() {
+    let lib = build(module());
+    let x = Tensor::rand(F32, &[5], 3);
+    let r = lib
+        .try_call("collide", &[&x, &scalar_i64(0), &scalar_i64(5)])
+        .unwrap();
+    assert_close("collide", &r[0], &numpy("x + 1", &[("x", &x)]));
+    let e = lib
+        .try_call("collide", &[&x, &scalar_i64(3), &scalar_i64(5)])
+        .unwrap_err();
+    assert_eq!(e.0, 5, "{e:?}");
+    assert!(
+        e.1.contains("inconsistent run-time sizes (axis 0 has size 2 where 5 was expected)"),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn out_of_range_indices_touch_no_memory_outside_under_valgrind() {
     let x = Tensor::rand(F32, &[4, 3], 11);
     let empty = Tensor::new(F32, &[0, 3], &[]);
@@ -311,13 +417,24 @@ fn out_of_range_indices_touch_no_memory_outside_under_valgrind() {
         ("pick", vec![x.clone(), scalar_i64(9)]),
         ("pick", vec![empty.clone(), scalar_i64(0)]),
         ("pick", vec![x.clone(), scalar_i64(-2)]),
-        ("pick2", vec![Tensor::new(F64, &[2, 0], &[]), scalar_i64(0), scalar_i64(0)]),
+        (
+            "pick2",
+            vec![Tensor::new(F64, &[2, 0], &[]), scalar_i64(0), scalar_i64(0)],
+        ),
         ("put", vec![x.clone(), v3.clone(), scalar_i64(-7)]),
         ("put", vec![empty, v3.clone(), scalar_i64(0)]),
         ("put", vec![x.clone(), v3, scalar_i64(1)]),
-        ("add0", vec![x.clone(), v0.clone(), scalar_i64(3), scalar_i64(3)]),
+        (
+            "add0",
+            vec![x.clone(), v0.clone(), scalar_i64(3), scalar_i64(3)],
+        ),
         ("add0", vec![x.clone(), v0, scalar_i64(3), scalar_i64(2)]),
         ("stack_rows", vec![x]),
+        ("extremes", vec![Tensor::new(F32, &[0, 3], &[])]),
+        (
+            "collide",
+            vec![Tensor::rand(F32, &[5], 3), scalar_i64(3), scalar_i64(5)],
+        ),
     ];
     run_under_valgrind(&module(), &calls, 3);
 }
@@ -331,7 +448,11 @@ fn index_errors_through_the_c_abi() {
     let third = b.ret(&[r]);
     let (mut b, p) = Fb::new("row", &[ty(F32, &["B", "3"]), st(I64, &[])]);
     let r = b.op(OpKind::DynIndex { axes: 1 }, &[p[0], p[1]], st(F32, &[3]));
-    let k = b.op(OpKind::Const(ConstData::Float(vec![2.0])), &[], st(F32, &[]));
+    let k = b.op(
+        OpKind::Const(ConstData::Float(vec![2.0])),
+        &[],
+        st(F32, &[]),
+    );
     let r2 = b.ew(OpKind::Binary(BinaryOp::Mul), &[r, k], F32);
     let row = b.ret(&[r2, r]);
     let lib = build_abi("idx", vec![third, row], &["third_row", "row"]);

@@ -494,6 +494,7 @@ int main(void) {{
         .arg(&exe)
         .arg(dir.path().join("drv.c"))
         .arg(dir.path().join("k.o"))
+        .arg(runtime_archive(dir.path()))
         .arg("-lm")
         .status()
         .unwrap();

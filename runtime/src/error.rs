@@ -102,6 +102,37 @@ pub extern "C" fn agc_rt_raise_index(index: i64, size: i64, axis: i64, line: i64
     raise(Status::IndexOutOfRange, msg);
 }
 
+/// Called by kernels when `max`, `min`, `argmax` or `argmin` (`kind` 0 to
+/// 3) reduce over no elements, which numpy refuses with a `ValueError`:
+/// raises [`Status::InvalidArgument`] with numpy's message.
+#[no_mangle]
+pub extern "C" fn agc_rt_raise_empty(kind: i64) {
+    let msg = match kind {
+        0 | 1 => format!(
+            "zero-size array to reduction operation {} which has no identity",
+            if kind == 0 { "maximum" } else { "minimum" }
+        ),
+        _ => format!(
+            "attempt to get {} of an empty sequence",
+            if kind == 2 { "argmax" } else { "argmin" }
+        ),
+    };
+    raise(Status::InvalidArgument, msg);
+}
+
+/// Called by kernels when a tensor's run-time size on `axis` is `got`
+/// where the IR's types promise `expected` (a bug in agc): raises
+/// [`Status::Internal`].
+#[no_mangle]
+pub extern "C" fn agc_rt_raise_size(got: i64, expected: i64, axis: i64) {
+    raise(
+        Status::Internal,
+        format!(
+            "internal error: inconsistent run-time sizes (axis {axis} has size {got} where {expected} was expected); please report this bug"
+        ),
+    );
+}
+
 /// [`agc_rt_raise`] from Rust: the first raise of a call wins.
 pub fn raise(status: Status, message: String) {
     raise_code(status as i32, message);
@@ -198,10 +229,16 @@ mod tests {
         prefix_message("f");
         prefix_message("f");
         assert_eq!(agc_rt_take_status(), 3);
-        assert_eq!(last(), "f: index -5 is out of bounds for axis 1 with size 4");
+        assert_eq!(
+            last(),
+            "f: index -5 is out of bounds for axis 1 with size 4"
+        );
         begin_call();
         agc_rt_raise_index(9, 4, 0, 12);
-        assert_eq!(last(), "index 9 is out of bounds for axis 0 with size 4 (line 12)");
+        assert_eq!(
+            last(),
+            "index 9 is out of bounds for axis 0 with size 4 (line 12)"
+        );
         assert_eq!(take_pending(), 3);
     }
 

@@ -32,3 +32,4 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod spec;
+pub mod stack;

@@ -155,7 +155,39 @@ pub(crate) fn entry_point<'ctx>(
             call_args.len()
         )));
     }
-    b.build_call(kernel, &call_args, "").map_err(builder_err)?;
+    if sig.calls {
+        // The kernel runs on the large stack: agc_rt_run(tramp, {args}).
+        let tramp = trampoline(ctx, m, sig, kernel, call_args.len())?;
+        let env_ty = ptr.array_type(call_args.len().max(1) as u32);
+        let env = b.build_alloca(env_ty, "env").map_err(builder_err)?;
+        for (i, a) in call_args.iter().enumerate() {
+            // SAFETY: index within the array just allocated.
+            let slot = unsafe {
+                b.build_in_bounds_gep(
+                    env_ty,
+                    env,
+                    &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                    "",
+                )
+            }
+            .map_err(builder_err)?;
+            let v: BasicValueEnum = (*a)
+                .try_into()
+                .map_err(|_| BackendError::Llvm("kernel arguments are pointers".into()))?;
+            b.build_store(slot, v).map_err(builder_err)?;
+        }
+        b.build_call(
+            rt.run,
+            &[
+                tramp.as_global_value().as_pointer_value().into(),
+                env.into(),
+            ],
+            "",
+        )
+        .map_err(builder_err)?;
+    } else {
+        b.build_call(kernel, &call_args, "").map_err(builder_err)?;
+    }
     let status = b
         .build_call(
             rt.export_results,
@@ -168,4 +200,45 @@ pub(crate) fn entry_point<'ctx>(
         .ok_or_else(|| BackendError::Llvm("agc_rt_export_results returns void".into()))?;
     b.build_return(Some(&status)).map_err(builder_err)?;
     Ok(())
+}
+
+/// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`.
+fn trampoline<'ctx>(
+    ctx: &'ctx Context,
+    m: &Module<'ctx>,
+    sig: &ExportSig,
+    kernel: inkwell::values::FunctionValue<'ctx>,
+    n: usize,
+) -> Result<inkwell::values::FunctionValue<'ctx>, BackendError> {
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i32t = ctx.i32_type();
+    let f = m.add_function(
+        &format!("agc_tramp_{}", sig.c_name),
+        ctx.void_type().fn_type(&[ptr.into()], false),
+        Some(Linkage::Internal),
+    );
+    let b = ctx.create_builder();
+    b.position_at_end(ctx.append_basic_block(f, "entry"));
+    let env = f
+        .get_first_param()
+        .ok_or_else(|| BackendError::Llvm("trampoline without a parameter".into()))?
+        .into_pointer_value();
+    let env_ty = ptr.array_type(n.max(1) as u32);
+    let mut args: Vec<BasicMetadataValueEnum> = Vec::new();
+    for i in 0..n {
+        // SAFETY: index within the caller's array of `n` pointers.
+        let slot = unsafe {
+            b.build_in_bounds_gep(
+                env_ty,
+                env,
+                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                "",
+            )
+        }
+        .map_err(builder_err)?;
+        args.push(b.build_load(ptr, slot, "").map_err(builder_err)?.into());
+    }
+    b.build_call(kernel, &args, "").map_err(builder_err)?;
+    b.build_return(None).map_err(builder_err)?;
+    Ok(f)
 }

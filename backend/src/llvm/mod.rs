@@ -12,6 +12,10 @@
 //!
 //! Descriptors and results live in `alloca`s of the entry's frame, so calls
 //! are re-entrant and thread-safe as long as the kernels are.
+//!
+//! An export whose function makes calls (staged recursion) runs its kernel
+//! on the runtime's large per-thread stack: the entry point passes a small
+//! trampoline and the kernel's arguments to `agc_rt_run`.
 
 mod api;
 mod entry;
@@ -35,6 +39,8 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub last_error: FunctionValue<'ctx>,
     /// `void agc_rt_release(DLTensor*)`.
     pub release: FunctionValue<'ctx>,
+    /// `void agc_rt_run(void (*f)(void*), void* env)`: `f(env)` on the large stack.
+    pub run: FunctionValue<'ctx>,
 }
 
 impl<'ctx> RuntimeFns<'ctx> {
@@ -57,6 +63,11 @@ impl<'ctx> RuntimeFns<'ctx> {
             release: m.add_function(
                 "agc_rt_release",
                 ctx.void_type().fn_type(&[ptr.into()], false),
+                ext,
+            ),
+            run: m.add_function(
+                "agc_rt_run",
+                ctx.void_type().fn_type(&[ptr.into(), ptr.into()], false),
                 ext,
             ),
         }

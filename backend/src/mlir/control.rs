@@ -3,6 +3,10 @@
 //! bufferization and the deallocation pipeline handle the buffers that
 //! cross region and function boundaries).
 //!
+//! A `while` also stops when the call has failed (the runtime's
+//! `agc_rt_ok()`), since after an error the loop runs on substitute values
+//! on which it might never end.
+//!
 //! A region is emitted inside its own symbol scope: symbols bound from
 //! values defined in the region (or from its parameters) are dropped when
 //! it ends, since those SSA values do not dominate the code after it. The
@@ -123,6 +127,12 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
         .last()
         .expect("verified regions end in a terminator");
     let c = condition(e, f.op(term).operands[0])?;
+    // Stop once the call has failed: values computed after an error are
+    // substitutes, on which the loop might never end.
+    let go = e.assign("func.call @agc_rt_ok() : () -> i32");
+    let zero = e.constant("0", "i32");
+    let ok = e.cmpi("ne", &go, &zero, "i32");
+    let c = e.arith("andi", &c, &ok, "i1");
     let (vals, tys) = (
         cond[1..].join(", "),
         type_list(e, &f.op(term).operands[1..]).join(", "),
@@ -163,6 +173,16 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
 }
 
 /// Lowers a `call` to another function of the module; returns its results.
+///
+/// The call goes through buffers: `bufferization.to_buffer read_only` of
+/// each argument, a call of `@<callee>__m` (declared with the memref
+/// signature the callee has after bufferization, and bound to the callee
+/// itself in LLVM IR by `pipeline`), `to_tensor restrict writable` of each
+/// result (a fresh buffer the caller owns). A `func.call` on tensors would
+/// make one-shot bufferization copy every argument at each call of a
+/// recursive function (it cannot analyse a callee that is still being
+/// analysed and assumes it writes its arguments), an O(size) copy per
+/// level of the recursion; agc's functions never write their arguments.
 pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
     let OpKind::Call { callee } = od.kind else {
         unreachable!("call")
@@ -172,19 +192,64 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
             "callee {callee} is not in the module being emitted"
         ))
     })?;
-    let args: Vec<String> = od
-        .operands
-        .iter()
-        .map(|&v| e.val(v))
-        .collect::<Result<_, _>>()?;
-    let (ins, outs) = (type_list(e, &od.operands), type_list(e, &od.results));
+    let mut args = Vec::new();
+    let mut arg_tys = Vec::new();
+    // A unique attribute on each `to_buffer` keeps CSE from merging those
+    // of equal operands: a merged one would be read by a later call after
+    // bufferization had reused the buffer in place (the read is at the
+    // `to_buffer`, which must stay right before its call).
+    let id = e.fresh("").trim_start_matches('%').to_string();
+    for &v in &od.operands {
+        let (t, ty) = (e.val(v)?, e.ty(v));
+        let m = types::memref(ty);
+        args.push(e.assign(&format!(
+            "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {m}",
+            types::tensor(ty)
+        )));
+        arg_tys.push(m);
+    }
+    let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();
     let r = e.fresh("call");
     let (lhs, names) = results(&r, od.results.len());
     e.line(&format!(
-        "{lhs}func.call @{name}({}) : ({}) -> ({})",
+        "{lhs}func.call @{name}{BUFFER_CALL_SUFFIX}({}) : ({}) -> ({})",
         args.join(", "),
-        ins.join(", "),
+        arg_tys.join(", "),
         outs.join(", ")
     ));
-    Ok(names)
+    let mut tensors = Vec::new();
+    for (n, &v) in names.iter().zip(&od.results) {
+        let ty = e.ty(v);
+        let t = e.assign(&format!(
+            "bufferization.to_tensor {n} restrict writable : {} to {}",
+            types::memref(ty),
+            types::tensor(ty)
+        ));
+        // The callee's sizes against the symbols this function bound.
+        tensors.push(e.conform(&t, ty)?);
+    }
+    Ok(tensors)
+}
+
+/// The suffix of the memref-typed declaration through which calls reach a
+/// function (`@agc_impl_f__m` for `@agc_impl_f`).
+pub const BUFFER_CALL_SUFFIX: &str = "__m";
+
+/// The declaration of `@<symbol>__m` for a function `f` that is called.
+pub fn buffer_call_decl(symbol: &str, f: &agc_ir::Function) -> String {
+    let args: Vec<String> = f
+        .params()
+        .iter()
+        .map(|&p| types::memref(f.ty(p).tensor()))
+        .collect();
+    let results: Vec<String> = f
+        .result_types
+        .iter()
+        .map(|t| types::memref(t.tensor()))
+        .collect();
+    format!(
+        "  func.func private @{symbol}{BUFFER_CALL_SUFFIX}({}) -> ({})\n",
+        args.join(", "),
+        results.join(", ")
+    )
 }

@@ -208,14 +208,87 @@ impl<'f> FnEmitter<'f> {
         }
     }
 
-    /// The run-time size of a dim as an SSA `index`.
+    /// The run-time size of a dim as an SSA `index`: a bound symbol, or one
+    /// computed from bound symbols by its name ([`FnEmitter::eval_sym`]).
     pub fn dim_size(&mut self, d: &Dim) -> Result<String, BackendError> {
         match d {
             Dim::Static(n) => Ok(self.index_const(*n)),
-            Dim::Sym(s) => self.sym(s).ok_or_else(|| {
+            Dim::Sym(s) => self.eval_sym(s).ok_or_else(|| {
                 BackendError::Unsupported(format!("size of symbolic dim `{s}` is unknown here"))
             }),
         }
+    }
+
+    /// The size named by a symbol, computed from the bound symbols it is
+    /// made of, following the names `agc_ir::infer` gives derived sizes:
+    /// `(A+B+3)` (concat), `(A-2)` (trim, at least 0), `(A*B*4)` (reshape),
+    /// `A[1::2]` (slice; `A` itself may be derived), integers. The result
+    /// is bound to the name; `None` if some part is unknown.
+    pub fn eval_sym(&mut self, name: &str) -> Option<String> {
+        if let Some(v) = self.sym(name) {
+            return Some(v);
+        }
+        let v = self.eval_derived(name)?;
+        self.bind_sym(name, v.clone());
+        Some(v)
+    }
+
+    fn eval_derived(&mut self, name: &str) -> Option<String> {
+        if let Ok(n) = name.parse::<i64>() {
+            return (n >= 0).then(|| self.index_const(n));
+        }
+        if let Some(open) = name.strip_suffix(']').and_then(|_| matching_open(name)) {
+            let (base, spec) = (&name[..open], &name[open + 1..name.len() - 1]);
+            let parts: Vec<&str> = spec.split(':').collect();
+            let [start, stop, step] = parts[..] else {
+                return None;
+            };
+            let bound = |p: &str| -> Option<Option<i64>> {
+                if p.is_empty() {
+                    Some(None)
+                } else {
+                    p.parse().ok().map(Some)
+                }
+            };
+            let s = agc_ir::SliceDim {
+                start: bound(start)?,
+                stop: bound(stop)?,
+                step: if step.is_empty() {
+                    1
+                } else {
+                    step.parse().ok()?
+                },
+            };
+            if s.step == 0 {
+                return None;
+            }
+            let n = self.eval_sym(base)?;
+            return Some(super::gather::runtime_bounds(self, &n, &s).1);
+        }
+        let inner = name.strip_prefix('(')?.strip_suffix(')')?;
+        if matching_close(name) != Some(name.len() - 1) {
+            return None;
+        }
+        let (terms, ops) = split_top(inner, &['+', '-']);
+        if terms.len() > 1 {
+            let mut acc = self.eval_sym(terms[0])?;
+            for (t, op) in terms[1..].iter().zip(ops) {
+                let v = self.eval_sym(t)?;
+                acc = self.arith(if op == '+' { "addi" } else { "subi" }, &acc, &v, "index");
+            }
+            let zero = self.index_const(0);
+            return Some(self.arith("maxsi", &acc, &zero, "index"));
+        }
+        let (factors, _) = split_top(inner, &['*']);
+        if factors.len() > 1 {
+            let mut acc = self.eval_sym(factors[0])?;
+            for f in &factors[1..] {
+                let v = self.eval_sym(f)?;
+                acc = self.arith("muli", &acc, &v, "index");
+            }
+            return Some(acc);
+        }
+        self.eval_sym(inner)
     }
 
     /// Run-time sizes of all dims of `ty`.
@@ -238,9 +311,102 @@ impl<'f> FnEmitter<'f> {
         )))
     }
 
+    /// `tensor.empty` of type `ty` with the run-time sizes `sizes` (one
+    /// `index` per dim; those of static dims are ignored).
+    pub fn empty_sized(&mut self, ty: &TensorType, sizes: &[String]) -> String {
+        let dynamic: Vec<&str> = ty
+            .dims
+            .iter()
+            .zip(sizes)
+            .filter(|(d, _)| matches!(d, Dim::Sym(_)))
+            .map(|(_, s)| s.as_str())
+            .collect();
+        self.assign(&format!(
+            "tensor.empty({}) : {}",
+            dynamic.join(", "),
+            types::tensor(ty)
+        ))
+    }
+
+    /// Makes the tensor `t` of IR type `ty`, whose sizes come from elsewhere
+    /// (a callee, or an op that computed them), agree with the symbols
+    /// bound here: every symbolic dim bound already is compared at run time
+    /// with the tensor's size. Equal names are equal sizes in the IR, so
+    /// they agree unless the IR is wrong; if not, the runtime's
+    /// `agc_rt_raise_size` reports an internal error and zeros of the
+    /// bound sizes stand in, so that the code after it reads no memory
+    /// outside a tensor. Returns the tensor to use.
+    pub fn conform(&mut self, t: &str, ty: &TensorType) -> Result<String, BackendError> {
+        let mut checks = Vec::new();
+        for (axis, d) in ty.dims.iter().enumerate() {
+            if let Dim::Sym(s) = d {
+                if let Some(bound) = self.sym(s) {
+                    checks.push((axis, bound));
+                }
+            }
+        }
+        if checks.is_empty() {
+            return Ok(t.to_string());
+        }
+        let tt = types::tensor(ty);
+        let mut ok = self.constant("true", "i1");
+        let mut reports = Vec::new();
+        for (axis, bound) in checks {
+            let c = self.index_const(axis as i64);
+            let got = self.assign(&format!("tensor.dim {t}, {c} : {tt}"));
+            let eq = self.cmpi("eq", &got, &bound, "index");
+            ok = self.arith("andi", &ok, &eq, "i1");
+            reports.push((axis, got, bound));
+        }
+        let t = t.to_string();
+        let zero = if ty.dtype.is_float() {
+            types::scalar_lit(ty.dtype, 0.0)
+        } else {
+            types::int_lit(ty.dtype, 0)
+        };
+        self.scf_if(
+            &ok,
+            &tt,
+            |_| Ok(t),
+            |e| {
+                let (axis, got, bound) = &reports[0];
+                let g = e.assign(&format!("arith.index_cast {got} : index to i64"));
+                let b = e.assign(&format!("arith.index_cast {bound} : index to i64"));
+                let a = e.constant(&axis.to_string(), "i64");
+                e.line(&format!(
+                    "func.call @agc_rt_raise_size({g}, {b}, {a}) : (i64, i64, i64) -> ()"
+                ));
+                e.filled(ty, &zero)
+            },
+        )
+    }
+
     /// An empty tensor of `ty` filled with the scalar literal `lit`.
     pub fn filled(&mut self, ty: &TensorType, lit: &str) -> Result<String, BackendError> {
-        let e = self.empty(ty)?;
+        let sizes = self.dim_sizes(ty)?;
+        self.filled_sized(ty, sizes, lit)
+    }
+
+    /// A tensor of `ty` with the run-time sizes `sizes` (one `index` per
+    /// dim; those of static dims are ignored) filled with `lit`.
+    pub fn filled_sized(
+        &mut self,
+        ty: &TensorType,
+        sizes: Vec<String>,
+        lit: &str,
+    ) -> Result<String, BackendError> {
+        let dynamic: Vec<String> = ty
+            .dims
+            .iter()
+            .zip(sizes)
+            .filter(|(d, _)| matches!(d, Dim::Sym(_)))
+            .map(|(_, s)| s)
+            .collect();
+        let e = self.assign(&format!(
+            "tensor.empty({}) : {}",
+            dynamic.join(", "),
+            types::tensor(ty)
+        ));
         let el = types::elem(ty.dtype);
         let c = self.constant(lit, el);
         let t = types::tensor(ty);
@@ -349,6 +515,63 @@ impl<'f> FnEmitter<'f> {
         self.line("}");
         Ok(r)
     }
+}
+
+/// The index of the `[` that matches the final `]` of `s`.
+fn matching_open(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            ']' | ')' => depth += 1,
+            '[' | '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (c == '[').then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The index of the `)` that matches the leading `(` of `s`.
+fn matching_close(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits `s` at the operators `ops` outside brackets (and not inside a
+/// slice's `[..]`); returns the parts and the operators between them.
+fn split_top<'s>(s: &'s str, ops: &[char]) -> (Vec<&'s str>, Vec<char>) {
+    let (mut parts, mut seps) = (Vec::new(), Vec::new());
+    let (mut depth, mut from) = (0i32, 0usize);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            c if depth == 0 && ops.contains(&c) && i > from => {
+                parts.push(&s[from..i]);
+                seps.push(c);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[from..]);
+    (parts, seps)
 }
 
 /// Indexing-map results reading an operand of dims `src` inside a loop nest

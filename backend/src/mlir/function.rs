@@ -21,45 +21,125 @@ pub const IMPL_PREFIX: &str = "agc_impl_";
 
 /// The runtime functions generated code may call (`runtime/src/error.rs`);
 /// declarations that no code uses leave no trace in the object.
-const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i64, i64)\n";
+const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i64, i64)
+  func.func private @agc_rt_raise_empty(i64)
+  func.func private @agc_rt_raise_size(i64, i64, i64)
+  func.func private @agc_rt_enter() -> i32
+  func.func private @agc_rt_ok() -> i32
+";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
 pub fn emit_module(m: &Module) -> Result<String, BackendError> {
-    let callees: Vec<String> = m
-        .funcs
-        .iter()
-        .map(|f| format!("{IMPL_PREFIX}{}", f.name))
-        .collect();
+    let callees = function_symbols(m);
+    let called = called_functions(m);
     let mut out = String::from("module {\n");
-    for f in &m.funcs {
-        out.push_str(&emit_function_in(f, &callees)?);
+    for (i, f) in m.funcs.iter().enumerate() {
+        out.push_str(&emit_function_in(f, &callees[i], &callees, called[i])?);
+    }
+    for (i, f) in m.funcs.iter().enumerate() {
+        if called[i] {
+            out.push_str(&control::buffer_call_decl(&callees[i], f));
+        }
     }
     out.push_str(RUNTIME_DECLS);
     out.push_str("}\n");
     Ok(out)
 }
 
+/// The MLIR symbol of each function of `m`, by `FuncId` index:
+/// `agc_impl_<name>`, with `__<index>` where several functions share a
+/// name or the name is not a C identifier (its other characters become
+/// `_`), and `_`s appended until it is unique and does not end in the
+/// suffix of the call declarations (`__m`). The C entry points call
+/// `_mlir_ciface_<symbol>`.
+pub fn function_symbols(m: &Module) -> Vec<String> {
+    let mut count = std::collections::HashMap::new();
+    for f in &m.funcs {
+        *count.entry(f.name.as_str()).or_insert(0usize) += 1;
+    }
+    let mut used = std::collections::HashSet::new();
+    m.funcs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut sym = format!("{IMPL_PREFIX}{}", c_safe(&f.name));
+            if count[f.name.as_str()] > 1 || c_safe(&f.name) != f.name {
+                sym = format!("{sym}__{i}");
+            }
+            while used.contains(&sym) || sym.ends_with(control::BUFFER_CALL_SUFFIX) {
+                sym.push('_');
+            }
+            used.insert(sym.clone());
+            sym
+        })
+        .collect()
+}
+
+/// `name` with every character but `[A-Za-z0-9_]` replaced by `_`.
+fn c_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// For each function of `m`, whether some `call` op calls it.
+fn called_functions(m: &Module) -> Vec<bool> {
+    let mut called = vec![false; m.funcs.len()];
+    for f in &m.funcs {
+        let mut regions = vec![f.body];
+        while let Some(r) = regions.pop() {
+            for &op in &f.region(r).ops {
+                let od = f.op(op);
+                if let OpKind::Call { callee } = od.kind {
+                    if let Some(c) = called.get_mut(callee.index()) {
+                        *c = true;
+                    }
+                }
+                regions.extend(od.regions.iter().copied());
+            }
+        }
+    }
+    called
+}
+
+/// True when `f` contains a `call` op (so that its callers run it on a
+/// large stack).
+pub fn makes_calls(f: &Function) -> bool {
+    let mut regions = vec![f.body];
+    while let Some(r) = regions.pop() {
+        for &op in &f.region(r).ops {
+            let od = f.op(op);
+            if matches!(od.kind, OpKind::Call { .. }) {
+                return true;
+            }
+            regions.extend(od.regions.iter().copied());
+        }
+    }
+    false
+}
+
 /// Emits one function as `func.func @agc_impl_<name>` (without the rest of
 /// its module, so it may not contain calls).
 #[cfg(test)]
 pub fn emit_function(f: &Function) -> Result<String, BackendError> {
-    emit_function_in(f, &[])
+    emit_function_in(f, &format!("{IMPL_PREFIX}{}", f.name), &[], false)
 }
 
-/// Emits one function; `callees` are the MLIR symbols of the module's
-/// functions by `FuncId` index.
-fn emit_function_in(f: &Function, callees: &[String]) -> Result<String, BackendError> {
-    if f.name.is_empty()
-        || !f
-            .name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_')
-    {
-        return Err(BackendError::Unsupported(format!(
-            "function name `{}` is not a C identifier",
-            f.name
-        )));
-    }
+/// Emits one function as `func.func @<symbol>`; `callees` are the MLIR symbols of the module's
+/// functions by `FuncId` index. A function that is `called` checks the
+/// stack at its entry (see [`guarded_body`]).
+fn emit_function_in(
+    f: &Function,
+    symbol: &str,
+    callees: &[String],
+    called: bool,
+) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
     e.callees = callees.to_vec();
     let mut params = Vec::new();
@@ -73,7 +153,11 @@ fn emit_function_in(f: &Function, callees: &[String]) -> Result<String, BackendE
         e.set_val(p, name.clone());
         e.bind_new_syms(&name, ty);
     }
-    let (_, returned) = emit_region(&mut e, f.body)?;
+    let returned = if called {
+        guarded_body(&mut e)?
+    } else {
+        emit_region(&mut e, f.body)?.1
+    };
     emit_return(&mut e, &returned, f.body)?;
     let results: Vec<String> = f
         .result_types
@@ -81,14 +165,90 @@ fn emit_function_in(f: &Function, callees: &[String]) -> Result<String, BackendE
         .map(|t| types::tensor(t.tensor()))
         .collect();
     let mut out = format!(
-        "  func.func @{IMPL_PREFIX}{}({}) -> ({}) attributes {{llvm.emit_c_interface}} {{\n",
-        f.name,
+        "  func.func @{}({}) -> ({}) attributes {{llvm.emit_c_interface}} {{\n",
+        symbol,
         params.join(", "),
         results.join(", ")
     );
     out.push_str(&e.finish());
     out.push_str("  }\n");
     Ok(out)
+}
+
+/// The body of a function that calls may reach, inside
+/// `scf.if (agc_rt_enter() != 0)`: the runtime's check of the stack depth
+/// (and of an error raised earlier in the call). When it fails, the body is
+/// skipped and the function returns placeholders: zeros, with the sizes the
+/// result types give when they can be computed from the parameters' sizes,
+/// 0 for sizes only the body could know. Returns the results.
+fn guarded_body(e: &mut FnEmitter) -> Result<Vec<String>, BackendError> {
+    let f = e.f;
+    let go = e.assign("func.call @agc_rt_enter() : () -> i32");
+    let zero = e.constant("0", "i32");
+    let ok = e.cmpi("ne", &go, &zero, "i32");
+    let tys: Vec<String> = f
+        .result_types
+        .iter()
+        .map(|t| types::tensor(t.tensor()))
+        .collect();
+    let r = e.fresh("body");
+    let (lhs, names) = match tys.len() {
+        0 => (String::new(), Vec::new()),
+        1 => (format!("{r} = "), vec![r.clone()]),
+        n => (
+            format!("{r}:{n} = "),
+            (0..n).map(|i| format!("{r}#{i}")).collect(),
+        ),
+    };
+    let arrow = if tys.is_empty() {
+        String::new()
+    } else {
+        format!(" -> ({})", tys.join(", "))
+    };
+    let yield_line = |vals: &[String]| {
+        if vals.is_empty() {
+            "scf.yield".to_string()
+        } else {
+            format!("scf.yield {} : {}", vals.join(", "), tys.join(", "))
+        }
+    };
+    e.line(&format!("{lhs}scf.if {ok}{arrow} {{"));
+    e.push_scope();
+    e.enter();
+    let (_, returned) = emit_region(e, f.body)?;
+    e.line(&yield_line(&returned));
+    e.leave();
+    e.pop_scope();
+    e.line("} else {");
+    e.push_scope();
+    e.enter();
+    let mut placeholders = Vec::new();
+    for t in &f.result_types {
+        let t = t.tensor();
+        let sizes = t
+            .dims
+            .iter()
+            .map(|d| match e.dim_size(d) {
+                Ok(s) => s,
+                Err(_) => e.index_const(0),
+            })
+            .collect();
+        placeholders.push(e.filled_sized(t, sizes, &zero_lit(t.dtype))?);
+    }
+    e.line(&yield_line(&placeholders));
+    e.leave();
+    e.pop_scope();
+    e.line("}");
+    Ok(names)
+}
+
+/// The zero literal of a dtype.
+fn zero_lit(dtype: agc_ir::DType) -> String {
+    if dtype.is_float() {
+        types::scalar_lit(dtype, 0.0)
+    } else {
+        types::int_lit(dtype, 0)
+    }
 }
 
 /// Emits the ops of a region in order, except its terminator, whose kind
@@ -238,11 +398,21 @@ mod tests {
     }
 
     #[test]
-    fn bad_function_names_are_rejected() {
-        let f = Function::new("a-b", &[], Span::UNKNOWN);
-        assert!(matches!(
-            emit_function(&f),
-            Err(BackendError::Unsupported(_))
-        ));
+    fn function_symbols_are_unique_c_identifiers() {
+        let mut m = Module::new("m");
+        for name in ["f", "g.grad0", "f", "g_grad0", "h__m", "f__0"] {
+            m.add_function(Function::new(name, &[], Span::UNKNOWN));
+        }
+        assert_eq!(
+            function_symbols(&m),
+            [
+                "agc_impl_f__0",
+                "agc_impl_g_grad0__1",
+                "agc_impl_f__2",
+                "agc_impl_g_grad0",
+                "agc_impl_h__m_",
+                "agc_impl_f__0_"
+            ]
+        );
     }
 }

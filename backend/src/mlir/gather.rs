@@ -31,7 +31,7 @@ fn clamp(e: &mut FnEmitter, v: &str, lo: &str, hi: &str) -> String {
 }
 
 /// Run-time `(start, length)` of slicing an axis of size `n` with `s`.
-fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (String, String) {
+pub(super) fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (String, String) {
     let norm = |e: &mut FnEmitter, v: i64| {
         let c = e.index_const(v);
         if v < 0 {
@@ -96,25 +96,35 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
     let mut starts: Vec<Option<String>> = Vec::new();
     // Run-time sizes of the axes whose static result size may not fit.
     let mut guards: Vec<(usize, String)> = Vec::new();
+    // The result's sizes, as computed here.
+    let mut sizes = Vec::new();
+    // A result symbol bound before: the result must conform to it.
+    let mut prebound = false;
     for (axis, (d, s)) in in_ty.dims.iter().zip(dims).enumerate() {
         match d {
-            _ if s.is_full() => starts.push(None),
+            _ if s.is_full() => {
+                starts.push(None);
+                sizes.push(e.dim_size(&out_ty.dims[axis])?);
+            }
             Dim::Static(n) => {
                 let (start, _) = s.bounds_for(*n);
                 starts.push(Some(e.index_const(start)));
+                sizes.push(e.dim_size(&out_ty.dims[axis])?);
             }
             Dim::Sym(_) => {
                 let n = e.dim_size(d)?;
                 let (start, len) = runtime_bounds(e, &n, s);
                 match &out_ty.dims[axis] {
-                    Dim::Sym(name) => e.bind_sym(name, len),
+                    Dim::Sym(name) if e.sym(name).is_none() => e.bind_sym(name, len.clone()),
+                    Dim::Sym(_) => prebound = true,
                     Dim::Static(_) => guards.push((axis, n)),
                 }
+                sizes.push(len);
                 starts.push(Some(start));
             }
         }
     }
-    let init = e.empty(out_ty)?;
+    let init = e.empty_sized(out_ty, &sizes);
     let spec = GenericSpec {
         iterators: vec!["parallel"; out_ty.rank()],
         ins: vec![],
@@ -157,7 +167,11 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
         let v = e.scf_if(&ok, el, read, |e| Ok(e.constant(&zero, el)))?;
         Ok(vec![v])
     })?;
-    Ok(r.into_iter().next().unwrap())
+    let r = r.into_iter().next().unwrap();
+    if prebound {
+        return e.conform(&r, out_ty);
+    }
+    Ok(r)
 }
 
 /// `v` (a rank-0 `i64` tensor) as an `index` normalised against size `n`
@@ -184,15 +198,24 @@ pub fn dyn_slice(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError>
     let zero = e.index_const(0);
     let diff = e.arith("subi", &stop, &start, "index");
     let len = e.arith("maxsi", &diff, &zero, "index");
-    let guard = match &out_ty.dims[0] {
-        Dim::Sym(name) => {
-            e.bind_sym(name, len);
-            false
+    let (guard, prebound) = match &out_ty.dims[0] {
+        Dim::Sym(name) if e.sym(name).is_none() => {
+            e.bind_sym(name, len.clone());
+            (false, false)
         }
+        Dim::Sym(_) => (false, true),
         // A static result size the run-time bounds may not honour.
-        Dim::Static(_) => true,
+        Dim::Static(_) => (true, false),
     };
-    let init = e.empty(out_ty)?;
+    let mut sizes = vec![len];
+    for d in &out_ty.dims[1..] {
+        sizes.push(e.dim_size(d)?);
+    }
+    let init = if guard {
+        e.empty(out_ty)?
+    } else {
+        e.empty_sized(out_ty, &sizes)
+    };
     let spec = GenericSpec {
         iterators: vec!["parallel"; out_ty.rank()],
         ins: vec![],
@@ -223,7 +246,11 @@ pub fn dyn_slice(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError>
         };
         Ok(vec![e.scf_if(&ok, el, read, |e| Ok(e.constant(&zero, el)))?])
     })?;
-    Ok(r.into_iter().next().unwrap())
+    let r = r.into_iter().next().unwrap();
+    if prebound {
+        return e.conform(&r, out_ty);
+    }
+    Ok(r)
 }
 
 /// Lowers a `concat` along `axis`; returns the result tensor.
@@ -242,10 +269,24 @@ pub fn concat(e: &mut FnEmitter, od: &OpData, axis: usize) -> Result<String, Bac
         offsets.push(end);
         parts.push((e.val(v)?, types::tensor(ty)));
     }
-    if let Dim::Sym(name) = &out_ty.dims[axis] {
-        e.bind_sym(name, offsets.last().unwrap().clone());
+    let total = offsets.last().unwrap().clone();
+    let prebound = match &out_ty.dims[axis] {
+        Dim::Sym(name) if e.sym(name).is_none() => {
+            e.bind_sym(name, total.clone());
+            false
+        }
+        Dim::Sym(_) => true,
+        Dim::Static(_) => false,
+    };
+    let mut sizes = Vec::new();
+    for (k, d) in out_ty.dims.iter().enumerate() {
+        sizes.push(if k == axis {
+            total.clone()
+        } else {
+            e.dim_size(d)?
+        });
     }
-    let init = e.empty(out_ty)?;
+    let init = e.empty_sized(out_ty, &sizes);
     let spec = GenericSpec {
         iterators: vec!["parallel"; out_ty.rank()],
         ins: vec![],
@@ -259,7 +300,11 @@ pub fn concat(e: &mut FnEmitter, od: &OpData, axis: usize) -> Result<String, Bac
             .collect();
         Ok(vec![pick(e, 0, &idx, axis, &offsets, &parts, el)?])
     })?;
-    Ok(r.into_iter().next().unwrap())
+    let r = r.into_iter().next().unwrap();
+    if prebound {
+        return e.conform(&r, out_ty);
+    }
+    Ok(r)
 }
 
 /// Reads the concat element at `idx` from operand `j` or a later one.

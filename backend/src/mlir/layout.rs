@@ -2,14 +2,15 @@
 //!
 //! Reshape is row-major: the operand is collapsed to 1-D
 //! (`tensor.collapse_shape`, or `expand_shape` from rank 0) and expanded to
-//! the target (`tensor.expand_shape`, or `collapse_shape` to rank 0);
+//! the target (`tensor.expand_shape`, or `collapse_shape` to rank 0; from
+//! rank 0 a broadcast);
 //! canonicalization folds the pair where a direct reshape exists. Both are
 //! views after bufferization. A target symbol not bound yet (`(B*28)`) is
 //! computed as the element count divided by the product of the other dims.
 //!
 //! Transpose is `linalg.transpose` into a `tensor.empty`.
 
-use super::emitter::FnEmitter;
+use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
 use super::types;
 use crate::BackendError;
 use agc_ir::{Dim, OpData, TensorType};
@@ -25,6 +26,19 @@ pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     };
     let flat_ty = types::tensor_of(in_ty.dtype, std::slice::from_ref(&flat_dim));
     let in_t = types::tensor(in_ty);
+    if in_ty.rank() == 0 && out_ty.rank() > 0 {
+        // One element to a shape of ones: a broadcast. (An `expand_shape`
+        // from rank 0, once canonicalization folds two of them, crashes
+        // MLIR 22's expand-strided-metadata.)
+        let init = e.empty(out_ty)?;
+        let spec = GenericSpec {
+            iterators: vec!["parallel"; out_ty.rank()],
+            ins: vec![operand(&x, in_ty, vec![])],
+            outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+        };
+        let r = e.generic(&spec, |_, args| Ok(vec![args[0].clone()]))?;
+        return Ok(r.into_iter().next().unwrap());
+    }
     let flat = match in_ty.rank() {
         0 => e.assign(&format!(
             "tensor.expand_shape {x} [] output_shape [1] : {in_t} into {flat_ty}"
@@ -56,6 +70,29 @@ pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
                     Dim::Static(n) => n.to_string(),
                     Dim::Sym(_) => e.dim_size(d)?,
                 });
+            }
+            if out_ty.dims.iter().any(|d| matches!(d, Dim::Sym(_))) {
+                // Run-time sizes: `tensor.reshape` with a shape operand (an
+                // `expand_shape` with several dynamic sizes in one group
+                // crashes MLIR 22's expand-strided-metadata).
+                let sizes: Vec<String> = shape
+                    .iter()
+                    .map(|s| {
+                        if s.starts_with('%') {
+                            s.clone()
+                        } else {
+                            e.index_const(s.parse().unwrap_or(0))
+                        }
+                    })
+                    .collect();
+                let shape_t = format!("tensor<{r}xindex>");
+                let st = e.assign(&format!(
+                    "tensor.from_elements {} : {shape_t}",
+                    sizes.join(", ")
+                ));
+                return Ok(e.assign(&format!(
+                    "tensor.reshape {flat}({st}) : ({flat_ty}, {shape_t}) -> {out_t}"
+                )));
             }
             e.assign(&format!(
                 "tensor.expand_shape {flat} [[{}]] output_shape [{}] : {flat_ty} into {out_t}",

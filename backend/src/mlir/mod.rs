@@ -2,9 +2,10 @@
 //!
 //! Two steps, two functions:
 //! - [`emit_module`] writes MLIR text: each IR function `f` becomes
-//!   `func.func @agc_impl_<f>` over ranked tensors, one small emitter per op
+//!   `func.func @agc_impl_<f>` over ranked tensors (the symbol made a unique
+//!   C identifier by [`function_symbols`]), one small emitter per op
 //!   pattern (`elementwise`, `contraction`, `reduce`, `layout`,
-//!   `gather`, `constant`, `control`; symbolic sizes in `emitter`);
+//!   `gather`, `index`, `constant`, `control`; symbolic sizes in `emitter`);
 //! - [`lower_to_llvm`] parses it with melior, runs the pass pipeline of the
 //!   `pipeline` module and translates the result into an inkwell module.
 //!
@@ -46,19 +47,40 @@
 //!   `aligned` may differ from `allocated`. A zero-size result still owns
 //!   its (small) allocation.
 //! - The code calls libc, libm and a few functions of agc's runtime
-//!   (`runtime/src/error.rs`): `agc_rt_raise_index` when an index is out of
-//!   range at run time. It needs no MLIR runtime library.
+//!   (`runtime/src/error.rs`, `runtime/src/stack.rs`): `agc_rt_raise_index`,
+//!   `agc_rt_raise_empty`, `agc_rt_raise_size`, `agc_rt_enter` and
+//!   `agc_rt_ok` (see below). It needs no MLIR runtime library.
+//!
+//! Calls between the module's functions (recursion included) follow the
+//! same convention and ownership rules; they go through memref-typed
+//! declarations `@agc_impl_<f>__m`, bound to the definitions in LLVM IR
+//! (see `control::call`), so that bufferization copies no argument.
 //!
 //! # Run-time errors
 //!
 //! A kernel never stops early: on an error it records a status with the
 //! runtime (the first one of a call wins) and goes on with safe
-//! substitutes (an out-of-range index reads zeros and writes nothing), so
-//! no memory outside a tensor is touched and every buffer is still freed.
-//! The C entry point returns the status and frees the results.
+//! substitutes, so that no memory outside a tensor is touched and every
+//! buffer is still freed:
+//! - an integer index out of range (`dyn_index`, `dyn_update`): status
+//!   `INDEX_OUT_OF_RANGE`, numpy's message; reads give zeros, writes are
+//!   dropped;
+//! - `max`/`min`/`argmax`/`argmin` over an empty axis: `INVALID_ARGUMENT`,
+//!   numpy's `ValueError` message;
+//! - a recursion too deep: every function that is called starts with
+//!   `agc_rt_enter()`, which compares the stack pointer with the thread's
+//!   stack limit; past it (or once the call has failed) the body is
+//!   skipped and zeros are returned (`RECURSION_TOO_DEEP`). Exports that
+//!   make calls run on the runtime's 1 GiB per-thread stack
+//!   (`agc_rt_run`, in the host code), so deep recursions succeed;
+//! - a `while` stops once the call has failed (`agc_rt_ok()`), since it
+//!   runs on substitutes from then on;
+//! - a size that contradicts the types (a call's result, or an op that
+//!   computes a size whose symbol is bound already): `INTERNAL`, with
+//!   zeros of the expected size (`FnEmitter::conform`).
 //!
-//! Calls between the module's functions (recursion included) use the
-//! `agc_impl_<f>` symbols directly, so the same ownership rules hold there.
+//! The C entry point returns the status (the message prefixed with the
+//! function's name) and frees the results.
 //!
 
 mod constant;
@@ -75,5 +97,5 @@ mod reduce;
 mod scalar;
 mod types;
 
-pub use function::{emit_module, IMPL_PREFIX};
+pub use function::{emit_module, function_symbols, makes_calls, IMPL_PREFIX};
 pub use pipeline::lower_to_llvm;

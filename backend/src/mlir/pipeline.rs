@@ -108,6 +108,10 @@ pub fn lower_to_llvm<'ctx>(
     opt_level: u8,
     ctx: &'ctx inkwell::context::Context,
 ) -> Result<inkwell::module::Module<'ctx>, BackendError> {
+    // AGC_DUMP_MLIR=<file>: keep the MLIR text (for a pass that fails or crashes).
+    if let Some(path) = std::env::var_os("AGC_DUMP_MLIR") {
+        let _ = std::fs::write(path, mlir_text);
+    }
     let s = MlirSession::new();
     let mut module = Module::parse(&s.context, mlir_text)
         .ok_or_else(|| s.error("cannot parse the MLIR module"))?;
@@ -119,7 +123,31 @@ pub fn lower_to_llvm<'ctx>(
         .map_err(|e| BackendError::Mlir(format!("bad pass pipeline: {e}")))?;
     pm.run(&mut module)
         .map_err(|e| s.error(&format!("pass pipeline failed ({e})")))?;
-    translate(&s, &module, ctx)
+    let llvm = translate(&s, &module, ctx)?;
+    bind_buffer_calls(&llvm);
+    Ok(llvm)
+}
+
+/// Replaces each declaration `@f__m` (through which calls reach `@f`, see
+/// `control::call`) by the definition `@f`: after bufferization both have
+/// the same signature.
+fn bind_buffer_calls(m: &inkwell::module::Module) {
+    let decls: Vec<_> = m
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0)
+        .filter_map(|f| {
+            let name = f.get_name().to_str().ok()?.to_string();
+            let target = name.strip_suffix(super::control::BUFFER_CALL_SUFFIX)?;
+            Some((f, m.get_function(target)?))
+        })
+        .collect();
+    for (decl, def) in decls {
+        decl.as_global_value()
+            .as_pointer_value()
+            .replace_all_uses_with(def.as_global_value().as_pointer_value());
+        // SAFETY: the declaration has no uses left.
+        unsafe { decl.delete() };
+    }
 }
 
 /// Translates an LLVM-dialect module into `ctx`.

@@ -10,6 +10,11 @@
 //! Arg-reductions carry two outputs, the best value and its `i64` index; a
 //! candidate replaces the best only when strictly better (or when it is the
 //! first NaN), so the first occurrence wins, as in numpy.
+//!
+//! `max`, `min`, `argmax` and `argmin` over no elements have no identity
+//! (numpy raises `ValueError`): when a reduced axis has a run-time size, an
+//! empty one calls the runtime's `agc_rt_raise_empty(kind)` (status
+//! `INVALID_ARGUMENT`) and the result is computed as usual (the identity).
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
 use super::types::{self, elem};
@@ -54,6 +59,41 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     }
 }
 
+/// The symbol of the runtime's empty-reduction error (`kind`: 0 max, 1 min,
+/// 2 argmax, 3 argmin, as `i64`).
+pub const RAISE_EMPTY: &str = "agc_rt_raise_empty";
+
+/// Raises the empty-reduction error `kind` when the product of the sizes of
+/// `axes` of `ty` is 0 at run time (nothing to check when all are static
+/// and non-zero).
+fn check_nonempty(
+    e: &mut FnEmitter,
+    ty: &TensorType,
+    axes: &[usize],
+    kind: i64,
+) -> Result<(), BackendError> {
+    if axes
+        .iter()
+        .all(|&a| matches!(ty.dims[a], agc_ir::Dim::Static(n) if n > 0))
+    {
+        return Ok(());
+    }
+    let zero = e.index_const(0);
+    let mut empty = e.constant("false", "i1");
+    for &a in axes {
+        let n = e.dim_size(&ty.dims[a])?;
+        let z = e.cmpi("eq", &n, &zero, "index");
+        empty = e.arith("ori", &empty, &z, "i1");
+    }
+    let k = e.constant(&kind.to_string(), "i64");
+    e.line(&format!("scf.if {empty} {{"));
+    e.enter();
+    e.line(&format!("func.call @{RAISE_EMPTY}({k}) : (i64) -> ()"));
+    e.leave();
+    e.line("}");
+    Ok(())
+}
+
 fn reduce(
     e: &mut FnEmitter,
     od: &OpData,
@@ -63,6 +103,11 @@ fn reduce(
 ) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let dtype = in_ty.dtype;
+    match kind {
+        ReduceKind::Max => check_nonempty(e, in_ty, axes, 0)?,
+        ReduceKind::Min => check_nonempty(e, in_ty, axes, 1)?,
+        ReduceKind::Sum | ReduceKind::Prod => {}
+    }
     let init_lit = match kind {
         ReduceKind::Sum => types::scalar_lit(dtype, 0.0),
         ReduceKind::Prod => types::scalar_lit(dtype, 1.0),
@@ -114,6 +159,11 @@ fn arg_reduce(
 ) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let dtype = in_ty.dtype;
+    let code = match kind {
+        ArgKind::ArgMax => 2,
+        ArgKind::ArgMin => 3,
+    };
+    check_nonempty(e, in_ty, &[axis], code)?;
     let best_ty = TensorType::new(dtype, out_ty.dims.clone());
     let init_lit = match kind {
         ArgKind::ArgMax => types::lowest_lit(dtype),

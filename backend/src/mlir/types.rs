@@ -33,6 +33,11 @@ pub fn tensor(t: &TensorType) -> String {
     format!("tensor<{}{}>", shape_prefix(&t.dims), elem(t.dtype))
 }
 
+/// The identity-layout memref type of a tensor: `memref<?x784xf32>`.
+pub fn memref(t: &TensorType) -> String {
+    format!("memref<{}{}>", shape_prefix(&t.dims), elem(t.dtype))
+}
+
 /// A tensor type of the given dims and dtype.
 pub fn tensor_of(dtype: DType, dims: &[Dim]) -> String {
     format!("tensor<{}{}>", shape_prefix(dims), elem(dtype))

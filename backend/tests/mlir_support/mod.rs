@@ -468,6 +468,12 @@ pub fn build(funcs: Vec<Function>) -> Lib {
     }
 }
 
+// SAFETY: a dlopen handle may be used from any thread; the kernels are
+// thread-safe.
+unsafe impl Send for Lib {}
+// SAFETY: as above.
+unsafe impl Sync for Lib {}
+
 /// A memref descriptor as 8-byte words: allocated, aligned, offset, sizes, strides.
 fn descriptor(t: &Tensor) -> Vec<u64> {
     let mut d = vec![t.bytes.as_ptr() as u64, t.bytes.as_ptr() as u64, 0];
@@ -532,7 +538,9 @@ impl Lib {
         // SAFETY: runtime functions `int32_t f(void)` and `const char* f(void)`.
         let (take, last) = unsafe {
             (
-                std::mem::transmute::<*mut c_void, extern "C" fn() -> i32>(sym("agc_rt_take_status")),
+                std::mem::transmute::<*mut c_void, extern "C" fn() -> i32>(sym(
+                    "agc_rt_take_status",
+                )),
                 std::mem::transmute::<*mut c_void, extern "C" fn() -> *const c_char>(sym(
                     "agc_rt_last_error",
                 )),
@@ -843,7 +851,18 @@ pub fn build_abi(name: &str, funcs: Vec<Function>, exports: &[&str]) -> AbiLib {
     }
 }
 
+// SAFETY: the library handle may be used from any thread (the exported
+// functions are thread-safe by contract).
+unsafe impl Send for AbiLib {}
+// SAFETY: as above.
+unsafe impl Sync for AbiLib {}
+
 impl AbiLib {
+    /// The path of `lib<NAME>.so`.
+    pub fn so_path(&self) -> std::path::PathBuf {
+        self.dir.path().join(format!("lib{}.so", self.name))
+    }
+
     fn sym(&self, s: &str) -> *mut c_void {
         let c = CString::new(s).unwrap();
         // SAFETY: symbol lookup in our library.
@@ -884,7 +903,8 @@ impl AbiLib {
             })
             .collect();
         let mut outs: Vec<*mut DlTensor> = vec![std::ptr::null_mut(); rtys.len()];
-        let mut ptrs: Vec<*mut c_void> = ins.iter_mut().map(|t| t as *mut _ as *mut c_void).collect();
+        let mut ptrs: Vec<*mut c_void> =
+            ins.iter_mut().map(|t| t as *mut _ as *mut c_void).collect();
         ptrs.extend(outs.iter_mut().map(|o| o as *mut _ as *mut c_void));
         let fp = self.sym(name);
         type V = *mut c_void;
@@ -893,7 +913,9 @@ impl AbiLib {
             match ptrs.as_slice() {
                 [a] => std::mem::transmute::<V, extern "C" fn(V) -> i32>(fp)(*a),
                 [a, b] => std::mem::transmute::<V, extern "C" fn(V, V) -> i32>(fp)(*a, *b),
-                [a, b, c] => std::mem::transmute::<V, extern "C" fn(V, V, V) -> i32>(fp)(*a, *b, *c),
+                [a, b, c] => {
+                    std::mem::transmute::<V, extern "C" fn(V, V, V) -> i32>(fp)(*a, *b, *c)
+                }
                 [a, b, c, d] => {
                     std::mem::transmute::<V, extern "C" fn(V, V, V, V) -> i32>(fp)(*a, *b, *c, *d)
                 }
