@@ -520,3 +520,88 @@ int main(void) {{
         "valgrind reported problems:\n{text}"
     );
 }
+
+#[test]
+fn fill_and_iota_sizes_computed_from_derived_names() {
+    // Sizes named like `agc_ir::infer` names derived sizes, with nothing
+    // but `x: f32[B]` bound: trims, products, sums, slices, nesting.
+    let (mut b, _) = Fb::new("derived", &[ty(F32, &["B"])]);
+    let v = b.op(
+        OpKind::Const(ConstData::Float(vec![2.5])),
+        &[],
+        st(F32, &[]),
+    );
+    let iota = |b: &mut Fb, t| {
+        b.op(
+            OpKind::Iota {
+                start: 0.0,
+                step: 1.0,
+            },
+            &[],
+            t,
+        )
+    };
+    let f1 = b.op(OpKind::Fill, &[v], ty(F32, &["(B-1)"]));
+    let i1 = iota(&mut b, ty(I64, &["(B*3)"]));
+    let f2 = b.op(OpKind::Fill, &[v], ty(F32, &["B[1::2]", "2"]));
+    let i2 = iota(&mut b, ty(F64, &["(B+2)"]));
+    let f3 = b.op(OpKind::Fill, &[v], ty(F32, &["((B-1)*2)"]));
+    let i3 = iota(&mut b, ty(I32, &["(B-1)[::-3]"]));
+    let lib = build(vec![b.ret_unverified(&[f1, i1, f2, i2, f3, i3])]);
+    for n in [0i64, 1, 5] {
+        let x = Tensor::rand(F32, &[n], 1);
+        let r = lib.call("derived", &[&x]);
+        let ins = [("x", &x)];
+        let b = "x.shape[0]";
+        assert_close(
+            "(B-1)",
+            &r[0],
+            &numpy(&format!("np.full(max({b}-1, 0), 2.5, np.float32)"), &ins),
+        );
+        assert_close("(B*3)", &r[1], &numpy(&format!("np.arange(3 * {b})"), &ins));
+        assert_close(
+            "B[1::2]",
+            &r[2],
+            &numpy(
+                &format!("np.full((len(range({b})[1::2]), 2), 2.5, np.float32)"),
+                &ins,
+            ),
+        );
+        assert_close(
+            "(B+2)",
+            &r[3],
+            &numpy(&format!("np.arange({b} + 2.0)"), &ins),
+        );
+        assert_close(
+            "((B-1)*2)",
+            &r[4],
+            &numpy(
+                &format!("np.full(max({b}-1, 0) * 2, 2.5, np.float32)"),
+                &ins,
+            ),
+        );
+        assert_close(
+            "(B-1)[::-3]",
+            &r[5],
+            &numpy(
+                &format!("np.arange(len(range(max({b}-1, 0))[::-3]), dtype=np.int32)"),
+                &ins,
+            ),
+        );
+    }
+    // A size nothing names or carries is a compile-time error, not a guess.
+    let (mut b, _) = Fb::new("unknown", &[ty(F32, &["B"])]);
+    let v = b.op(
+        OpKind::Const(ConstData::Float(vec![1.0])),
+        &[],
+        st(F32, &[]),
+    );
+    let f = b.op(OpKind::Fill, &[v], ty(F32, &["_n7"]));
+    let mut m = agc_ir::Module::new("m");
+    m.add_function(b.ret_unverified(&[f]));
+    let err = agc_backend::mlir::emit_module(&m).unwrap_err().to_string();
+    assert!(
+        err.contains("size of symbolic dim `_n7` is unknown here"),
+        "{err}"
+    );
+}
