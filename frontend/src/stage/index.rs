@@ -52,6 +52,11 @@ impl Stager {
                 .find(|(k, _)| pyops::py_eq(k, index))
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(index)))),
+            // A list of tensors indexed at run time: stack it, then index.
+            Value::List(_) | Value::Tuple(_) if index.is_staged() && is_int_index(index) => {
+                let stacked = self.to_tensor(base, None, span)?;
+                Ok(Value::Tensor(self.dyn_index(&stacked, std::slice::from_ref(index), span)?))
+            }
             Value::List(_) | Value::Tuple(_) | Value::Str(_) => {
                 let items = pyops::iterate(base, span)?;
                 let rebuild = |xs: Vec<Value>| match base {
@@ -92,6 +97,32 @@ impl Stager {
             Value::Tuple(items) => items.as_ref().clone(),
             other => vec![other.clone()],
         };
+        // With run-time indices, spell `...` out as full slices first.
+        let raw: Vec<Value> = if raw.iter().any(Value::is_staged) && raw.iter().any(|v| matches!(v, Value::Ellipsis)) {
+            let consumed = raw.iter().filter(|v| !matches!(v, Value::None | Value::Ellipsis)).count();
+            let full = || Value::Slice(std::rc::Rc::new(SliceValue { start: Value::None, stop: Value::None, step: Value::None }));
+            raw.iter()
+                .flat_map(|v| match v {
+                    Value::Ellipsis => (0..t.ty.rank().saturating_sub(consumed)).map(|_| full()).collect::<Vec<_>>(),
+                    other => vec![other.clone()],
+                })
+                .collect()
+        } else {
+            raw
+        };
+        // `x[:, .., :, j, ...]` with a run-time `j`: move that axis first.
+        let lead_full = raw.iter().take_while(|v| is_full_slice(v)).count();
+        if lead_full > 0 && lead_full < raw.len() && raw[lead_full].is_staged() && is_int_index(&raw[lead_full]) {
+            let k = lead_full;
+            let mut perm = vec![k];
+            perm.extend((0..t.ty.rank()).filter(|&a| a != k));
+            let ty = infer::transpose(&t.ty, &perm).map_err(|e| super::tensor::type_error(span, e))?;
+            let moved = self.emit(OpKind::Transpose { perm }, &[t], ty, span)?;
+            let picked = self.dyn_index(&moved, &raw[k..k + 1], span)?;
+            let mut rest: Vec<Value> = raw[..k].to_vec();
+            rest.extend_from_slice(&raw[k + 1..]);
+            return self.index_rest(picked, &rest, span);
+        }
         // Run-time indices: leading integer indices with at least one staged.
         let ints = raw.iter().take_while(|v| is_int_index(v)).count().min(t.ty.rank());
         // Run-time indices, and integer indices into run-time sized axes, are
@@ -182,6 +213,10 @@ impl Stager {
         }
         self.reshape_to(&cur, final_dims, span)
     }
+}
+
+fn is_full_slice(v: &Value) -> bool {
+    matches!(v, Value::Slice(s) if matches!((&s.start, &s.stop, &s.step), (Value::None, Value::None, Value::None)))
 }
 
 fn is_int_index(v: &Value) -> bool {
