@@ -444,7 +444,13 @@ fn index_errors_through_the_c_abi() {
     // `third_row(x) = x[2]` and `row(x, i) = x[i] * 2` on `x: f32[B, 3]`.
     let (mut b, p) = Fb::new("third_row", &[ty(F32, &["B", "3"])]);
     let two = b.op(OpKind::Const(ConstData::Int(vec![2])), &[], st(I64, &[]));
-    let r = b.op(OpKind::DynIndex { axes: 1 }, &[p[0], two], st(F32, &[3]));
+    // `x[2]` at bytes 25..29 of the source: line 3 of lines starting at 0, 10, 20, 40.
+    let r = b.op_at(
+        OpKind::DynIndex { axes: 1 },
+        &[p[0], two],
+        st(F32, &[3]),
+        agc_ir::Span::new(25, 29),
+    );
     let third = b.ret(&[r]);
     let (mut b, p) = Fb::new("row", &[ty(F32, &["B", "3"]), st(I64, &[])]);
     let r = b.op(OpKind::DynIndex { axes: 1 }, &[p[0], p[1]], st(F32, &[3]));
@@ -455,7 +461,12 @@ fn index_errors_through_the_c_abi() {
     );
     let r2 = b.ew(OpKind::Binary(BinaryOp::Mul), &[r, k], F32);
     let row = b.ret(&[r2, r]);
-    let lib = build_abi("idx", vec![third, row], &["third_row", "row"]);
+    let lib = build_abi_with_lines(
+        "idx",
+        vec![third, row],
+        &["third_row", "row"],
+        vec![0, 10, 20, 40],
+    );
     let x = Tensor::rand(F32, &[3, 3], 4);
     let r = lib.call("third_row", &[&x]).unwrap();
     assert_close("third_row", &r[0], &numpy("x[2]", &[("x", &x)]));
@@ -464,7 +475,7 @@ fn index_errors_through_the_c_abi() {
         lib.call("third_row", &[&short]).unwrap_err(),
         (
             INDEX_OUT_OF_RANGE,
-            "third_row: index 2 is out of bounds for axis 0 with size 2".to_string()
+            "third_row: index 2 is out of bounds for axis 0 with size 2 (line 3)".to_string()
         )
     );
     // The error does not stick: the next call succeeds.

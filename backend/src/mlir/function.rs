@@ -34,7 +34,13 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
     let called = called_functions(m);
     let mut out = String::from("module {\n");
     for (i, f) in m.funcs.iter().enumerate() {
-        out.push_str(&emit_function_in(f, &callees[i], &callees, called[i])?);
+        out.push_str(&emit_function_in(
+            f,
+            &callees[i],
+            &callees,
+            called[i],
+            &m.line_starts,
+        )?);
     }
     for (i, f) in m.funcs.iter().enumerate() {
         if called[i] {
@@ -128,20 +134,23 @@ pub fn makes_calls(f: &Function) -> bool {
 /// its module, so it may not contain calls).
 #[cfg(test)]
 pub fn emit_function(f: &Function) -> Result<String, BackendError> {
-    emit_function_in(f, &format!("{IMPL_PREFIX}{}", f.name), &[], false)
+    emit_function_in(f, &format!("{IMPL_PREFIX}{}", f.name), &[], false, &[])
 }
 
 /// Emits one function as `func.func @<symbol>`; `callees` are the MLIR symbols of the module's
 /// functions by `FuncId` index. A function that is `called` checks the
-/// stack at its entry (see [`guarded_body`]).
+/// stack at its entry (see [`guarded_body`]). `line_starts` are the
+/// module's (`agc_ir::Module::line_starts`), for run-time error messages.
 fn emit_function_in(
     f: &Function,
     symbol: &str,
     callees: &[String],
     called: bool,
+    line_starts: &[u32],
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
     e.callees = callees.to_vec();
+    e.line_starts = line_starts.to_vec();
     let mut params = Vec::new();
     for (i, &p) in f.params().iter().enumerate() {
         let name = format!("%arg{i}");

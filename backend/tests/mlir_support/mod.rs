@@ -123,6 +123,27 @@ impl Fb {
             .1[0]
     }
 
+    /// Appends an op with one result, stamped with the source span `span`.
+    pub fn op_at(
+        &mut self,
+        kind: OpKind,
+        operands: &[Value],
+        result: TensorType,
+        span: Span,
+    ) -> Value {
+        let body = self.cursor;
+        self.f
+            .append_op(
+                body,
+                kind,
+                operands.to_vec(),
+                vec![Type::Tensor(result)],
+                vec![],
+                span,
+            )
+            .1[0]
+    }
+
     /// An elementwise op whose result type is the broadcast (dtype given).
     pub fn ew(&mut self, kind: OpKind, operands: &[Value], dtype: DType) -> Value {
         let tys: Vec<TensorType> = operands.iter().map(|&v| self.t(v)).collect();
@@ -811,7 +832,18 @@ pub struct AbiLib {
 /// Builds `funcs` into `lib<name>.so` exporting each function of `exports`
 /// (by function name, under the same C name) and opens it.
 pub fn build_abi(name: &str, funcs: Vec<Function>, exports: &[&str]) -> AbiLib {
+    build_abi_with_lines(name, funcs, exports, Vec::new())
+}
+
+/// [`build_abi`] of a module whose source lines start at `line_starts`.
+pub fn build_abi_with_lines(
+    name: &str,
+    funcs: Vec<Function>,
+    exports: &[&str],
+    line_starts: Vec<u32>,
+) -> AbiLib {
     let mut m = Module::new(name);
+    m.line_starts = line_starts;
     for f in funcs {
         m.add_function(f);
     }
