@@ -118,6 +118,15 @@ impl Function {
         v
     }
 
+    /// Adds a parameter at the end of the function's parameter list.
+    pub fn add_param(&mut self, name: impl Into<String>, ty: Type) -> Value {
+        let index = self.regions[self.body.index()].params.len();
+        let v = self.new_value(ty, ValueDef::Param { region: self.body, index });
+        self.regions[self.body.index()].params.push(v);
+        self.param_names.push(name.into());
+        v
+    }
+
     /// Appends an op at the end of `region` and returns its results.
     pub fn append_op(
         &mut self,

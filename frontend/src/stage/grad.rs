@@ -58,6 +58,9 @@ impl Stager {
         };
         let traced = Function::new(format!("{fname}.grad{}", self.module.funcs.len()), &params, span);
         let (saved, param_tensors) = self.begin_function(traced);
+        // Tensors of the enclosing function that `f` closes over become extra
+        // (undifferentiated) parameters.
+        self.captures = Some(Vec::new());
         let call_args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &param_tensors)).collect();
         let out = self.call(f, Args { pos: call_args, kw: args.kw.clone(), span }).and_then(|r| {
             let t = match &r {
@@ -75,13 +78,14 @@ impl Stager {
             }
             Ok(vec![t])
         });
+        let captured: Vec<Tensor> = self.captures.iter().flatten().map(|(outer, _)| outer.clone()).collect();
         let fid = self.end_function(saved, out, span)?;
         // Parameters to differentiate: the leaves of the chosen arguments.
         let wrt: Vec<usize> = nums.iter().flat_map(|&i| leaf_indices(&shapes[i])).collect();
         let vjp = agc_lowering::ad::value_and_grad(&mut self.module, fid, &wrt)
             .map_err(|e| Diagnostic::error(if e.span.is_unknown() { span } else { e.span }, e.message))?;
         let result_types = self.module.func(vjp).result_types.clone();
-        let operands = leaves.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let operands = leaves.iter().chain(&captured).map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
         let region = self.region;
         let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: vjp }, operands, result_types.clone(), vec![], span);
         let origin = self.generation;

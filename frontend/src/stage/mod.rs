@@ -87,6 +87,11 @@ pub struct Stager {
     pub sym_sources: HashMap<String, (value::Tensor, usize)>,
     /// Ops staged in the current function, by kind, operands and type (hash-consing).
     pub staged_ops: HashMap<String, value::Tensor>,
+    /// Tensors of enclosing functions the current function captured, each
+    /// with the parameter that carries it in; `None` where capturing is not allowed.
+    pub captures: Option<Vec<(value::Tensor, value::Tensor)>>,
+    /// The generations of the functions enclosing the current one.
+    pub enclosing: Vec<u32>,
     /// Where ops are appended.
     pub region: RegionId,
     /// The regions open around `region` (outermost first): values staged in
@@ -125,6 +130,7 @@ pub struct SavedFunction {
     imported: HashMap<agc_ir::Value, agc_ir::Value>,
     sym_sources: HashMap<String, (value::Tensor, usize)>,
     staged_ops: HashMap<String, value::Tensor>,
+    captures: Option<Vec<(value::Tensor, value::Tensor)>>,
 }
 
 /// How deep compile-time Python calls may nest before we report runaway recursion.
@@ -142,6 +148,8 @@ impl Stager {
             imported: HashMap::new(),
             sym_sources: HashMap::new(),
             staged_ops: HashMap::new(),
+            captures: None,
+            enclosing: Vec::new(),
             region: RegionId(0),
             open_regions: vec![RegionId(0)],
             exports: Vec::new(),
@@ -172,7 +180,9 @@ impl Stager {
             imported: std::mem::take(&mut self.imported),
             sym_sources: std::mem::take(&mut self.sym_sources),
             staged_ops: std::mem::take(&mut self.staged_ops),
+            captures: self.captures.take(),
         };
+        self.enclosing.push(saved.generation);
         (saved, params)
     }
 
@@ -185,6 +195,8 @@ impl Stager {
         self.imported = saved.imported;
         self.sym_sources = saved.sym_sources;
         self.staged_ops = saved.staged_ops;
+        self.captures = saved.captures;
+        self.enclosing.pop();
     }
 
     /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,
@@ -236,6 +248,24 @@ impl Stager {
             return Ok(t.value);
         }
         if t.origin != 0 {
+            if self.enclosing.contains(&t.origin) {
+                if let Some(captures) = &self.captures {
+                    if let Some((_, p)) = captures.iter().find(|(o, _)| o.value == t.value && o.origin == t.origin) {
+                        return Ok(p.value);
+                    }
+                    let f = self.func_mut();
+                    let name = format!("capture{}", f.params().len());
+                    let value = f.add_param(name, agc_ir::Type::Tensor(t.ty.clone()));
+                    let body = f.body;
+                    let param = value::Tensor { value, ty: t.ty.clone(), origin: self.generation, region: body, weak: t.weak };
+                    self.captures.get_or_insert_with(Vec::new).push((t.clone(), param));
+                    return Ok(value);
+                }
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "a staged recursive function cannot use tensors of the function around it; pass them as arguments",
+                ));
+            }
             return Err(Diagnostic::error(span, "a tensor staged in one exported function cannot be used in another"));
         }
         Ok(self.import_from_prelude(t.value))
