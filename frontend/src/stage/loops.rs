@@ -97,6 +97,7 @@ impl Stager {
 
         // 1. Probe: which variables change, and to what types.
         let lists = snapshot_lists(scope);
+        let dicts = snapshot_dicts(scope);
         let staged_lists = snapshot_tensor_lists(scope);
         let probe = self.func_mut().new_region(&[]);
         self.open_regions.push(probe);
@@ -114,6 +115,9 @@ impl Stager {
         }
         for (list, contents) in staged_lists {
             *list.borrow_mut() = contents;
+        }
+        for (dict, items) in dicts {
+            *dict.borrow_mut() = items;
         }
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         // Lists the body appends tensors to become staged lists.
@@ -353,6 +357,22 @@ fn snapshot_lists(scope: &Rc<Scope>) -> ListSnapshot {
             Value::List(l) => {
                 let items = l.borrow().clone();
                 Some((name, l, items))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The contents of the dicts bound in this frame, to undo the probe's updates.
+#[allow(clippy::type_complexity)]
+fn snapshot_dicts(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<Vec<(Value, Value)>>>, Vec<(Value, Value)>)> {
+    scope
+        .bindings()
+        .into_values()
+        .filter_map(|v| match v {
+            Value::Dict(d) => {
+                let items = d.borrow().clone();
+                Some((d, items))
             }
             _ => None,
         })

@@ -23,6 +23,8 @@ pub enum Plan {
     Staged(TensorType, bool),
     /// A tuple (or list) merged element-wise.
     Seq(Vec<Plan>, bool),
+    /// A dict merged key by key (same keys, same order).
+    Dict(Vec<(Value, Plan)>),
     /// A staged list: its buffer type (the length is a rank-0 `i64`).
     TensorList(TensorType),
 }
@@ -36,6 +38,11 @@ pub fn plan_one(v: &Value) -> Option<Plan> {
             let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
             let plans = items.iter().map(plan_one).collect::<Option<Vec<_>>>()?;
             Some(Plan::Seq(plans, matches!(v, Value::List(_))))
+        }
+        Value::Dict(d) => {
+            let items = d.borrow().clone();
+            let plans = items.iter().map(|(k, x)| plan_one(x).map(|p| (k.clone(), p))).collect::<Option<Vec<_>>>()?;
+            Some(Plan::Dict(plans))
         }
         other => kind_of(other).map(|k| Plan::Staged(TensorType::scalar(result_dtype(&[k])), true)),
     }
@@ -70,6 +77,18 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
             }
             let plans = xs.iter().zip(&ys).map(|(x, y)| plan(x, y, what, span)).collect::<R<_>>()?;
             Ok(Plan::Seq(plans, matches!(a, Value::List(_))))
+        }
+        (Value::Dict(x), Value::Dict(y)) => {
+            let (xs, ys) = (x.borrow().clone(), y.borrow().clone());
+            if xs.len() != ys.len() || xs.iter().zip(&ys).any(|((k1, _), (k2, _))| !pyops::py_eq(k1, k2)) {
+                return Err(incompatible("dicts with different keys".into()));
+            }
+            let plans = xs
+                .iter()
+                .zip(&ys)
+                .map(|((k, p), (_, q))| plan(p, q, what, span).map(|pl| (k.clone(), pl)))
+                .collect::<R<_>>()?;
+            Ok(Plan::Dict(plans))
         }
         (Value::Tensor(x), Value::Tensor(y)) => {
             if x.ty.dtype != y.ty.dtype {
@@ -136,6 +155,16 @@ impl Stager {
                 }
                 Some(other) => Err(Diagnostic::error(span, format!("{what}: a staged list on one path and a {} on the other", other.type_name()))),
             },
+            Plan::Dict(plans) => {
+                for (k, p) in plans {
+                    let item = match v {
+                        Some(Value::Dict(d)) => d.borrow().iter().find(|(x, _)| pyops::py_eq(x, k)).map(|(_, x)| x.clone()),
+                        _ => None,
+                    };
+                    self.materialize(item.as_ref(), p, span, what, out)?;
+                }
+                Ok(())
+            }
             Plan::Seq(plans, _) => {
                 let items = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     Some(v) => pyops::iterate(v, span)?.into_iter().map(Some).collect(),
@@ -191,6 +220,9 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
             (Some(buf), Some(len)) => Value::TensorList(std::rc::Rc::new(std::cell::RefCell::new((buf, len)))),
             _ => Value::None,
         },
+        Plan::Dict(plans) => Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
+            plans.iter().map(|(k, p)| (k.clone(), rebuild(p, values))).collect(),
+        ))),
         Plan::Seq(plans, is_list) => {
             let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
             if *is_list { Value::list(items) } else { Value::tuple(items) }
@@ -216,6 +248,7 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
         Plan::Seq(plans, is_list) => Plan::Seq(plans.iter().map(|p| rename_dims(p, renames)).collect(), *is_list),
+        Plan::Dict(plans) => Plan::Dict(plans.iter().map(|(k, p)| (k.clone(), rename_dims(p, renames))).collect()),
     }
 }
 
@@ -229,5 +262,6 @@ pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
             out.push(TensorType::scalar(agc_ir::DType::I64));
         }
         Plan::Seq(plans, _) => plans.iter().for_each(|p| staged_types(p, out)),
+        Plan::Dict(plans) => plans.iter().for_each(|(_, p)| staged_types(p, out)),
     }
 }
