@@ -136,7 +136,7 @@ impl Stager {
             }
             match (&initial[i], after_probe.get(i).unwrap_or(&None)) {
                 (Some(a), Some(b)) => {
-                    let p = if name == &counter { merge::plan_one(a).ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))? } else { merge::plan(a, b, &what, span)? };
+                    let p = if name == &counter { merge::plan_one(a).ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))? } else { merge::plan(a, b, &what, self.assigned_at(name, span))? };
                     if !matches!(p, Plan::Static(_)) {
                         plans.push((i, p));
                     }
@@ -183,7 +183,8 @@ impl Stager {
             for (i, p) in &plans {
                 let v = self.peek(scope, &names[*i]);
                 let what = format!("loop variable '{}' of the staged loop at line {line}", names[*i]);
-                self.materialize(v.as_ref(), p, span, &what, &mut next)?;
+                let at = self.assigned_at(&names[*i], span);
+                self.materialize(v.as_ref(), p, at, &what, &mut next)?;
             }
             let ops = next.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
             self.func_mut().append_op(after, OpKind::Yield, ops, vec![], vec![], span);

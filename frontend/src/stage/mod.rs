@@ -105,6 +105,8 @@ pub struct Stager {
     pub call_stack: Vec<ActiveCall>,
     /// Specialisations of staged recursive functions, by key.
     pub specialisations: HashMap<String, recursion::Specialisation>,
+    /// Where each variable name was last assigned (for errors about loop state).
+    pub last_assignment: HashMap<String, Span>,
     /// The span of the most recent `return` statement (for result errors).
     pub last_return: Span,
     /// The source being staged (for notes that name lines).
@@ -157,6 +159,7 @@ impl Stager {
             call_stack: Vec::new(),
             specialisations: HashMap::new(),
             last_return: Span::UNKNOWN,
+            last_assignment: HashMap::new(),
             file,
         }
     }

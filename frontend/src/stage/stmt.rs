@@ -279,6 +279,11 @@ impl Stager {
         }
     }
 
+    /// Where `name` was last assigned (for errors about its value), or `default`.
+    pub fn assigned_at(&self, name: &str, default: Span) -> Span {
+        self.last_assignment.get(name).copied().unwrap_or(default)
+    }
+
     /// The items of an iterable: compile-time sequences, and tensors with a static first dim (rows).
     pub fn iter_values(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
         match v {
@@ -299,6 +304,7 @@ impl Stager {
         let span = span_of(target);
         match target {
             Expr::Name(n) => {
+                self.last_assignment.insert(n.id.to_string(), span);
                 scope.set(n.id.as_str(), value);
                 Ok(())
             }
