@@ -93,7 +93,10 @@ fn shared(
         .arg(&so)
         .arg(obj)
         .arg(rt)
-        .arg(format!("-Wl,-soname,lib{name}.so"))
+        // No SONAME: the dynamic loader would take two libraries with the same
+        // name (two builds of one model, two models with one file stem) for
+        // one and hand the second `dlopen` the first. Linking with `-lNAME`
+        // still records `libNAME.so` as the dependency.
         .args([
             "-Wl,--gc-sections",
             "-Wl,--exclude-libs,ALL",
