@@ -7,6 +7,11 @@
 //! whose axis is dropped from the result, exactly as numpy does. The init is
 //! a zero-filled `tensor.empty`; float products accumulate with
 //! `fastmath<contract>`.
+//!
+//! 2-D `f32` matmuls of at least [`GEMM_MIN_FLOPS`]/2 multiply-adds (decided
+//! at run time for symbolic shapes) take the packed, tiled schedule of
+//! `notes/CPU_GEMM.md` instead, written directly at the vector level (see
+//! [`gemm`]).
 
 use super::emitter::{operand, FnEmitter, GenericSpec};
 use super::types::{self, elem};
@@ -33,6 +38,256 @@ fn batch_map(dims: &[Dim], batch: usize, res_batch: &[Dim], trailing: &[String])
 
 /// Lowers a `matmul`; returns the result tensor.
 pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let (a_ty, b_ty, out_ty) = (
+        e.ty(od.operands[0]),
+        e.ty(od.operands[1]),
+        e.ty(od.results[0]),
+    );
+    if a_ty.rank() != 2 || b_ty.rank() != 2 || out_ty.dtype != DType::F32 {
+        return generic(e, od);
+    }
+    let static_flops = [&a_ty.dims[0], &a_ty.dims[1], &b_ty.dims[1]]
+        .iter()
+        .map(|d| d.as_static())
+        .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
+    match static_flops {
+        Some(f) if f >= GEMM_MIN_FLOPS => gemm(e, od),
+        Some(_) => generic(e, od),
+        None => {
+            // Run-time sizes: the schedule when the product is big enough.
+            let m = e.dim_size(&a_ty.dims[0])?;
+            let k = e.dim_size(&a_ty.dims[1])?;
+            let n = e.dim_size(&b_ty.dims[1])?;
+            let mk = e.arith("muli", &m, &k, "index");
+            let mnk = e.arith("muli", &mk, &n, "index");
+            let min = e.index_const(GEMM_MIN_FLOPS / 2);
+            let big = e.cmpi("uge", &mnk, &min, "index");
+            let t = types::tensor(out_ty);
+            e.scf_if(&big, &t, |e| gemm(e, od), |e| generic(e, od))
+        }
+    }
+}
+
+/// The smallest matmul (in flops, `2·M·N·K`) that takes the packed
+/// schedule: measured, the generic contraction is as fast only below
+/// about 16×16×16.
+pub const GEMM_MIN_FLOPS: i64 = 2 * 16 * 16 * 16;
+
+/// Register and cache tiles of the packed schedule: rows × columns of the
+/// register tile (`MR × NR`, NR a multiple of the vector width), and the
+/// cache blocks `MC` (rows), `KC` (depth), `NC` (columns).
+struct GemmTiles {
+    mr: i64,
+    nr: i64,
+    mc: i64,
+    kc: i64,
+    nc: i64,
+}
+
+/// Tiles for the CPU the code is compiled for: 8×32 with AVX-512 (16 zmm
+/// accumulators, `notes/CPU_GEMM.md`), else 6×16 (12 ymm accumulators of
+/// AVX2's 16 registers). AVX-512 is used only when `AGC_TARGET_CPU=native`
+/// and the host has it (see `object::TARGET_CPU_ENV`).
+fn gemm_tiles() -> GemmTiles {
+    // AGC_GEMM_TILES=MR,NR,MC,KC,NC overrides them (for tuning).
+    if let Ok(v) = std::env::var("AGC_GEMM_TILES") {
+        let t: Vec<i64> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+        if let [mr, nr, mc, kc, nc] = t[..] {
+            if mr > 0 && nr > 0 && mc > 0 && kc > 0 && nc > 0 {
+                return GemmTiles { mr, nr, mc, kc, nc };
+            }
+        }
+    }
+    let native = std::env::var("AGC_TARGET_CPU").is_ok_and(|v| v == "native");
+    let avx512 = native
+        && inkwell::targets::TargetMachine::get_host_cpu_features()
+            .to_string_lossy()
+            .split(',')
+            .any(|f| f == "+avx512f");
+    if avx512 {
+        GemmTiles {
+            mr: 8,
+            nr: 32,
+            mc: 64,
+            kc: 512,
+            nc: 512,
+        }
+    } else {
+        // Measured best of a sweep on Zen 5 (bench/matmul.py).
+        GemmTiles {
+            mr: 6,
+            nr: 16,
+            mc: 72,
+            kc: 512,
+            nc: 512,
+        }
+    }
+}
+
+/// The packed, tiled schedule for `C[M,N] = A[M,K] · B[K,N]` in `f32`.
+///
+/// - B is packed into column panels `Bp[ceil(N/NR)][K][NR]`, zero-padded
+///   past `N` (one masked vector load and store per row of a panel), so
+///   the panel a micro-kernel streams is contiguous.
+/// - Loops, outermost first: column blocks of `NC`, depth blocks of `KC`,
+///   row blocks of `MC`, panels, row tiles of `MR`, then the micro-kernel:
+///   `MR` accumulators of `vector<NR x f32>` carried through the depth loop,
+///   each step one load of the panel row, `MR` broadcasts of A's elements
+///   and `MR` FMAs. A and C stay row-major.
+/// - C starts at zero; each depth block reads its tile of C, adds to it
+///   and writes it back. Remainders need no special code: the last panel's
+///   reads and writes of C are masked (`in_bounds = false`), rows past `M`
+///   read row `M-1` and are not written, and partial blocks only shorten
+///   the loops.
+pub fn gemm(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let (a_ty, b_ty, out_ty) = (
+        e.ty(od.operands[0]),
+        e.ty(od.operands[1]),
+        e.ty(od.results[0]),
+    );
+    let GemmTiles { mr, nr, mc, kc, nc } = gemm_tiles();
+    let (a, b) = (e.val(od.operands[0])?, e.val(od.operands[1])?);
+    let (at, bt, ct) = (
+        types::tensor(a_ty),
+        types::tensor(b_ty),
+        types::tensor(out_ty),
+    );
+    let m = e.dim_size(&a_ty.dims[0])?;
+    let k = e.dim_size(&a_ty.dims[1])?;
+    let n = e.dim_size(&b_ty.dims[1])?;
+    let c0 = e.index_const(0);
+    let c1 = e.index_const(1);
+    let cnr = e.index_const(nr);
+    let zero = e.constant(&types::scalar_lit(DType::F32, 0.0), "f32");
+    let vt = format!("vector<{nr}xf32>");
+    let pt = format!("tensor<?x?x{nr}xf32>");
+    let panels = e.arith("ceildivui", &n, &cnr, "index");
+    // Pack B.
+    let bp0 = e.assign(&format!("tensor.empty({panels}, {k}) : {pt}"));
+    let (j, kk, t, r) = (e.fresh("j"), e.fresh("k"), e.fresh("t"), e.fresh("bp"));
+    e.line(&format!(
+        "{r} = scf.for {j} = {c0} to {panels} step {c1} iter_args({t} = {bp0}) -> ({pt}) {{"
+    ));
+    e.enter();
+    let col = e.arith("muli", &j, &cnr, "index");
+    let (t2, r2) = (e.fresh("t"), e.fresh("bpk"));
+    e.line(&format!(
+        "{r2} = scf.for {kk} = {c0} to {k} step {c1} iter_args({t2} = {t}) -> ({pt}) {{"
+    ));
+    e.enter();
+    let v = e.assign(&format!(
+        "vector.transfer_read {b}[{kk}, {col}], {zero} : {bt}, {vt}"
+    ));
+    let w = e.assign(&format!(
+        "vector.transfer_write {v}, {t2}[{j}, {kk}, {c0}] {{in_bounds = [true]}} : {vt}, {pt}"
+    ));
+    e.line(&format!("scf.yield {w} : {pt}"));
+    e.leave();
+    e.line("}");
+    e.line(&format!("scf.yield {r2} : {pt}"));
+    e.leave();
+    e.line("}");
+    let bp = r;
+    // C = 0, then the loop nest.
+    let c_init = e.filled(out_ty, &types::scalar_lit(DType::F32, 0.0))?;
+    let m1 = e.arith("subi", &m, &c1, "index");
+    let npc = e.index_const((nc / nr).max(1));
+    let ckc = e.index_const(kc);
+    let cmc = e.index_const(mc);
+    let cmr = e.index_const(mr);
+    // Opens `scf.for iv = lo to hi step st` carrying the C tensor; returns (iv, C).
+    let open = |e: &mut FnEmitter, lo: &str, hi: &str, st: &str, c: &str| {
+        let (iv, t, r) = (e.fresh("i"), e.fresh("c"), e.fresh("cr"));
+        e.line(&format!(
+            "{r} = scf.for {iv} = {lo} to {hi} step {st} iter_args({t} = {c}) -> ({ct}) {{"
+        ));
+        e.enter();
+        (iv, t, r)
+    };
+    let close = |e: &mut FnEmitter, c: &str| {
+        e.line(&format!("scf.yield {c} : {ct}"));
+        e.leave();
+        e.line("}");
+    };
+    let (jc, cj, rj) = open(e, &c0, &panels, &npc, &c_init);
+    let jc_hi = e.arith("addi", &jc, &npc, "index");
+    let jend = e.arith("minui", &jc_hi, &panels, "index");
+    let (kc0, ck, rk) = open(e, &c0, &k, &ckc, &cj);
+    let kc_hi = e.arith("addi", &kc0, &ckc, "index");
+    let kend = e.arith("minui", &kc_hi, &k, "index");
+    let (ic, ci, ri) = open(e, &c0, &m, &cmc, &ck);
+    let ic_hi = e.arith("addi", &ic, &cmc, "index");
+    let iend = e.arith("minui", &ic_hi, &m, "index");
+    let (jp, cp, rp) = open(e, &jc, &jend, &c1, &ci);
+    let col0 = e.arith("muli", &jp, &cnr, "index");
+    let (i, ct5, r5) = open(e, &ic, &iend, &cmr, &cp);
+    // The micro-kernel.
+    let mut rows = Vec::new();
+    let mut accs = Vec::new();
+    for q in 0..mr {
+        let cq = e.index_const(q);
+        let row = e.arith("addi", &i, &cq, "index");
+        let clamped = e.arith("minui", &row, &m1, "index");
+        accs.push(e.assign(&format!(
+            "vector.transfer_read {ct5}[{clamped}, {col0}], {zero} : {ct}, {vt}"
+        )));
+        rows.push((row, clamped));
+    }
+    let kv = e.fresh("kk");
+    let args: Vec<String> = (0..mr).map(|_| e.fresh("acc")).collect();
+    let res = e.fresh("accs");
+    let inits: Vec<String> = args
+        .iter()
+        .zip(&accs)
+        .map(|(a, v)| format!("{a} = {v}"))
+        .collect();
+    let vts = vec![vt.clone(); mr as usize].join(", ");
+    e.line(&format!(
+        "{res}:{mr} = scf.for {kv} = {kc0} to {kend} step {c1} iter_args({}) -> ({vts}) {{",
+        inits.join(", ")
+    ));
+    e.enter();
+    let bv = e.assign(&format!(
+        "vector.transfer_read {bp}[{jp}, {kv}, {c0}], {zero} {{in_bounds = [true]}} : {pt}, {vt}"
+    ));
+    let mut next = Vec::new();
+    for (q, acc) in args.iter().enumerate() {
+        let x = e.assign(&format!("tensor.extract {a}[{}, {kv}] : {at}", rows[q].1));
+        let xb = e.assign(&format!("vector.broadcast {x} : f32 to {vt}"));
+        next.push(e.assign(&format!("vector.fma {xb}, {bv}, {acc} : {vt}")));
+    }
+    e.line(&format!("scf.yield {} : {vts}", next.join(", ")));
+    e.leave();
+    e.line("}");
+    let mut c = ct5.clone();
+    for (q, (row, clamped)) in rows.iter().enumerate() {
+        let valid = e.cmpi("ult", row, &m, "index");
+        let cur = c.clone();
+        let (clamped, col0) = (clamped.clone(), col0.clone());
+        let acc = format!("{res}#{q}");
+        let ct2 = ct.clone();
+        let vt2 = vt.clone();
+        c = e.scf_if(
+            &valid,
+            &ct,
+            |e| {
+                Ok(e.assign(&format!(
+                    "vector.transfer_write {acc}, {cur}[{clamped}, {col0}] : {vt2}, {ct2}"
+                )))
+            },
+            |_| Ok(c.clone()),
+        )?;
+    }
+    close(e, &c);
+    close(e, &r5);
+    close(e, &rp);
+    close(e, &ri);
+    close(e, &rk);
+    Ok(rj)
+}
+
+/// The generic contraction (any rank and dtype).
+fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let (a_ty, b_ty, out_ty) = (
         e.ty(od.operands[0]),
         e.ty(od.operands[1]),

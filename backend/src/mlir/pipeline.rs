@@ -11,7 +11,8 @@
 //!    to flow out of loops; then the ownership-based deallocation pipeline
 //!    (frees every temporary; results stay owned by the caller);
 //! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
-//! 4. LLVM dialect: `math.ipowi` → a generated function, math → LLVM
+//! 4. LLVM dialect: vector (the matmul micro-kernel's 1-D transfers become
+//!    plain or masked loads and stores), `math.ipowi` → a generated function, math → LLVM
 //!    intrinsics or libm calls, memref (malloc/free), arith, index, func
 //!    (with the `_mlir_ciface_` wrappers), cf, ub, cast reconciliation.
 //!
@@ -43,7 +44,7 @@ function-boundary-type-conversion=identity-layout-map \
 unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,\
 convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
-convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
+convert-vector-to-llvm,convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
 finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
 convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 
