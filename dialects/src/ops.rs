@@ -215,6 +215,9 @@ pub enum OpKind {
     /// A literal tensor; the result type gives dtype and (static) shape.
     Const(ConstData),
     /// Broadcasts a rank-0 operand to the result type's shape (`np.full`).
+    /// Optional further operands are rank-0 `i64` sizes of the result's first
+    /// symbolic dims, in order, for sizes computed at run time (the other
+    /// symbolic dims are sizes known in the function).
     Fill,
     /// Elementwise unary op; result dtype = operand dtype.
     Unary(UnaryOp),
@@ -310,6 +313,13 @@ pub enum OpKind {
     /// semantics, step 1): operands `[x, start, stop]`; the result's first
     /// dim is a run-time size.
     DynSlice,
+    /// Fails the call at run time, with `message`, unless the rank-0 `bool`
+    /// operand holds (a staged `assert`, a `raise` under staged control flow,
+    /// or a check numpy makes, like stacking an empty list). No results.
+    Assert {
+        /// What the error says.
+        message: String,
+    },
     /// A copy of `x` with `x[i0, .., i{k-1}]` replaced by `v` (or increased
     /// by `v` when `accumulate`): operands `[x, v, i0, ..]`, indices as in
     /// [`OpKind::DynIndex`]; `v` broadcasts to the indexed sub-tensor.
@@ -417,6 +427,7 @@ impl OpKind {
             OpKind::Call { .. } => "call".into(),
             OpKind::DynIndex { .. } => "dyn_index".into(),
             OpKind::DynSlice => "dyn_slice".into(),
+            OpKind::Assert { .. } => "assert".into(),
             OpKind::DynUpdate { accumulate: false, .. } => "dyn_update".into(),
             OpKind::DynUpdate { accumulate: true, .. } => "dyn_update_add".into(),
         }

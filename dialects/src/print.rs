@@ -95,6 +95,7 @@ fn attributes(kind: &OpKind) -> Option<String> {
         OpKind::Dim { axis } => format!("axis={axis}"),
         OpKind::Iota { start, step } => format!("start={start}, step={step}"),
         OpKind::Call { callee } => format!("callee={callee}"),
+        OpKind::Assert { message } => format!("message={message:?}"),
         OpKind::DynIndex { axes } | OpKind::DynUpdate { axes, .. } => format!("axes={axes}"),
         OpKind::Slice { dims } => {
             let parts: Vec<String> = dims

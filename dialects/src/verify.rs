@@ -253,9 +253,12 @@ impl Verifier<'_> {
                 }
             }
             OpKind::Fill => {
-                arity(1)?;
-                if ins[0].rank() != 0 || ins[0].dtype != outs[0].dtype {
-                    return Err(self.err(Some(op), "fill takes a rank-0 operand of the result dtype"));
+                let syms = outs.first().map_or(0, |t| t.dims.iter().filter(|d| matches!(d, Dim::Sym(_))).count());
+                if outs.len() != 1 || ins.is_empty() || ins.len() > 1 + syms {
+                    return Err(self.err(Some(op), "fill takes a value and at most one size per symbolic dim"));
+                }
+                if ins[0].rank() != 0 || ins[0].dtype != outs[0].dtype || !indices_ok(&ins[1..]) {
+                    return Err(self.err(Some(op), "fill takes a rank-0 operand of the result dtype and rank-0 i64 sizes"));
                 }
             }
             OpKind::Unary(_) => {
@@ -362,6 +365,11 @@ impl Verifier<'_> {
                     return Err(self.err(Some(op), "dyn_index takes a tensor and rank-0 i64 indices"));
                 }
                 expect(TensorType::new(ins[0].dtype, ins[0].dims[*axes..].to_vec()))?;
+            }
+            OpKind::Assert { .. } => {
+                if ins.len() != 1 || !outs.is_empty() || *ins[0] != TensorType::scalar(DType::Bool) {
+                    return Err(self.err(Some(op), "assert takes one rank-0 bool and has no results"));
+                }
             }
             OpKind::DynSlice => {
                 arity(3)?;

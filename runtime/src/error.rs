@@ -120,6 +120,22 @@ pub extern "C" fn agc_rt_raise_empty(kind: i64) {
     raise(Status::InvalidArgument, msg);
 }
 
+/// Called by kernels when a staged check fails (`assert`, `raise`, a numpy
+/// error such as stacking an empty list): `len` bytes of UTF-8 at address
+/// `addr` say why, `line` is the source line (0: unknown).
+#[no_mangle]
+pub extern "C" fn agc_rt_raise_message(addr: i64, len: i64, line: i64) {
+    let text = if addr == 0 || len <= 0 {
+        String::from("a staged check failed")
+    } else {
+        // SAFETY: the generated code passes a constant global of `len` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(addr as usize as *const u8, len as usize) };
+        String::from_utf8_lossy(bytes).into_owned()
+    };
+    let msg = if line > 0 { format!("line {line}: {text}") } else { text };
+    raise(Status::InvalidArgument, msg);
+}
+
 /// Called by kernels when a tensor's run-time size on `axis` is `got`
 /// where the IR's types promise `expected` (a bug in agc): raises
 /// [`Status::Internal`].

@@ -19,8 +19,12 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
             return e.val(od.operands[0]);
         }
     }
+    if let OpKind::Fill = od.kind {
+        bind_fill_sizes(e, od)?;
+    }
     let mut ins = Vec::new();
-    for (&v, t) in od.operands.iter().zip(&in_tys) {
+    let operands = if let OpKind::Fill = od.kind { &od.operands[..1] } else { &od.operands[..] };
+    for (&v, t) in operands.iter().zip(&in_tys) {
         let name = e.val(v)?;
         ins.push(operand(&name, t, broadcast_map(&t.dims, &out_ty.dims)));
     }
@@ -53,4 +57,22 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         Ok(vec![y])
     })?;
     Ok(r.into_iter().next().unwrap())
+}
+
+/// A `fill` with explicit run-time sizes binds its result's symbolic dims to them.
+fn bind_fill_sizes(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError> {
+    let out_ty = e.ty(od.results[0]);
+    let syms = out_ty.dims.iter().filter_map(|d| match d {
+        agc_ir::Dim::Sym(s) => Some(s.clone()),
+        agc_ir::Dim::Static(_) => None,
+    });
+    for (name, &size) in syms.collect::<Vec<_>>().iter().zip(&od.operands[1..]) {
+        let t = e.val(size)?;
+        let x = e.assign(&format!("tensor.extract {t}[] : tensor<i64>"));
+        let zero = e.constant("0", "i64");
+        let nonneg = e.assign(&format!("arith.maxsi {x}, {zero} : i64"));
+        let idx = e.assign(&format!("arith.index_cast {nonneg} : i64 to index"));
+        e.bind_sym(name, idx);
+    }
+    Ok(())
 }

@@ -56,6 +56,10 @@ pub struct FnEmitter<'f> {
     syms: Vec<HashMap<String, String>>,
     /// Byte offsets at which the source lines start (empty: lines unknown).
     pub line_starts: Vec<u32>,
+    /// The function's MLIR symbol (to name its module-level globals).
+    pub symbol: String,
+    /// Module-level definitions the function needs (constant messages).
+    pub globals: Vec<String>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -70,6 +74,8 @@ impl<'f> FnEmitter<'f> {
             callees: Vec::new(),
             syms: vec![HashMap::new()],
             line_starts: Vec::new(),
+            symbol: String::new(),
+            globals: Vec::new(),
         }
     }
 

@@ -12,7 +12,7 @@
 //! is, so a single-result function pays no copy.
 
 use super::emitter::FnEmitter;
-use super::{constant, contraction, control, elementwise, gather, index, layout, reduce, types};
+use super::{checks, constant, contraction, control, elementwise, gather, index, layout, reduce, types};
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
 
@@ -23,6 +23,7 @@ pub const IMPL_PREFIX: &str = "agc_impl_";
 /// declarations that no code uses leave no trace in the object.
 const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i64, i64)
   func.func private @agc_rt_raise_empty(i64)
+  func.func private @agc_rt_raise_message(i64, i64, i64)
   func.func private @agc_rt_raise_size(i64, i64, i64)
   func.func private @agc_rt_enter() -> i32
   func.func private @agc_rt_ok() -> i32
@@ -149,6 +150,7 @@ fn emit_function_in(
     line_starts: &[u32],
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
+    e.symbol = symbol.to_string();
     e.callees = callees.to_vec();
     e.line_starts = line_starts.to_vec();
     let mut params = Vec::new();
@@ -179,8 +181,12 @@ fn emit_function_in(
         params.join(", "),
         results.join(", ")
     );
+    let globals = std::mem::take(&mut e.globals);
     out.push_str(&e.finish());
     out.push_str("  }\n");
+    for g in &globals {
+        out.push_str(g);
+    }
     Ok(out)
 }
 
@@ -320,6 +326,11 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Slice { dims } => gather::slice(e, od, dims),
         OpKind::Concat { axis } => gather::concat(e, od, *axis),
         OpKind::DynSlice => gather::dyn_slice(e, od),
+        OpKind::Assert { message } => {
+            let line = e.line_of(od.span);
+            checks::assert(e, od, message, line)?;
+            return Ok(Vec::new());
+        }
         OpKind::DynIndex { .. } => index::dyn_index(e, od, e.line_of(od.span)),
         OpKind::DynUpdate { axes, accumulate } => {
             index::dyn_update(e, od, *axes, *accumulate, e.line_of(od.span))

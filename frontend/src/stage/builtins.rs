@@ -358,7 +358,7 @@ impl Stager {
     }
 
     /// `len(range(start, stop, step))` on possibly staged bounds.
-    fn range_len(&mut self, start: &Value, stop: &Value, step: i64, span: agc_ir::Span) -> R<Value> {
+    pub fn range_len(&mut self, start: &Value, stop: &Value, step: i64, span: agc_ir::Span) -> R<Value> {
         use rustpython_parser::ast::Operator;
         // ceil((stop - start) / step), at least 0: (stop - start + step - sign) // step.
         let diff = self.binop(Operator::Sub, stop, start, span)?;

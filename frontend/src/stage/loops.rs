@@ -418,16 +418,27 @@ impl Stager {
         let unsupported = |why: &str| {
             Diagnostic::unsupported(span, format!("appending to a list in this staged loop is not supported: {why}"))
         };
-        let capacity = match &spec.kind {
-            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => t.ty.dims[0].clone(),
-            LoopKind::Range { start, stop: Value::SymInt(d), step: 1, .. } if start.as_int() == Some(0) => d.clone(),
-            _ => return Err(unsupported("use `for x in xs` or `for i in range(xs.shape[0])`, whose trip count is known before the loop")),
+        // The capacity is the trip count: a size when the loop walks a
+        // tensor's rows or `range(size)`, else computed at run time.
+        let (capacity, size) = match &spec.kind {
+            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => (t.ty.dims[0].clone(), None),
+            LoopKind::Range { items: LoopItems::Zip(ts), .. } => (ts[0].ty.dims[0].clone(), None),
+            LoopKind::Range { start, stop: Value::SymInt(d), step: 1, .. } if start.as_int() == Some(0) => (d.clone(), None),
+            LoopKind::Range { start, stop, step, .. } => {
+                let n = self.range_len(start, stop, *step, span)?;
+                let n = self.to_tensor_as(&n, DType::I64, span)?;
+                let name = format!("{}.capacity", self.localize(&n, span)?);
+                (agc_ir::Dim::Sym(name), Some(n))
+            }
+            LoopKind::While(_) => return Err(unsupported("in a `while` loop the number of appends is not known before the loop; use a `for` loop")),
         };
         let t = self.to_tensor(item, None, span)?;
         let mut dims = vec![capacity];
         dims.extend(t.ty.dims.iter().cloned());
         let zero = self.scalar(0.0, t.ty.dtype, span)?;
-        let mut buffer = self.emit(OpKind::Fill, &[&zero], TensorType::new(t.ty.dtype, dims), span)?;
+        let mut operands = vec![&zero];
+        operands.extend(size.iter());
+        let mut buffer = self.emit(OpKind::Fill, &operands, TensorType::new(t.ty.dtype, dims), span)?;
         if !initial.is_empty() {
             // Items already in the list come first; the capacity grows by their number.
             let items: Vec<Value> = initial.iter().map(|v| self.to_tensor_as(v, t.ty.dtype, span).map(Value::Tensor)).collect::<R<_>>()?;

@@ -259,6 +259,12 @@ impl Stager {
             }
             "stack" | "array" | "asarray" if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) => {
                 let Some(Value::TensorList(l)) = args.get(0, "arrays") else { unreachable!("matched above") };
+                if f == "stack" {
+                    let len = Value::Tensor(l.borrow().1.clone());
+                    if let Value::Tensor(nonempty) = self.compare(CmpOp::Gt, &len, &Value::Int(0), span)? {
+                        self.check(&nonempty, "ValueError: need at least one array to stack".into(), span)?;
+                    }
+                }
                 let stacked = self.tensor_list_stack(&l, span)?;
                 let axis = args.get_some(1, "axis").and_then(|a| a.as_int()).unwrap_or(0);
                 if f == "stack" && axis != 0 {

@@ -128,6 +128,13 @@ impl Stager {
                     Some(e) => exception_message(&self.eval(e, scope)?),
                     None => "re-raise".into(),
                 };
+                if self.open_regions.len() > 1 {
+                    // Under staged control flow: the call fails at run time
+                    // where this path is taken; the path returns nothing usable.
+                    let never = self.scalar(0.0, agc_ir::DType::Bool, span)?;
+                    self.check(&never, msg, span)?;
+                    return Ok(Flow::Return(Value::Bottom));
+                }
                 return Err(Diagnostic::error(span, format!("exception raised at compile time: {msg}")));
             }
             Stmt::Assert(a) => {
@@ -142,10 +149,12 @@ impl Stager {
                         return Err(Diagnostic::error(span, format!("assertion failed at compile time: {msg}")));
                     }
                     None => {
-                        return Err(Diagnostic::unsupported(
-                            span,
-                            "`assert` on a staged value is not supported: a deployed library cannot raise",
-                        ))
+                        let msg = match &a.msg {
+                            Some(m) => format!("AssertionError: {}", pyops::py_str(&self.eval(m, scope)?)),
+                            None => "AssertionError".into(),
+                        };
+                        let holds = self.truth_tensor(&test, span)?;
+                        self.check(&holds, msg, span)?;
                     }
                 }
             }

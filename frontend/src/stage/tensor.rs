@@ -108,6 +108,14 @@ impl Stager {
         Ok(t)
     }
 
+    /// A run-time check: the call fails with `message` where `holds` is false.
+    pub fn check(&mut self, holds: &Tensor, message: String, span: Span) -> R<()> {
+        let cond = self.localize(holds, span)?;
+        let region = if self.func.is_some() { self.region } else { self.prelude.body };
+        self.func_mut().append_op(region, OpKind::Assert { message }, vec![cond], vec![], vec![], span);
+        Ok(())
+    }
+
     /// A literal tensor.
     pub fn constant(&mut self, data: ConstData, ty: TensorType, span: Span) -> R<Tensor> {
         self.emit(OpKind::Const(data), &[], ty, span)

@@ -668,6 +668,8 @@ impl<'m> Frame<'m> {
                 }
                 one(out)
             }
+            OpKind::Assert { message } if xs[0].data[0] == 0.0 => Err(format!("assertion failed: {message}")),
+            OpKind::Assert { .. } => Ok(vec![]),
             OpKind::Return | OpKind::Yield | OpKind::Condition => {
                 Err("terminator outside region end".into())
             }

@@ -98,7 +98,8 @@ pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
         | OpKind::Iota { .. }
         | OpKind::Dim { .. }
         | OpKind::Compare(_)
-        | OpKind::ArgReduce { .. } => Ok(vec![None; r.x.len()]),
+        | OpKind::ArgReduce { .. }
+        | OpKind::Assert { .. } => Ok(vec![None; r.x.len()]),
         OpKind::Return
         | OpKind::Yield
         | OpKind::Condition
