@@ -20,3 +20,7 @@ def halving_trace_b(x: agc.f64[()]):
 
 def agc_test_inputs(export_name, rng, dims):
     return [np.float64(100.0 if export_name == "halving_trace" else 0.5)]
+
+# Staged lists in `while` loops are not staged yet (the number of appends is
+# unknown before the loop); the build must say so cleanly.
+AGC_KNOWN_UNSUPPORTED = "appending to a list in this staged loop is not supported"
