@@ -5,9 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "=== cargo test"
-cargo test --release --workspace 2>&1 | tee /tmp/agc-cargo-test.log | grep -E "^(test result|running|error|failures|----|thread)" || true
-if grep -qE "^test result: FAILED|error(\[E[0-9]+\])?:" /tmp/agc-cargo-test.log; then
-  echo "cargo test failed"; tail -50 /tmp/agc-cargo-test.log; exit 1
+set +e
+cargo test --release --workspace > /tmp/agc-cargo-test.log 2>&1
+status=$?
+set -e
+grep -E "^(test result|running|failures:|---- )" /tmp/agc-cargo-test.log || true
+if [ $status -ne 0 ]; then
+  echo "cargo test failed (exit $status)"; tail -80 /tmp/agc-cargo-test.log; exit $status
 fi
 echo "=== pytest"
 python3 -m pytest tests -q -p no:cacheprovider
