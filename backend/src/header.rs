@@ -71,6 +71,13 @@ enum {
 #endif
 "#;
 
+/// One documentation line per tensor: name, dtype, shape.
+fn list_tensors(out: &mut String, names: &[String], types: &[TensorSig], width: usize) {
+    for (n, t) in names.iter().zip(types) {
+        let _ = writeln!(out, " *   {n:width$}  {} {}", t.dtype.numpy_name(), shape(t));
+    }
+}
+
 fn prototype(out: &mut String, lib: &str, sig: &ExportSig) {
     let names = c_arg_names(sig);
     let (pn, rn) = names.split_at(sig.params.len());
@@ -93,26 +100,12 @@ fn prototype(out: &mut String, lib: &str, sig: &ExportSig) {
     }
     let width = names.iter().map(String::len).max().unwrap_or(0);
     out.push_str(" *\n * Parameters (CPU tensors, C-contiguous; a symbolic dim has one size across all parameters):\n");
-    for (n, t) in pn.iter().zip(&sig.params) {
-        let _ = writeln!(
-            out,
-            " *   {n:width$}  {} {}",
-            t.dtype.numpy_name(),
-            shape(t)
-        );
-    }
+    list_tensors(out, pn, &sig.params, width);
     let _ = writeln!(
         out,
         " * Results (new tensors owned by the caller: release each with {lib}_release):"
     );
-    for (n, t) in rn.iter().zip(&sig.results) {
-        let _ = writeln!(
-            out,
-            " *   {n:width$}  {} {}",
-            t.dtype.numpy_name(),
-            shape(t)
-        );
-    }
+    list_tensors(out, rn, &sig.results, width);
     let _ = writeln!(
         out,
         " * Returns AGC_STATUS_OK, or a non-zero AGC_STATUS_* with every result set to\n * NULL and {lib}_last_error() saying what went wrong.\n */"

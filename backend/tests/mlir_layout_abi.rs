@@ -499,26 +499,7 @@ int main(void) {{
         .status()
         .unwrap();
     assert!(st.success());
-    let out = std::process::Command::new("valgrind")
-        .args([
-            "--leak-check=full",
-            "--show-leak-kinds=all",
-            "--errors-for-leak-kinds=all",
-            "--error-exitcode=9",
-            "-q",
-        ])
-        .arg(&exe)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && text.contains("ok"),
-        "valgrind reported problems:\n{text}"
-    );
+    assert_valgrind_clean(&exe, dir.path(), "all");
 }
 
 #[test]

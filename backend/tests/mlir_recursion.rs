@@ -270,26 +270,7 @@ int main(void) {
         .status()
         .unwrap();
     assert!(st.success(), "driver does not compile");
-    let out = Command::new("valgrind")
-        .args([
-            "--leak-check=full",
-            "--errors-for-leak-kinds=definite,indirect",
-            "--error-exitcode=9",
-            "-q",
-            "./drv",
-        ])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && text.contains("ok"),
-        "valgrind reported problems:\n{text}"
-    );
+    let text = assert_valgrind_clean(&dir.join("drv"), dir, "definite,indirect");
     assert!(!text.contains("switching stacks"), "{text}");
 }
 

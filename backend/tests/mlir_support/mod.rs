@@ -782,27 +782,24 @@ pub fn run_under_valgrind(
         .status()
         .unwrap();
     assert!(st.success(), "driver does not compile:\n{driver}");
+    assert_valgrind_clean(&exe, dir.path(), "all");
+    true
+}
+
+/// Runs `exe` (in `dir`) under valgrind memcheck, counting the leak kinds
+/// `errors_for` (`all`, or e.g. `definite,indirect`) as errors, and asserts
+/// it is clean and printed `ok`; returns what it printed.
+pub fn assert_valgrind_clean(exe: &std::path::Path, dir: &std::path::Path, errors_for: &str) -> String {
     let out = Command::new("valgrind")
-        .args([
-            "--leak-check=full",
-            "--show-leak-kinds=all",
-            "--errors-for-leak-kinds=all",
-            "--error-exitcode=9",
-            "-q",
-        ])
-        .arg(&exe)
+        .args(["--leak-check=full", "--show-leak-kinds=all", "--error-exitcode=9", "-q"])
+        .arg(format!("--errors-for-leak-kinds={errors_for}"))
+        .arg(exe)
+        .current_dir(dir)
         .output()
         .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && text.contains("ok"),
-        "valgrind reported problems:\n{text}"
-    );
-    true
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("ok"), "valgrind reported problems:\n{text}");
+    text
 }
 
 // ---------------------------------------------------------------- the C ABI
