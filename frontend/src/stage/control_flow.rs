@@ -30,9 +30,6 @@ impl Stager {
     /// into flag variables. When `clear_flags`, the flags start out false
     /// (the region only runs when no exit happened before it).
     pub fn trace_region(&mut self, region: RegionId, body: &'static [Stmt], scope: &Rc<Scope>, clear_flags: bool) -> R<()> {
-        let saved = self.region;
-        self.region = region;
-        self.open_regions.push(region);
         if clear_flags {
             for flag in EXIT_FLAGS {
                 if scope.get_here(flag).is_some() {
@@ -40,10 +37,7 @@ impl Stager {
                 }
             }
         }
-        let flow = self.exec_block(body, scope);
-        self.open_regions.pop();
-        self.region = saved;
-        match flow? {
+        match self.in_region(region, |s| s.exec_block(body, scope))? {
             Flow::Normal => {}
             Flow::Break => scope.set_local(BROKE, Value::Bool(true)),
             Flow::Continue => scope.set_local(CONTINUED, Value::Bool(true)),
@@ -132,22 +126,15 @@ impl Stager {
         }
         let mut yields = [Vec::new(), Vec::new()];
         for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)].into_iter().enumerate() {
-            let saved = self.region;
-            self.region = region;
-            self.open_regions.push(region);
-            for (i, p) in &plans {
-                let what = format!("variable '{}'", names[*i]);
-                let r = self.materialize(vals[*i].as_ref(), p, span, &what, &mut yields[k]);
-                if let Err(e) = r {
-                    self.open_regions.pop();
-                    self.region = saved;
-                    return Err(e);
+            let out = &mut yields[k];
+            self.in_region(region, |s| {
+                for (i, p) in &plans {
+                    s.materialize(vals[*i].as_ref(), p, span, &format!("variable '{}'", names[*i]), out)?;
                 }
-            }
+                Ok(())
+            })?;
             let ops = yields[k].iter().map(|t| t.value).collect();
             self.func_mut().append_op(region, OpKind::Yield, ops, vec![], vec![], span);
-            self.open_regions.pop();
-            self.region = saved;
         }
         let mut types = Vec::new();
         for (_, p) in &plans {

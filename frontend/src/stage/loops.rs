@@ -100,12 +100,11 @@ impl Stager {
         let dicts = snapshot_dicts(scope);
         let staged_lists = snapshot_tensor_lists(scope);
         let probe = self.func_mut().new_region(&[]);
-        self.open_regions.push(probe);
-        let saved_region = std::mem::replace(&mut self.region, probe);
         // The probe's counter is staged, so what depends on it shows as changing.
-        let probed = self.stage_counter(scope, &counter, span).and_then(|_| self.loop_body(&spec, &counter, scope));
-        self.region = saved_region;
-        self.open_regions.pop();
+        let probed = self.in_region(probe, |s| {
+            s.stage_counter(scope, &counter, span)?;
+            s.loop_body(&spec, &counter, scope)
+        });
         probed?;
         let after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         restore(scope, &names, &initial);
@@ -164,34 +163,29 @@ impl Stager {
         let (before, after) = (f.new_region(&state_types), f.new_region(&state_types));
 
         self.bind_state(before, &plans, &names, &types, scope);
-        self.enter(before);
-        let cond = self.loop_condition(&spec, &counter, scope);
-        let cond = cond.and_then(|c| {
-            let params = self.func_mut().region(before).params.clone();
-            let mut ops = vec![self.localize(&c, span)?];
+        self.in_region(before, |s| {
+            let c = s.loop_condition(&spec, &counter, scope)?;
+            let params = s.func_mut().region(before).params.clone();
+            let mut ops = vec![s.localize(&c, span)?];
             ops.extend(params);
-            self.func_mut().append_op(before, OpKind::Condition, ops, vec![], vec![], span);
+            s.func_mut().append_op(before, OpKind::Condition, ops, vec![], vec![], span);
             Ok(())
-        });
-        self.leave();
-        cond?;
+        })?;
 
         self.bind_state(after, &plans, &names, &types, scope);
-        self.enter(after);
-        let body = self.loop_body(&spec, &counter, scope).and_then(|_| {
+        self.in_region(after, |s| {
+            s.loop_body(&spec, &counter, scope)?;
             let mut next = Vec::new();
             for (i, p) in &plans {
-                let v = self.peek(scope, &names[*i]);
+                let v = s.peek(scope, &names[*i]);
                 let what = format!("loop variable '{}' of the staged loop at line {line}", names[*i]);
-                let at = self.assigned_at(&names[*i], span);
-                self.materialize(v.as_ref(), p, at, &what, &mut next)?;
+                let at = s.assigned_at(&names[*i], span);
+                s.materialize(v.as_ref(), p, at, &what, &mut next)?;
             }
-            let ops = next.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
-            self.func_mut().append_op(after, OpKind::Yield, ops, vec![], vec![], span);
+            let ops = next.iter().map(|t| s.localize(t, span)).collect::<R<Vec<_>>>()?;
+            s.func_mut().append_op(after, OpKind::Yield, ops, vec![], vec![], span);
             Ok(())
-        });
-        self.leave();
-        body?;
+        })?;
 
         let region = self.region;
         let init_values = init.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
@@ -232,16 +226,6 @@ impl Stager {
         }
         scope.remove(&counter);
         Ok(())
-    }
-
-    fn enter(&mut self, r: RegionId) {
-        self.open_regions.push(r);
-        self.region = r;
-    }
-
-    fn leave(&mut self) {
-        self.open_regions.pop();
-        self.region = *self.open_regions.last().unwrap_or(&RegionId(0));
     }
 
     /// Binds the state variables to a region's parameters.
