@@ -1,0 +1,774 @@
+//! Control-flow graph of one Python function body.
+//!
+//! Nodes are the function's [`NodeKind::Entry`] and [`NodeKind::Exit`], one
+//! node per simple statement, header nodes for compound statements and a
+//! [`NodeKind::Join`] after each compound statement (where its paths meet, so
+//! that "after the statement" is one node). Each node records the names it
+//! binds (`defs`), reads (`uses`) and mutates through an attribute or
+//! subscript target (`mutates`, which does not kill the name). Names declared
+//! `global`/`nonlocal` in the body are not locals and appear nowhere.
+//!
+//! Modelling choices:
+//! - `for`: Iter (evaluates the iterable once) → Header (each iteration starts
+//!   here; `continue` and the body's end come back here) → Target (binds the
+//!   loop target) → body; Header → `else` → Join on exhaustion. `while`: the
+//!   Test node is the header. `break` goes to the loop's Join (skipping
+//!   `else`); `while True` has no exit edge from its test.
+//! - `try`: conservative. Every node of the `try` body (and the Try node
+//!   itself, for an exception raised before any statement completes) has an
+//!   edge to every handler of every enclosing `try`, and to the innermost
+//!   enclosing `finally`. A `finally` is one block entered from every normal
+//!   and abrupt path (`return`, `break`, `continue`, exceptions); from its end
+//!   control continues normally and, for each kind of abrupt path that entered
+//!   it, onward to that path's target (so the paths merge: a may-analysis
+//!   over-approximates). A handler binds its `as` name.
+//! - `with`: a With node reads the context expressions and binds the `as`
+//!   targets, then the body; a context manager swallowing an exception is not
+//!   modelled.
+//! - `match`: the Match node reads the subject and may go to every `case` (and
+//!   past all of them); a Case node reads its pattern's values and binds the
+//!   captures, then a Test node reads the guard; a failed guard goes on to
+//!   the next case (with the captures bound).
+//! - Closures: a nested `def`/`class`, a `lambda` or a generator expression
+//!   reads its free names when it runs, which this graph cannot see. So the
+//!   node creating it reads them, a name the closure is stored into (created
+//!   there, or bound/mutated by a node reading a name that holds a closure)
+//!   holds it, and every node reading such a name reads them too (a call
+//!   `g()`, `return g`). A closure reached only through a container
+//!   (`fs.append(g)` then `fs[0]()`) is not followed past the `append`.
+//!   Comprehensions run at once: their free names are read where they stand.
+//!
+//! Statements are looked up by address ([`Cfg::node_of`]): the AST must stay
+//! where it was when the graph was built.
+
+mod names;
+
+use super::activity;
+use names::Names;
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustpython_parser::ast::{self, Expr, Ranged, Stmt};
+use rustpython_parser::text_size::{TextRange, TextSize};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What a CFG node stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Function entry (where parameters are bound).
+    Entry,
+    /// Function exit: `return`, an uncaught exception, the end of the body.
+    Exit,
+    /// A simple statement (assignment, expression, `return`, `def`, ...).
+    Simple,
+    /// The test of an `if` or a `while` (a `while` test is its loop header),
+    /// or a `case` guard.
+    Test,
+    /// A `for` loop's iterable, evaluated once before the loop.
+    Iter,
+    /// A `for` loop's header: where each iteration starts (back-edge target).
+    Header,
+    /// A `for` loop's target, bound at the start of each iteration.
+    Target,
+    /// A `with` statement's context expressions and `as` targets.
+    With,
+    /// The start of a `try` statement.
+    Try,
+    /// An `except` clause: its type expression and `as` name.
+    Handler,
+    /// A `match` statement's subject.
+    Match,
+    /// One `case` pattern: its value expressions and captures (its guard is
+    /// a Test node after it).
+    Case,
+    /// Where the paths of a compound statement meet, or a `finally` entry.
+    Join,
+}
+
+/// One CFG node.
+#[derive(Clone, Debug)]
+pub struct Node<'a> {
+    /// What it stands for.
+    pub kind: NodeKind,
+    /// The statement it comes from (the compound statement for header,
+    /// handler, case and join nodes); `None` for entry and exit.
+    pub stmt: Option<&'a Stmt>,
+    /// The expression it evaluates: an `if`/`while` test, a `for` iterable or
+    /// target, a `match` subject or `case` guard, an `except` type.
+    pub expr: Option<&'a Expr>,
+    /// Where its bindings are made: the statement, the `for` target, the
+    /// header line of a `with`/`except`, a `case` pattern; `None` for entry and exit.
+    pub range: Option<TextRange>,
+    /// Names it binds (assignment, `for`/`with`/`except` targets, imports,
+    /// `def`/`class` names, walrus targets, `del` targets).
+    pub defs: BTreeSet<String>,
+    /// Names it reads, closures' free names included (see the module doc).
+    pub uses: BTreeSet<String>,
+    /// Names whose value it changes in place (`x.a = v`, `x[i] = v`, `del x[i]`).
+    pub mutates: BTreeSet<String>,
+    /// Free names of the closures it creates (already in `uses`).
+    pub captures: BTreeSet<String>,
+}
+
+/// The nodes one statement maps to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StmtNodes {
+    /// Its node (simple statement) or header node: the `if`/`while` Test, the
+    /// `for` Header, the With, Try or Match node.
+    pub head: NodeIndex,
+    /// The point after it: its own node (simple statement) or its Join node
+    /// (compound statement); what follows it in the source comes after this.
+    pub after: NodeIndex,
+}
+
+/// The control-flow graph of one function body.
+pub struct Cfg<'a> {
+    graph: DiGraph<Node<'a>, ()>,
+    entry: NodeIndex,
+    exit: NodeIndex,
+    stmts: HashMap<usize, (&'a Stmt, StmtNodes)>,
+}
+
+/// The key [`Cfg::node_of`] looks statements up by: their address.
+pub(crate) fn key(s: &Stmt) -> usize {
+    s as *const Stmt as usize
+}
+
+impl<'a> Cfg<'a> {
+    /// Builds the graph of a function body.
+    pub fn build(body: &'a [Stmt]) -> Cfg<'a> {
+        Builder::run(body, activity::declared_outer(body))
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &DiGraph<Node<'a>, ()> {
+        &self.graph
+    }
+
+    /// The entry node.
+    pub fn entry(&self) -> NodeIndex {
+        self.entry
+    }
+
+    /// The exit node.
+    pub fn exit(&self) -> NodeIndex {
+        self.exit
+    }
+
+    /// The node of statement `s` (its header node for a compound statement);
+    /// `None` if `s` is not in this body.
+    pub fn node_of(&self, s: &Stmt) -> Option<NodeIndex> {
+        self.nodes_of(s).map(|n| n.head)
+    }
+
+    /// The head and after nodes of statement `s`; `None` if `s` is not in this body.
+    pub fn nodes_of(&self, s: &Stmt) -> Option<StmtNodes> {
+        self.stmts.get(&key(s)).map(|(_, n)| *n)
+    }
+
+    /// Every statement of the body (nested blocks included, nested function
+    /// bodies not) with its nodes, in no particular order.
+    pub fn statements(&self) -> impl Iterator<Item = (&'a Stmt, StmtNodes)> + '_ {
+        self.stmts.values().copied()
+    }
+}
+
+/// Where a jump (`break`, `continue`, `return`, an exception) goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Jump {
+    Break,
+    Continue,
+    Return,
+    Raise,
+}
+
+/// An enclosing construct that jumps resolve against.
+enum Ctx {
+    /// A loop: `continue` goes to `head`, `break` to `after`.
+    Loop { head: NodeIndex, after: NodeIndex },
+    /// A `try` body: exceptions may go to each handler.
+    Catch(Vec<NodeIndex>),
+    /// A `try` with a `finally`: every jump goes to `entry` first; `pending`
+    /// collects the kinds of jump to resume from the `finally`'s end.
+    Finally { entry: NodeIndex, pending: Vec<Jump> },
+}
+
+struct Builder<'a> {
+    graph: DiGraph<Node<'a>, ()>,
+    exit: NodeIndex,
+    outer: BTreeSet<String>,
+    ctx: Vec<Ctx>,
+    stmts: HashMap<usize, (&'a Stmt, StmtNodes)>,
+}
+
+impl<'a> Builder<'a> {
+    /// The graph of `body`, leaving out the names in `outer`.
+    fn run(body: &'a [Stmt], outer: BTreeSet<String>) -> Cfg<'a> {
+        let mut graph = DiGraph::new();
+        let bare = |kind| Node {
+            kind,
+            stmt: None,
+            expr: None,
+            range: None,
+            defs: BTreeSet::new(),
+            uses: BTreeSet::new(),
+            mutates: BTreeSet::new(),
+            captures: BTreeSet::new(),
+        };
+        let entry = graph.add_node(bare(NodeKind::Entry));
+        let exit = graph.add_node(bare(NodeKind::Exit));
+        let mut b = Builder {
+            graph,
+            exit,
+            outer,
+            ctx: Vec::new(),
+            stmts: HashMap::new(),
+        };
+        let ends = b.block(body, vec![entry]);
+        b.edges(&ends, exit);
+        propagate_captures(&mut b.graph);
+        Cfg {
+            graph: b.graph,
+            entry,
+            exit,
+            stmts: b.stmts,
+        }
+    }
+
+    fn node(
+        &mut self,
+        kind: NodeKind,
+        stmt: &'a Stmt,
+        expr: Option<&'a Expr>,
+        range: TextRange,
+        names: Names,
+    ) -> NodeIndex {
+        let local = |set: BTreeSet<String>| set.into_iter().filter(|n| !self.outer.contains(n)).collect();
+        let node = Node {
+            kind,
+            stmt: Some(stmt),
+            expr,
+            range: Some(range),
+            defs: local(names.defs),
+            uses: local(names.uses.into_iter().chain(names.captures.iter().cloned()).collect()),
+            mutates: local(names.mutates),
+            captures: local(names.captures),
+        };
+        let n = self.graph.add_node(node);
+        if self.ctx.iter().any(|c| !matches!(c, Ctx::Loop { .. })) {
+            self.jump(n, Jump::Raise);
+        }
+        n
+    }
+
+    fn expr_node(&mut self, kind: NodeKind, stmt: &'a Stmt, e: &'a Expr) -> NodeIndex {
+        let mut names = Names::default();
+        names.read(e);
+        self.node(kind, stmt, Some(e), e.range(), names)
+    }
+
+    /// A Join node for `stmt`, entered from `preds`.
+    fn join(&mut self, stmt: &'a Stmt, preds: &[NodeIndex]) -> NodeIndex {
+        let n = self.node(NodeKind::Join, stmt, None, stmt.range(), Names::default());
+        self.edges(preds, n);
+        n
+    }
+
+    fn edges(&mut self, from: &[NodeIndex], to: NodeIndex) {
+        for &f in from {
+            self.graph.update_edge(f, to, ());
+        }
+    }
+
+    /// Adds the edges of `jump` leaving `from`, resolved against the enclosing constructs.
+    fn jump(&mut self, from: NodeIndex, jump: Jump) {
+        let mut targets = Vec::new();
+        let mut resolved = false;
+        for c in self.ctx.iter_mut().rev() {
+            match c {
+                Ctx::Loop { head, after } => match jump {
+                    Jump::Break => targets.push(*after),
+                    Jump::Continue => targets.push(*head),
+                    Jump::Return | Jump::Raise => continue,
+                },
+                Ctx::Catch(handlers) => {
+                    if jump == Jump::Raise {
+                        targets.extend(handlers.iter().copied());
+                    }
+                    continue;
+                }
+                Ctx::Finally { entry, pending } => {
+                    targets.push(*entry);
+                    if !pending.contains(&jump) {
+                        pending.push(jump);
+                    }
+                }
+            }
+            resolved = true;
+            break;
+        }
+        if !resolved {
+            targets.push(self.exit);
+        }
+        for t in targets {
+            self.graph.update_edge(from, t, ());
+        }
+    }
+
+    /// Builds `body` entered from `preds`; returns the nodes that fall through its end.
+    fn block(&mut self, body: &'a [Stmt], mut ends: Vec<NodeIndex>) -> Vec<NodeIndex> {
+        for s in body {
+            ends = self.stmt(s, ends);
+        }
+        ends
+    }
+
+    /// Builds statement `s` entered from `preds`; returns the nodes that fall through it.
+    fn stmt(&mut self, s: &'a Stmt, preds: Vec<NodeIndex>) -> Vec<NodeIndex> {
+        let nodes = match s {
+            Stmt::If(i) => self.if_stmt(s, i, &preds),
+            Stmt::While(w) => self.while_stmt(s, w, &preds),
+            Stmt::For(l) => self.for_stmt(s, (&l.target, &l.iter), &l.body, &l.orelse, &preds),
+            Stmt::AsyncFor(l) => self.for_stmt(s, (&l.target, &l.iter), &l.body, &l.orelse, &preds),
+            Stmt::With(w) => self.with_stmt(s, &w.items, &w.body, &preds),
+            Stmt::AsyncWith(w) => self.with_stmt(s, &w.items, &w.body, &preds),
+            Stmt::Try(t) => self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds),
+            Stmt::TryStar(t) => self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds),
+            Stmt::Match(m) => self.match_stmt(s, m, &preds),
+            _ => return self.simple(s, &preds),
+        };
+        self.stmts.insert(key(s), (s, nodes));
+        vec![nodes.after]
+    }
+
+    /// A simple statement: one node; `return`, `raise`, `break` and `continue` jump.
+    fn simple(&mut self, s: &'a Stmt, preds: &[NodeIndex]) -> Vec<NodeIndex> {
+        let n = self.node(NodeKind::Simple, s, None, s.range(), Names::simple(s));
+        self.edges(preds, n);
+        self.stmts.insert(key(s), (s, StmtNodes { head: n, after: n }));
+        let jump = match s {
+            Stmt::Return(_) => Jump::Return,
+            Stmt::Raise(_) => Jump::Raise,
+            Stmt::Break(_) => Jump::Break,
+            Stmt::Continue(_) => Jump::Continue,
+            _ => return vec![n],
+        };
+        self.jump(n, jump);
+        Vec::new()
+    }
+
+    fn if_stmt(&mut self, s: &'a Stmt, i: &'a ast::StmtIf, preds: &[NodeIndex]) -> StmtNodes {
+        let test = self.expr_node(NodeKind::Test, s, &i.test);
+        self.edges(preds, test);
+        let mut ends = self.block(&i.body, vec![test]);
+        ends.extend(self.block(&i.orelse, vec![test]));
+        StmtNodes {
+            head: test,
+            after: self.join(s, &ends),
+        }
+    }
+
+    fn while_stmt(&mut self, s: &'a Stmt, w: &'a ast::StmtWhile, preds: &[NodeIndex]) -> StmtNodes {
+        let after = self.join(s, &[]);
+        let test = self.expr_node(NodeKind::Test, s, &w.test);
+        self.edges(preds, test);
+        let ends = self.in_loop(test, after, &w.body, test);
+        self.edges(&ends, test);
+        let always = matches!(&*w.test, Expr::Constant(c) if matches!(c.value, ast::Constant::Bool(true)));
+        let exits = if always { Vec::new() } else { vec![test] };
+        let ends = self.block(&w.orelse, exits);
+        self.edges(&ends, after);
+        StmtNodes { head: test, after }
+    }
+
+    fn for_stmt(
+        &mut self,
+        s: &'a Stmt,
+        (target, iter): (&'a Expr, &'a Expr),
+        body: &'a [Stmt],
+        orelse: &'a [Stmt],
+        preds: &[NodeIndex],
+    ) -> StmtNodes {
+        let after = self.join(s, &[]);
+        let it = self.expr_node(NodeKind::Iter, s, iter);
+        self.edges(preds, it);
+        let head = self.node(NodeKind::Header, s, None, s.range(), Names::default());
+        self.edges(&[it], head);
+        let mut names = Names::default();
+        names.bind(target);
+        let bind = self.node(NodeKind::Target, s, Some(target), target.range(), names);
+        self.edges(&[head], bind);
+        let ends = self.in_loop(head, after, body, bind);
+        self.edges(&ends, head);
+        let ends = self.block(orelse, vec![head]);
+        self.edges(&ends, after);
+        StmtNodes { head, after }
+    }
+
+    /// Builds a loop body entered from `first`, with `continue` going to `head` and `break` to `after`.
+    fn in_loop(&mut self, head: NodeIndex, after: NodeIndex, body: &'a [Stmt], first: NodeIndex) -> Vec<NodeIndex> {
+        self.ctx.push(Ctx::Loop { head, after });
+        let ends = self.block(body, vec![first]);
+        self.ctx.pop();
+        ends
+    }
+
+    fn with_stmt(
+        &mut self,
+        s: &'a Stmt,
+        items: &'a [ast::WithItem],
+        body: &'a [Stmt],
+        preds: &[NodeIndex],
+    ) -> StmtNodes {
+        let mut names = Names::default();
+        for i in items {
+            names.read(&i.context_expr);
+            if let Some(v) = &i.optional_vars {
+                names.bind(v);
+            }
+        }
+        let head = self.node(NodeKind::With, s, None, header(s.range(), body), names);
+        self.edges(preds, head);
+        let ends = self.block(body, vec![head]);
+        StmtNodes {
+            head,
+            after: self.join(s, &ends),
+        }
+    }
+
+    fn try_stmt(
+        &mut self,
+        s: &'a Stmt,
+        protected: (&'a [Stmt], &'a [ast::ExceptHandler]),
+        orelse: &'a [Stmt],
+        finalbody: &'a [Stmt],
+        preds: &[NodeIndex],
+    ) -> StmtNodes {
+        if finalbody.is_empty() {
+            let (head, ends) = self.try_parts(s, protected, orelse, preds);
+            return StmtNodes {
+                head,
+                after: self.join(s, &ends),
+            };
+        }
+        let entry = self.node(NodeKind::Join, s, None, header(s.range(), finalbody), Names::default());
+        self.ctx.push(Ctx::Finally {
+            entry,
+            pending: Vec::new(),
+        });
+        let (head, ends) = self.try_parts(s, protected, orelse, preds);
+        let pending = match self.ctx.pop() {
+            Some(Ctx::Finally { pending, .. }) => pending,
+            _ => Vec::new(),
+        };
+        self.edges(&ends, entry);
+        let ends = self.block(finalbody, vec![entry]);
+        for jump in pending {
+            for &e in &ends {
+                self.jump(e, jump);
+            }
+        }
+        StmtNodes {
+            head,
+            after: self.join(s, &ends),
+        }
+    }
+
+    /// The `try` body, handlers and `else`: returns the Try node and the normal ends.
+    fn try_parts(
+        &mut self,
+        s: &'a Stmt,
+        (body, handlers): (&'a [Stmt], &'a [ast::ExceptHandler]),
+        orelse: &'a [Stmt],
+        preds: &[NodeIndex],
+    ) -> (NodeIndex, Vec<NodeIndex>) {
+        let mut caught = Vec::new();
+        for ast::ExceptHandler::ExceptHandler(h) in handlers {
+            let mut names = Names::default();
+            if let Some(t) = &h.type_ {
+                names.read(t);
+            }
+            if let Some(name) = &h.name {
+                names.defs.insert(name.to_string());
+            }
+            let n = self.node(
+                NodeKind::Handler,
+                s,
+                h.type_.as_deref(),
+                header(h.range, &h.body),
+                names,
+            );
+            caught.push((n, &h.body[..]));
+        }
+        self.ctx.push(Ctx::Catch(caught.iter().map(|(n, _)| *n).collect()));
+        let head = self.node(NodeKind::Try, s, None, header(s.range(), body), Names::default());
+        self.edges(preds, head);
+        let ends = self.block(body, vec![head]);
+        self.ctx.pop();
+        let mut ends = self.block(orelse, ends);
+        for (n, body) in caught {
+            ends.extend(self.block(body, vec![n]));
+        }
+        (head, ends)
+    }
+
+    fn match_stmt(&mut self, s: &'a Stmt, m: &'a ast::StmtMatch, preds: &[NodeIndex]) -> StmtNodes {
+        let head = self.expr_node(NodeKind::Match, s, &m.subject);
+        self.edges(preds, head);
+        let mut ends = vec![head];
+        let mut previous = None;
+        for c in &m.cases {
+            let mut names = Names::default();
+            names.pattern(&c.pattern);
+            let case = self.node(NodeKind::Case, s, None, c.pattern.range(), names);
+            self.edges(&[head], case);
+            self.edges(previous.as_slice(), case);
+            let last = match &c.guard {
+                Some(g) => {
+                    let guard = self.expr_node(NodeKind::Test, s, g);
+                    self.edges(&[case], guard);
+                    guard
+                }
+                None => case,
+            };
+            ends.extend(self.block(&c.body, vec![last]));
+            previous = Some(last);
+        }
+        ends.extend(previous);
+        StmtNodes {
+            head,
+            after: self.join(s, &ends),
+        }
+    }
+}
+
+/// The header line of a compound statement spanning `range`: up to its first body statement.
+fn header(range: TextRange, body: &[Stmt]) -> TextRange {
+    let end: TextSize = body.first().map_or(range.end(), |b| b.start());
+    TextRange::new(range.start(), end.max(range.start()))
+}
+
+/// Makes every node reading a name that holds a closure read the closure's
+/// free names too (see the module doc).
+fn propagate_captures(graph: &mut DiGraph<Node<'_>, ()>) {
+    let mut held: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let reads = |held: &BTreeMap<String, BTreeSet<String>>, n: &Node| -> BTreeSet<String> {
+        let via_names = n.uses.iter().filter_map(|u| held.get(u)).flatten();
+        n.captures.iter().chain(via_names).cloned().collect()
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for n in graph.node_weights() {
+            let r = reads(&held, n);
+            if r.is_empty() {
+                continue;
+            }
+            for name in n.defs.iter().chain(&n.mutates) {
+                let set = held.entry(name.clone()).or_default();
+                let before = set.len();
+                set.extend(r.iter().cloned());
+                changed |= set.len() != before;
+            }
+        }
+    }
+    for n in graph.node_weights_mut() {
+        let r = reads(&held, n);
+        n.uses.extend(r);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::py::walk;
+    use rustpython_parser::{parse, Mode};
+
+    /// The body of the first function in `src`.
+    pub(crate) fn function(src: &str) -> Vec<Stmt> {
+        let Ok(ast::Mod::Module(m)) = parse(src, Mode::Module, "<t>") else {
+            panic!("not a module: {src}");
+        };
+        m.body
+            .into_iter()
+            .find_map(|s| match s {
+                Stmt::FunctionDef(d) => Some(d.body),
+                Stmt::AsyncFunctionDef(d) => Some(d.body),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// The statement of `body` (nested blocks included) whose source starts with `line`.
+    pub(crate) fn stmt<'a>(body: &'a [Stmt], src: &str, line: &str) -> &'a Stmt {
+        let mut found = None;
+        walk::all_stmts(body, false, &mut |s| {
+            let text = &src[usize::from(s.start())..usize::from(s.end())];
+            if found.is_none() && text.starts_with(line) {
+                found = Some(s);
+            }
+        });
+        found.unwrap_or_else(|| panic!("no statement `{line}`"))
+    }
+
+    /// A set of names.
+    pub(crate) fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn kinds(cfg: &Cfg, from: NodeIndex) -> Vec<NodeKind> {
+        let mut k: Vec<NodeKind> = cfg.graph().neighbors(from).map(|n| cfg.graph()[n].kind).collect();
+        k.sort_by_key(|k| format!("{k:?}"));
+        k
+    }
+
+    #[test]
+    fn every_statement_kind_gets_nodes() {
+        let src = "
+async def f(a, *r, k=1, **kw):
+    import os.path, numpy as np
+    from m import p as q
+    global g
+    x: int = a
+    y: int
+    x += 1
+    x.attr[0] = 2
+    del x.attr[0], y
+    assert a, 'm'
+    type T = list[int]
+    async with open(a) as (u, v), lock:
+        pass
+    async for i in r:
+        continue
+    with ctx() as w:
+        raise E from w
+    try:
+        pass
+    except* ValueError as e:
+        pass
+    try:
+        pass
+    except (TypeError, KeyError) as e:
+        pass
+    else:
+        pass
+    finally:
+        pass
+    match a:
+        case [1, *rest] if rest:
+            pass
+        case {'k': vv, **more}:
+            pass
+        case Point(x=0, y=yy) | None:
+            pass
+        case _:
+            pass
+    class C(Base, metaclass=M):
+        z = a
+    @dec
+    def inner(b=a) -> R:
+        nonlocal x
+        return [b for b in x if (t := b)]
+    while x:
+        break
+    else:
+        pass
+    if a:
+        return await a
+    elif k:
+        yield r
+    lam = lambda q=a: q + kw
+    return (z for z in kw)
+";
+        let body = function(src);
+        let cfg = Cfg::build(&body);
+        let mut count = 0;
+        walk::all_stmts(&body, false, &mut |s| {
+            assert!(cfg.node_of(s).is_some(), "no node for {s:?}");
+            count += 1;
+        });
+        assert_eq!(count, 39);
+        let node = |line| &cfg.graph()[cfg.node_of(stmt(&body, src, line)).unwrap_or(cfg.entry())];
+        assert_eq!(node("import os").defs, names(&["np", "os"]));
+        assert_eq!(node("from m").defs, names(&["q"]));
+        assert_eq!(node("x.attr[0] = 2").uses, names(&["x"]));
+        assert_eq!(node("x.attr[0] = 2").mutates, names(&["x"]));
+        assert!(node("x.attr[0] = 2").defs.is_empty());
+        assert_eq!(node("del x.attr").defs, names(&["y"]));
+        assert_eq!(node("x += 1").uses, names(&["x"]));
+        assert_eq!(node("y: int").defs, names(&[]));
+        assert_eq!(node("async with").defs, names(&["u", "v"]));
+        assert_eq!(node("async with").uses, names(&["a", "lock", "open"]));
+        assert_eq!(node("class C").uses, names(&["Base", "M", "a"]));
+        // `x` is the outer function's (nonlocal); `b` is the comprehension's, `t` inner's.
+        assert_eq!(node("def inner").uses, names(&["R", "a", "dec", "x"]));
+        assert_eq!(node("lam = ").uses, names(&["a", "kw"]));
+        assert_eq!(node("return (z").uses, names(&["kw"]));
+        assert!(node("global g").uses.is_empty());
+    }
+
+    #[test]
+    fn for_loop_is_iter_header_target_and_break_skips_else() {
+        let src = "
+def f(xs):
+    for x in xs:
+        if x:
+            break
+    else:
+        pass
+";
+        let body = function(src);
+        let cfg = Cfg::build(&body);
+        let g = cfg.graph();
+        let Some(nodes) = cfg.nodes_of(&body[0]) else {
+            panic!("no loop nodes")
+        };
+        assert_eq!(g[nodes.head].kind, NodeKind::Header);
+        assert_eq!(g[nodes.after].kind, NodeKind::Join);
+        assert_eq!(kinds(&cfg, cfg.entry()), [NodeKind::Iter]);
+        assert_eq!(kinds(&cfg, nodes.head), [NodeKind::Simple, NodeKind::Target]);
+        let brk = cfg.node_of(stmt(&body, src, "break")).unwrap_or(cfg.entry());
+        assert_eq!(g.neighbors(brk).collect::<Vec<_>>(), [nodes.after]);
+        let pass = cfg.node_of(stmt(&body, src, "pass")).unwrap_or(cfg.entry());
+        assert_eq!(g.neighbors(pass).collect::<Vec<_>>(), [nodes.after]);
+        let join_if = cfg
+            .nodes_of(stmt(&body, src, "if x"))
+            .map(|n| n.after)
+            .unwrap_or(cfg.entry());
+        assert_eq!(g.neighbors(join_if).collect::<Vec<_>>(), [nodes.head]);
+    }
+
+    #[test]
+    fn try_bodies_reach_handlers_and_finally_resumes_jumps() {
+        let src = "
+def f():
+    for i in r:
+        try:
+            a = 1
+            continue
+        except E:
+            b = 2
+        finally:
+            c = 3
+";
+        let body = function(src);
+        let cfg = Cfg::build(&body);
+        let g = cfg.graph();
+        let node = |line| cfg.node_of(stmt(&body, src, line)).unwrap_or(cfg.entry());
+        let a = node("a = 1");
+        assert!(g.neighbors(a).any(|n| g[n].kind == NodeKind::Handler));
+        let out_of_continue = |kind| {
+            g.neighbors(node("continue"))
+                .filter(|n| g[*n].kind == kind)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(out_of_continue(NodeKind::Handler).len(), 1);
+        let fin = out_of_continue(NodeKind::Join);
+        assert_eq!(fin.len(), 1);
+        assert!(g.neighbors(fin[0]).any(|n| n == node("c = 3")));
+        let resumed = g.neighbors(node("c = 3")).collect::<Vec<_>>();
+        assert!(
+            resumed.contains(&node("for i in r")),
+            "continue resumes at the loop header"
+        );
+        assert!(resumed.contains(&cfg.nodes_of(stmt(&body, src, "try")).map_or(a, |n| n.after)));
+    }
+}
