@@ -264,6 +264,19 @@ pub fn dim_product(dims: &[Dim]) -> Dim {
     }
 }
 
+/// True when two types differ at most in the names of symbolic dims: equal
+/// dtypes, ranks and static dims (the types of one value seen across a call
+/// or region boundary, where each side names its own run-time sizes).
+pub fn same_up_to_sym_names(a: &TensorType, b: &TensorType) -> bool {
+    a.dtype == b.dtype
+        && a.rank() == b.rank()
+        && a.dims.iter().zip(&b.dims).all(|(p, q)| match (p, q) {
+            (Dim::Static(m), Dim::Static(n)) => m == n,
+            (Dim::Sym(_), Dim::Sym(_)) => true,
+            _ => false,
+        })
+}
+
 /// True when two shapes provably hold the same number of elements.
 pub fn same_numel(a: &[Dim], b: &[Dim]) -> bool {
     factor(a) == factor(b)

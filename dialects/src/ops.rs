@@ -249,7 +249,8 @@ pub enum OpKind {
         /// Keep the reduced axis as size 1.
         keepdims: bool,
     },
-    /// Row-major reshape to the result type (same element count).
+    /// Row-major reshape to the result type (same element count); also
+    /// renames symbolic dims (a type that differs only in their names).
     Reshape,
     /// Permutes axes: result dim `i` is operand dim `perm[i]`.
     Transpose {

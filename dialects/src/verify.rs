@@ -44,7 +44,7 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
                 let args: Vec<_> = od.operands.iter().map(|v| f.ty(*v).clone()).collect();
                 let params: Vec<_> = g.params().iter().map(|v| g.ty(*v).clone()).collect();
                 let results: Vec<_> = od.results.iter().map(|v| f.ty(*v).clone()).collect();
-                if !call_compatible(&args, &params) || !call_compatible(&results, &g.result_types) {
+                if !compatible(&args, &params) || !compatible(&results, &g.result_types) {
                     return Err(err(format!("call types differ from @{}'s signature", g.name)));
                 }
             }
@@ -84,21 +84,12 @@ impl Terminator {
     }
 }
 
-/// Types across a call boundary: equal dtypes, ranks and static dims; a
-/// symbolic dim may carry another name on the other side (each function
-/// names its own run-time sizes).
-fn call_compatible(a: &[crate::types::Type], b: &[crate::types::Type]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(x, y)| {
-            let (x, y) = (x.tensor(), y.tensor());
-            x.dtype == y.dtype
-                && x.rank() == y.rank()
-                && x.dims.iter().zip(&y.dims).all(|(p, q)| match (p, q) {
-                    (Dim::Static(m), Dim::Static(n)) => m == n,
-                    (Dim::Sym(_), Dim::Sym(_)) => true,
-                    _ => false,
-                })
-        })
+/// Types across a call or region boundary: equal dtypes, ranks and static
+/// dims; a symbolic dim may carry another name on the other side (each
+/// function names its own run-time sizes, and a loop-carried buffer that
+/// grows gets a fresh name for its size at each merge point).
+fn compatible(a: &[crate::types::Type], b: &[crate::types::Type]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| infer::same_up_to_sym_names(x.tensor(), y.tensor()))
 }
 
 fn indices_ok(ts: &[&TensorType]) -> bool {
@@ -190,7 +181,7 @@ impl Verifier<'_> {
                 }
                 for &r in &od.regions {
                     self.region_ending(r, false, Terminator::Yield)?;
-                    if !self.f.region(r).params.is_empty() || self.terminator_operands(r) != results {
+                    if !self.f.region(r).params.is_empty() || !compatible(&self.terminator_operands(r), &results) {
                         return Err(self.err(Some(op), "if branches must yield the if's result types"));
                     }
                 }
@@ -205,11 +196,12 @@ impl Verifier<'_> {
                 self.region_ending(after, false, Terminator::Yield)?;
                 let cond = self.terminator_operands(before);
                 let after_params = types(&self.f.region(after).params);
-                if types(&self.f.region(before).params) != state
+                let before_params = types(&self.f.region(before).params);
+                if !compatible(&state, &before_params)
                     || cond.first() != Some(&TensorType::scalar(DType::Bool).into())
-                    || cond[1..] != after_params[..]
-                    || after_params != results
-                    || self.terminator_operands(after) != state
+                    || !compatible(&cond[1..], &after_params)
+                    || !compatible(&after_params, &results)
+                    || !compatible(&self.terminator_operands(after), &before_params)
                 {
                     return Err(self.err(Some(op), "while state types do not line up across its regions"));
                 }
@@ -313,7 +305,8 @@ impl Verifier<'_> {
             }
             OpKind::Reshape => {
                 arity(1)?;
-                if ins[0].dtype != outs[0].dtype || !infer::same_numel(&ins[0].dims, &outs[0].dims) {
+                let renamed = infer::same_up_to_sym_names(ins[0], outs[0]);
+                if ins[0].dtype != outs[0].dtype || !(renamed || infer::same_numel(&ins[0].dims, &outs[0].dims)) {
                     return Err(self.err(Some(op), format!("cannot reshape {} to {}", ins[0], outs[0])));
                 }
             }

@@ -222,6 +222,19 @@ impl<'f> Builder<'f> {
         ))
     }
 
+    /// `x` under the type `to`, which differs from its own at most in the
+    /// names of symbolic dims (a value crossing a region boundary).
+    pub fn retype(&mut self, x: Value, to: &TensorType) -> BResult {
+        let t = self.ty(x);
+        if t == *to {
+            return Ok(x);
+        }
+        if !infer::same_up_to_sym_names(&t, to) {
+            return Err(TypeError::Reshape(t.shape_string(), to.shape_string()));
+        }
+        Ok(self.op1(OpKind::Reshape, vec![x], to.clone()))
+    }
+
     /// Permutes axes (the identity permutation emits nothing).
     pub fn transpose(&mut self, x: Value, perm: Vec<usize>) -> BResult {
         if perm.iter().enumerate().all(|(i, &p)| i == p) {

@@ -19,6 +19,11 @@ use agc_ir::{Dim, OpData, TensorType};
 pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let x = e.val(od.operands[0])?;
+    if agc_ir::infer::same_up_to_sym_names(in_ty, out_ty) {
+        // Only the names of run-time sizes change: the new names are the old sizes.
+        e.bind_new_syms(&x, out_ty);
+        return Ok(x);
+    }
     bind_reshape_syms(e, in_ty, out_ty)?;
     let flat_dim = match in_ty.static_numel() {
         Some(n) => Dim::Static(n),

@@ -84,10 +84,10 @@ impl Stager {
         names.extend(activity::bound_names(orelse));
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
-        names.extend(super::loops::tensor_list_names(scope));
+        names.extend(super::lists::tensor_list_names(scope));
         let names: Vec<String> = names.into_iter().collect();
         let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
-        let lists = super::loops::snapshot_tensor_lists(scope);
+        let lists = super::lists::snapshot_tensor_lists(scope);
 
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
@@ -124,6 +124,9 @@ impl Stager {
                 }
             }
         }
+        for (_, p) in plans.iter_mut() {
+            merge::name_list_sizes(p, false, &mut || self.fresh_dim("capacity"));
+        }
         let mut yields = [Vec::new(), Vec::new()];
         for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)].into_iter().enumerate() {
             let out = &mut yields[k];
@@ -151,6 +154,9 @@ impl Stager {
             .map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
         for (i, p) in &plans {
             let v = merge::rebuild(p, &mut values);
+            if let Value::TensorList(l) = &v {
+                self.register_sym_sources(&l.borrow().0);
+            }
             scope.set_local(&names[*i], v);
         }
         Ok(())

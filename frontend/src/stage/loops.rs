@@ -10,6 +10,7 @@
 //! `continue` and `return` set flags (see [`super::control_flow`]); the loop
 //! condition includes "no break, no return", so no extra iteration runs.
 
+use super::lists::snapshot_tensor_lists;
 use super::control_flow::{restore, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
 use super::merge::{self, Plan};
 use super::scope::Scope;
@@ -91,13 +92,13 @@ impl Stager {
         if scope.get_here(RETURNED).is_none() {
             scope.set_local(RETURNED, Value::Bool(false));
         }
-        names.extend(tensor_list_names(scope));
+        names.extend(super::lists::tensor_list_names(scope));
         let mut names: Vec<String> = names.into_iter().collect();
         let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
         // 1. Probe: which variables change, and to what types.
-        let lists = snapshot_lists(scope);
-        let dicts = snapshot_dicts(scope);
+        let lists = snapshot(scope, |v| if let Value::List(l) = v { Some(l) } else { None });
+        let dicts = snapshot(scope, |v| if let Value::Dict(d) = v { Some(d) } else { None });
         let staged_lists = snapshot_tensor_lists(scope);
         let probe = self.func_mut().new_region(&[]);
         // The probe's counter is staged, so what depends on it shows as changing.
@@ -108,20 +109,22 @@ impl Stager {
         probed?;
         let after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         restore(scope, &names, &initial);
-        let grown = grown_lists(&lists);
-        for (_, list, items) in lists {
+        let grown = lists_to_stage(self, &lists, scope, span)?;
+        for (name, list, items) in lists {
+            scope.set_local(&name, Value::List(list.clone()));
             *list.borrow_mut() = items;
         }
         for (list, contents) in staged_lists {
             *list.borrow_mut() = contents;
         }
-        for (dict, items) in dicts {
+        for (_, dict, items) in dicts {
             *dict.borrow_mut() = items;
         }
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         // Lists the body appends tensors to become staged lists.
         for (name, before, item) in grown {
-            let list = self.new_tensor_list(&spec, &before, &item, span)?;
+            let room = self.trip_count(&spec, span)?;
+            let list = self.new_tensor_list(&before, &item, room, span)?;
             scope.set_local(&name, list.clone());
             plans.push((names.len(), merge::plan_one(&list).ok_or_else(|| Diagnostic::internal(span, "staged list plan"))?));
             names.push(name);
@@ -148,6 +151,10 @@ impl Stager {
                 (None, Some(_)) => body_local.push(i),
                 _ => {}
             }
+        }
+        // A staged list may grow in the body: its size is a loop-local name.
+        for (_, p) in plans.iter_mut() {
+            merge::name_list_sizes(p, true, &mut || self.fresh_dim("capacity"));
         }
         // 2. The loop op: initial state, then the two regions.
         let mut init = Vec::new();
@@ -234,7 +241,11 @@ impl Stager {
         let params = self.func_mut().region(r).params.clone();
         let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r, weak: false });
         for (i, p) in plans {
-            scope.set_local(&names[*i], merge::rebuild(p, &mut values));
+            let v = merge::rebuild(p, &mut values);
+            if let Value::TensorList(l) = &v {
+                self.register_sym_sources(&l.borrow().0);
+            }
+            scope.set_local(&names[*i], v);
         }
     }
 
@@ -331,137 +342,56 @@ impl Stager {
     }
 }
 
-type ListSnapshot = Vec<(String, Rc<std::cell::RefCell<Vec<Value>>>, Vec<Value>)>;
+/// A Python object bound in this frame whose contents a probe may change, with those contents.
+type Snapshot<T> = Vec<(String, Rc<std::cell::RefCell<T>>, T)>;
 
-/// The contents of the lists bound in this frame, to undo the probe's appends.
-fn snapshot_lists(scope: &Rc<Scope>) -> ListSnapshot {
+/// The contents of the objects bound in this frame that `pick` selects (lists, dicts),
+/// to undo what the probe did to them.
+fn snapshot<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<std::cell::RefCell<T>>>) -> Snapshot<T> {
     scope
         .bindings()
         .into_iter()
-        .filter_map(|(name, v)| match v {
-            Value::List(l) => {
-                let items = l.borrow().clone();
-                Some((name, l, items))
+        .filter_map(|(name, v)| {
+            let cell = pick(&v)?.clone();
+            let items = cell.borrow().clone();
+            Some((name, cell, items))
+        })
+        .collect()
+}
+
+/// Python lists that become staged lists because the probe appended to them
+/// (or an inner staged loop made them staged lists): their names, items
+/// before the loop, and the item type.
+fn lists_to_stage(s: &mut Stager, lists: &Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
+    let mut out = Vec::new();
+    for (name, l, before) in lists {
+        let item = match scope.get_here(name) {
+            Some(Value::TensorList(t)) => TensorType::new(t.borrow().0.ty.dtype, t.borrow().0.ty.dims[1..].to_vec()),
+            _ => {
+                let now = l.borrow();
+                if now.len() <= before.len() {
+                    continue;
+                }
+                s.to_tensor(&now[before.len()], None, span)?.ty
             }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The contents of the dicts bound in this frame, to undo the probe's updates.
-#[allow(clippy::type_complexity)]
-fn snapshot_dicts(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<Vec<(Value, Value)>>>, Vec<(Value, Value)>)> {
-    scope
-        .bindings()
-        .into_values()
-        .filter_map(|v| match v {
-            Value::Dict(d) => {
-                let items = d.borrow().clone();
-                Some((d, items))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The staged lists bound in this frame and their current (buffer, length).
-pub fn snapshot_tensor_lists(scope: &Rc<Scope>) -> Vec<(Rc<std::cell::RefCell<(Tensor, Tensor)>>, (Tensor, Tensor))> {
-    scope
-        .bindings()
-        .into_values()
-        .filter_map(|v| match v {
-            Value::TensorList(l) => {
-                let c = l.borrow().clone();
-                Some((l, c))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// Names bound to staged lists in this frame (state of any loop or branch that appends).
-pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
-    scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
-}
-
-/// Lists the probe appended to: their names, items before the loop, and the first appended item.
-fn grown_lists(lists: &ListSnapshot) -> Vec<(String, Vec<Value>, Value)> {
-    lists
-        .iter()
-        .filter_map(|(name, l, before)| {
-            let now = l.borrow();
-            (now.len() > before.len()).then(|| (name.clone(), before.clone(), now[before.len()].clone()))
-        })
-        .collect()
+        };
+        out.push((name.clone(), before.clone(), item));
+    }
+    Ok(out)
 }
 
 impl Stager {
-    /// An empty staged list for the items a loop appends, one per iteration
-    /// at most: its capacity is the loop's trip count.
-    fn new_tensor_list(&mut self, spec: &LoopSpec, initial: &[Value], item: &Value, span: Span) -> R<Value> {
-        let unsupported = |why: &str| {
-            Diagnostic::unsupported(span, format!("appending to a list in this staged loop is not supported: {why}"))
-        };
-        // The capacity is the trip count: a size when the loop walks a
-        // tensor's rows or `range(size)`, else computed at run time.
-        let (capacity, size) = match &spec.kind {
-            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => (t.ty.dims[0].clone(), None),
-            LoopKind::Range { items: LoopItems::Zip(ts), .. } => (ts[0].ty.dims[0].clone(), None),
-            LoopKind::Range { start, stop: Value::SymInt(d), step: 1, .. } if start.as_int() == Some(0) => (d.clone(), None),
+    /// The number of iterations of a loop, when known before it runs.
+    fn trip_count(&mut self, spec: &LoopSpec, span: Span) -> R<Option<Tensor>> {
+        let rows = |s: &mut Stager, t: &Tensor| s.emit(OpKind::Dim { axis: 0 }, &[t], TensorType::scalar(DType::I64), span).map(Some);
+        match &spec.kind {
+            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => rows(self, t),
+            LoopKind::Range { items: LoopItems::Zip(ts), .. } => rows(self, &ts[0]),
             LoopKind::Range { start, stop, step, .. } => {
                 let n = self.range_len(start, stop, *step, span)?;
-                let n = self.to_tensor_as(&n, DType::I64, span)?;
-                let name = format!("{}.capacity", self.localize(&n, span)?);
-                (agc_ir::Dim::Sym(name), Some(n))
+                self.to_tensor_as(&n, DType::I64, span).map(Some)
             }
-            LoopKind::While(_) => return Err(unsupported("in a `while` loop the number of appends is not known before the loop; use a `for` loop")),
-        };
-        let t = self.to_tensor(item, None, span)?;
-        let mut dims = vec![capacity];
-        dims.extend(t.ty.dims.iter().cloned());
-        let zero = self.scalar(0.0, t.ty.dtype, span)?;
-        let mut operands = vec![&zero];
-        operands.extend(size.iter());
-        let mut buffer = self.emit(OpKind::Fill, &operands, TensorType::new(t.ty.dtype, dims), span)?;
-        if !initial.is_empty() {
-            // Items already in the list come first; the capacity grows by their number.
-            let items: Vec<Value> = initial.iter().map(|v| self.to_tensor_as(v, t.ty.dtype, span).map(Value::Tensor)).collect::<R<_>>()?;
-            let head = self.stack(&items, 0, span)?;
-            if let Value::Tensor(joined) = self.concat(&[head, Value::Tensor(buffer.clone())], 0, span)? {
-                buffer = joined;
-            }
+            LoopKind::While(_) => Ok(None),
         }
-        let len = self.scalar(initial.len() as f64, DType::I64, span)?;
-        Ok(Value::TensorList(Rc::new(std::cell::RefCell::new((buffer, len)))))
-    }
-
-    /// `l.append(x)` on a staged list.
-    pub fn tensor_list_append(&mut self, l: &Rc<std::cell::RefCell<(Tensor, Tensor)>>, x: &Value, span: Span) -> R<()> {
-        let (buf, len) = l.borrow().clone();
-        let x = self.to_tensor_as(x, buf.ty.dtype, span)?;
-        if x.ty.dims[..] != buf.ty.dims[1..] {
-            return Err(Diagnostic::error(
-                span,
-                format!("a staged list of {} items cannot take an item of shape {}", TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec()).shape_string(), x.ty.shape_string()),
-            ));
-        }
-        let ty = buf.ty.clone();
-        let buf2 = self.emit(OpKind::DynUpdate { axes: 1, accumulate: false }, &[&buf, &x, &len], ty, span)?;
-        let len2 = match self.binary(BinaryOp::Add, &Value::Tensor(len), &Value::Int(1), span)? {
-            Value::Tensor(t) => t,
-            _ => return Err(Diagnostic::internal(span, "length increment was not staged")),
-        };
-        *l.borrow_mut() = (buf2, len2);
-        Ok(())
-    }
-
-    /// The items of a staged list as one tensor (`np.stack(l)`).
-    pub fn tensor_list_stack(&mut self, l: &Rc<std::cell::RefCell<(Tensor, Tensor)>>, span: Span) -> R<Tensor> {
-        let (buf, len) = l.borrow().clone();
-        let zero = self.scalar(0.0, DType::I64, span)?;
-        let mut dims = buf.ty.dims.clone();
-        let lv = self.localize(&len, span)?;
-        dims[0] = agc_ir::Dim::Sym(format!("{}[:{lv}]", buf.ty.dims[0]));
-        self.emit(OpKind::DynSlice, &[&buf, &zero, &len], TensorType::new(buf.ty.dtype, dims), span)
     }
 }

@@ -12,7 +12,7 @@ use super::tensor::{kind_of, result_dtype};
 use super::value::{Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
-use agc_ir::{OpKind, Span, TensorType};
+use agc_ir::{Dim, OpKind, Span, TensorType};
 
 /// How a variable crosses a merge point.
 #[derive(Clone, Debug)]
@@ -65,10 +65,17 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
     match (a, b) {
         (Value::TensorList(x), Value::TensorList(y)) => {
             let (tx, ty) = (x.borrow().0.ty.clone(), y.borrow().0.ty.clone());
-            if tx != ty {
-                return Err(incompatible(format!("a list of {} on one path and of {} on the other", tx, ty)));
+            if tx.dtype != ty.dtype || tx.dims[1..] != ty.dims[1..] {
+                let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
+                return Err(incompatible(format!("a list of {} items on one path and of {} items on the other", item(&tx), item(&ty))));
             }
-            Ok(Plan::TensorList(tx))
+            if tx.dims[0] == ty.dims[0] {
+                return Ok(Plan::TensorList(tx));
+            }
+            // One path grew the buffer: the merged size gets a name of its own.
+            let mut dims = tx.dims.clone();
+            dims[0] = Dim::Sym(UNNAMED_SIZE.into());
+            Ok(Plan::TensorList(TensorType::new(tx.dtype, dims)))
         }
         (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
             let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
@@ -249,6 +256,26 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
         Plan::Seq(plans, is_list) => Plan::Seq(plans.iter().map(|p| rename_dims(p, renames)).collect(), *is_list),
         Plan::Dict(plans) => Plan::Dict(plans.iter().map(|(k, p)| (k.clone(), rename_dims(p, renames))).collect()),
+    }
+}
+
+/// Placeholder for a staged list's buffer size that differs between two
+/// paths; [`name_list_sizes`] gives it a fresh name.
+const UNNAMED_SIZE: &str = "?";
+
+/// Names the buffer sizes of the staged lists in `plan` with `fresh()`:
+/// all of them when `all` (a loop's state, which may grow in any
+/// iteration), else only those two paths disagree on.
+pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut() -> Dim) {
+    match plan {
+        Plan::TensorList(t) => {
+            if all || t.dims[0] == Dim::Sym(UNNAMED_SIZE.into()) {
+                t.dims[0] = fresh();
+            }
+        }
+        Plan::Seq(plans, _) => plans.iter_mut().for_each(|p| name_list_sizes(p, all, fresh)),
+        Plan::Dict(plans) => plans.iter_mut().for_each(|(_, p)| name_list_sizes(p, all, fresh)),
+        Plan::Static(_) | Plan::Staged(..) => {}
     }
 }
 

@@ -21,6 +21,7 @@ pub mod export;
 pub mod expr;
 pub mod grad;
 pub mod index;
+pub mod lists;
 pub mod loops;
 pub mod merge;
 pub mod methods;
@@ -111,6 +112,8 @@ pub struct Stager {
     pub last_return: Span,
     /// The source being staged (for notes that name lines).
     pub file: std::rc::Rc<crate::source::SourceFile>,
+    /// How many fresh symbolic dims were made (see [`Stager::fresh_dim`]).
+    pub fresh_dims: usize,
 }
 
 /// A user-function call in progress.
@@ -161,6 +164,7 @@ impl Stager {
             last_return: Span::UNKNOWN,
             last_assignment: HashMap::new(),
             file,
+            fresh_dims: 0,
         }
     }
 

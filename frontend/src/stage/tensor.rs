@@ -97,6 +97,13 @@ impl Stager {
         let f = self.func_mut();
         let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
         let t = Tensor { value: results[0], ty, origin: self.generation, region, weak: false };
+        self.register_sym_sources(&t);
+        Ok(t)
+    }
+
+    /// Records `t` as where to read its symbolic dims at run time (unless a
+    /// visible tensor already has them).
+    pub fn register_sym_sources(&mut self, t: &Tensor) {
         for (axis, d) in t.ty.dims.iter().enumerate() {
             if let Dim::Sym(name) = d {
                 let visible = self.sym_sources.get(name).is_some_and(|(s, _)| self.open_regions.contains(&s.region));
@@ -105,7 +112,6 @@ impl Stager {
                 }
             }
         }
-        Ok(t)
     }
 
     /// A run-time check: the call fails with `message` where `holds` is false.

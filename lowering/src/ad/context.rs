@@ -205,15 +205,12 @@ impl FnCx<'_, '_> {
             return Ok(());
         }
         let want = self.src_ty(v);
-        if *self.dst.ty(g).tensor() != want {
-            return Err(internal(
-                format!(
-                    "adjoint of {v} has type {}, expected {want}",
-                    self.dst.ty(g)
-                ),
+        let g = self.builder(region, span).retype(g, &want).map_err(|_| {
+            internal(
+                format!("adjoint of {v} has type {}, expected {want}", self.dst.ty(g)),
                 span,
-            ));
-        }
+            )
+        })?;
         let sum = match sc.adj.get(&v) {
             Some(&prev) => self
                 .builder(region, span)

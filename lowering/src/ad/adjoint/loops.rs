@@ -90,14 +90,17 @@ pub(crate) fn reverse_while(
     for &i in &la.res_adj {
         args.push(cx.adj_or_zeros(region, span, sc, od.results[i]));
     }
-    let types = la.result_types(cx);
-    let grads = cx.builder(region, span).call(l, args, types);
-    let targets = la
+    // The results are typed as what they are adjoints of here: sizes named
+    // in `L` (its state) may have other names, or other sizes, at this call.
+    let targets: Vec<Value> = la
         .state_adj
         .iter()
         .map(|&i| od.operands[i])
-        .chain(la.free_adj.iter().copied());
-    for (v, g) in targets.zip(grads) {
+        .chain(la.free_adj.iter().copied())
+        .collect();
+    let types = targets.iter().map(|&v| cx.src_ty(v)).collect();
+    let grads = cx.builder(region, span).call(l, args, types);
+    for (&v, g) in targets.iter().zip(grads) {
         cx.accumulate(region, span, sc, v, g)?;
     }
     Ok(())
@@ -175,15 +178,15 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
         .map(|&v| lcx.fwd(&inner, v, span))
         .collect::<Result<Vec<_>, _>>()?;
     rec_args.extend_from_slice(&lp[ns..]);
-    let rest = lcx
-        .builder(then, span)
-        .call(id, rec_args, result_types.clone());
-    let targets = la
+    let targets: Vec<Value> = la
         .state_adj
         .iter()
         .map(|&i| next[i])
-        .chain(la.free_adj.iter().copied());
-    for (v, g) in targets.zip(rest) {
+        .chain(la.free_adj.iter().copied())
+        .collect();
+    let types = targets.iter().map(|&v| lcx.src_ty(v)).collect();
+    let rest = lcx.builder(then, span).call(id, rec_args, types);
+    for (&v, g) in targets.iter().zip(rest) {
         lcx.accumulate(then, span, &mut inner, v, g)?;
     }
     reverse_ops(&mut lcx, then, &aops, &mut inner)?;
@@ -204,22 +207,19 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
         outs.push(lcx.builder(exit, span).zeros(&t));
     }
     lcx.builder(exit, span).terminate(OpKind::Yield, outs);
-    let types = la
+    // Typed as this iteration's args: on the exit path the loop's results are them.
+    let targets: Vec<Value> = la
         .res_adj
         .iter()
-        .map(|&i| lcx.src_ty(od.results[i]))
-        .chain(la.free_adj.iter().map(|&v| lcx.src_ty(v)));
-    let types: Vec<TensorType> = types.collect();
+        .map(|&i| cond[1 + i])
+        .chain(la.free_adj.iter().copied())
+        .collect();
+    let types = targets.iter().map(|&v| lcx.src_ty(v)).collect();
     let adj_args = lcx
         .builder(body, span)
         .op(OpKind::If, vec![c], types, vec![then, exit]);
     // This iteration's `before`, backward.
-    let targets = la
-        .res_adj
-        .iter()
-        .map(|&i| cond[1 + i])
-        .chain(la.free_adj.iter().copied());
-    for (v, g) in targets.zip(adj_args) {
+    for (&v, g) in targets.iter().zip(adj_args) {
         lcx.accumulate(body, span, &mut sc, v, g)?;
     }
     reverse_ops(&mut lcx, body, &bops, &mut sc)?;

@@ -1,0 +1,150 @@
+//! Staged lists (AutoGraph's dynamically sized `TensorArray`): a Python list
+//! appended to inside a staged loop becomes a buffer of items plus a rank-0
+//! `i64` length. The buffer starts with room for the loop's trip count when
+//! that is known (a `for` over a range or over rows), or a few items (a
+//! `while`), and doubles whenever an append finds it full, so any number of
+//! appends per iteration, nested loops and `while` loops all work.
+//!
+//! A buffer's size is a symbolic dim; each merge point (an `if` that appends
+//! on one branch, a loop's state) gives it a fresh name, since the buffer may
+//! have grown on the way.
+
+use super::scope::Scope;
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{BinaryOp, CmpOp, DType, Dim, OpKind, Span, TensorType, Type};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A staged list: its buffer and its length.
+pub type ListCell = Rc<RefCell<(Tensor, Tensor)>>;
+
+/// Room a `while` loop's list starts with; also the least a full buffer grows by.
+const MIN_CAPACITY: f64 = 8.0;
+
+/// The staged lists bound in this frame and their current (buffer, length).
+pub fn snapshot_tensor_lists(scope: &Rc<Scope>) -> Vec<(ListCell, (Tensor, Tensor))> {
+    scope
+        .bindings()
+        .into_values()
+        .filter_map(|v| match v {
+            Value::TensorList(l) => {
+                let c = l.borrow().clone();
+                Some((l, c))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Names bound to staged lists in this frame (state of any loop or branch that appends).
+pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
+    scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
+}
+
+impl Stager {
+    /// A fresh symbolic dim, for a size that differs from path to path.
+    pub fn fresh_dim(&mut self, stem: &str) -> Dim {
+        self.fresh_dims += 1;
+        Dim::Sym(format!("{stem}#{}", self.fresh_dims))
+    }
+
+    /// An empty staged list of `item`-typed items holding `initial` first,
+    /// with room for `room` more (a rank-0 `i64`; `None`: a few).
+    pub fn new_tensor_list(&mut self, initial: &[Value], item: &TensorType, room: Option<Tensor>, span: Span) -> R<Value> {
+        let room = match room {
+            Some(n) => n,
+            None => self.scalar(MIN_CAPACITY, DType::I64, span)?,
+        };
+        let zero = self.scalar(0.0, item.dtype, span)?;
+        let mut dims = vec![Dim::Sym(format!("{}.capacity", self.localize(&room, span)?))];
+        dims.extend(item.dims.iter().cloned());
+        let mut buffer = self.emit(OpKind::Fill, &[&zero, &room], TensorType::new(item.dtype, dims), span)?;
+        if !initial.is_empty() {
+            // Items already in the list come first.
+            let items: Vec<Value> = initial.iter().map(|v| self.to_tensor_as(v, item.dtype, span).map(Value::Tensor)).collect::<R<_>>()?;
+            let head = self.stack(&items, 0, span)?;
+            if let Value::Tensor(joined) = self.concat(&[head, Value::Tensor(buffer.clone())], 0, span)? {
+                buffer = joined;
+            }
+        }
+        let len = self.scalar(initial.len() as f64, DType::I64, span)?;
+        Ok(Value::TensorList(Rc::new(RefCell::new((buffer, len)))))
+    }
+
+    /// `l.append(x)` on a staged list.
+    pub fn tensor_list_append(&mut self, l: &ListCell, x: &Value, span: Span) -> R<()> {
+        let (buf, len) = l.borrow().clone();
+        let x = self.to_tensor_as(x, buf.ty.dtype, span)?;
+        if x.ty.dims[..] != buf.ty.dims[1..] {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "a staged list of {} items cannot take an item of shape {}",
+                    TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec()).shape_string(),
+                    x.ty.shape_string()
+                ),
+            ));
+        }
+        let buf = self.reserve_one(&buf, &len, span)?;
+        let ty = buf.ty.clone();
+        let buf2 = self.emit(OpKind::DynUpdate { axes: 1, accumulate: false }, &[&buf, &x, &len], ty, span)?;
+        let len2 = match self.binary(BinaryOp::Add, &Value::Tensor(len), &Value::Int(1), span)? {
+            Value::Tensor(t) => t,
+            _ => return Err(Diagnostic::internal(span, "length increment was not staged")),
+        };
+        *l.borrow_mut() = (buf2, len2);
+        Ok(())
+    }
+
+    /// `buf`, or a copy with more room when its `len` items fill it: an IR
+    /// `if` whose result size is a fresh symbolic dim.
+    fn reserve_one(&mut self, buf: &Tensor, len: &Tensor, span: Span) -> R<Tensor> {
+        let cap = self.emit(OpKind::Dim { axis: 0 }, &[buf], TensorType::scalar(DType::I64), span)?;
+        let full = self.compare(CmpOp::Ge, &Value::Tensor(len.clone()), &Value::Tensor(cap.clone()), span)?;
+        let full = self.to_tensor(&full, Some(DType::Bool), span)?;
+        let f = self.func_mut();
+        let (grow_r, keep_r) = (f.new_region(&[]), f.new_region(&[]));
+        self.in_region(grow_r, |s| {
+            let least = s.scalar(MIN_CAPACITY, DType::I64, span)?;
+            let room = s.binary_same(BinaryOp::Max, &cap, &least, span)?;
+            let item = TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec());
+            let Value::TensorList(more) = s.new_tensor_list(&[], &item, Some(room), span)? else {
+                return Err(Diagnostic::internal(span, "a new staged list"));
+            };
+            let pad = more.borrow().0.clone();
+            let grown = s.concat(&[Value::Tensor(buf.clone()), Value::Tensor(pad)], 0, span)?;
+            let Value::Tensor(grown) = grown else {
+                return Err(Diagnostic::internal(span, "buffer growth was not staged"));
+            };
+            let v = s.localize(&grown, span)?;
+            s.func_mut().append_op(grow_r, OpKind::Yield, vec![v], vec![], vec![], span);
+            Ok(())
+        })?;
+        self.in_region(keep_r, |s| {
+            let v = s.localize(buf, span)?;
+            s.func_mut().append_op(keep_r, OpKind::Yield, vec![v], vec![], vec![], span);
+            Ok(())
+        })?;
+        let mut dims = buf.ty.dims.clone();
+        dims[0] = self.fresh_dim("capacity");
+        let ty = TensorType::new(buf.ty.dtype, dims);
+        let cond = self.localize(&full, span)?;
+        let region = self.region;
+        let (_, results) = self.func_mut().append_op(region, OpKind::If, vec![cond], vec![Type::Tensor(ty.clone())], vec![grow_r, keep_r], span);
+        let grown = Tensor { value: results[0], ty, origin: self.generation, region, weak: false };
+        self.register_sym_sources(&grown);
+        Ok(grown)
+    }
+
+    /// The items of a staged list as one tensor (`np.stack(l)`).
+    pub fn tensor_list_stack(&mut self, l: &ListCell, span: Span) -> R<Tensor> {
+        let (buf, len) = l.borrow().clone();
+        let zero = self.scalar(0.0, DType::I64, span)?;
+        let mut dims = buf.ty.dims.clone();
+        let lv = self.localize(&len, span)?;
+        dims[0] = Dim::Sym(format!("{}[:{lv}]", buf.ty.dims[0]));
+        self.emit(OpKind::DynSlice, &[&buf, &zero, &len], TensorType::new(buf.ty.dtype, dims), span)
+    }
+}
