@@ -230,3 +230,61 @@ def test_cf_recursion_depth_small_still_works(agc_bin, tmp_path):
     nxt[order[:-1]] = order[1:]
     val = rng.integers(-1000, 1000, size=n).astype(np.float64)
     assert float(lib.total(nxt, val, np.int64(order[0]))) == float(val.sum())
+
+
+WHILE_STATE = re.compile(r"=\s*while\s+([^:]*):")
+IF_RESULTS = re.compile(r"^\s*(%[\w.]+(?:\s*,\s*%[\w.]+)*)\s*=\s*if\s")
+
+
+def test_cf_loop_state_is_the_live_modified_variables(agc_bin, tmp_path):
+    """Liveness decides the loop state: temporaries assigned and read within one iteration
+    (`t`, `u`) and a variable reassigned after the loop before any read (`scratch`) are not
+    carried; the accumulator, the counter and the state read after the loop are."""
+    ir = build_ir(agc_bin, tmp_path, "cf_ir_live_state", '''
+        """Temporaries stay inside the loop."""
+        import agc
+        import agc.numpy as np
+
+
+        @agc.export
+        def run(x: agc.f32[3], limit: agc.f32[()]):
+            acc = np.zeros(3, dtype=np.float32)
+            scratch = np.ones(5, dtype=np.float32)
+            i = np.zeros((), dtype=np.int64)
+            while np.sum(acc) < limit and i < 100:
+                t = np.tanh(x) * 2.0
+                u = t + acc
+                scratch = u * 3.0
+                acc = u
+                i = i + 1
+            scratch = acc * 2.0
+            return acc, i, scratch
+        ''')
+    states = [m.group(1) for m in WHILE_STATE.finditer(ir)]
+    assert len(states) == 1, f"expected one while op:\n{ir}"
+    carried = [v for v in states[0].split(",") if v.strip()]
+    assert len(carried) == 2, f"expected the loop to carry exactly acc and i, got {carried}:\n{ir}"
+
+
+def test_cf_if_returns_only_variables_live_after_it(agc_bin, tmp_path):
+    """Both branches assign `t` (with different shapes) and `y`; only `y` is read after the
+    `if`, so the `if` op has one result and the differing shapes of `t` are not an error."""
+    ir = build_ir(agc_bin, tmp_path, "cf_ir_live_if", '''
+        """A dead branch temporary."""
+        import agc
+        import agc.numpy as np
+
+
+        @agc.export
+        def pick(x: agc.f32[4], c: agc.f32[()]):
+            if c > 0:
+                t = x[:2]
+                y = np.sum(t)
+            else:
+                t = x * 2.0
+                y = np.max(t)
+            return y
+        ''')
+    results = [m.group(1) for line in ir.splitlines() if (m := IF_RESULTS.match(line))]
+    assert len(results) == 1, f"expected one if op:\n{ir}"
+    assert len(results[0].split(",")) == 1, f"expected the if to return only y:\n{ir}"

@@ -24,6 +24,7 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
     let body = parse::parse_module(file)?;
     unsupported::check(body)?;
     let mut stager = Stager::new(Rc::new(file.clone()));
+    stager.facts = stage::flow_facts::FlowFacts::of_module(body);
     let globals = Scope::module();
     globals.set("__name__", stage::value::Value::str(module_name));
     match stager.exec_block(body, &globals)? {

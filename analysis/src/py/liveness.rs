@@ -9,6 +9,7 @@
 use super::cfg::{key, Cfg, StmtNodes};
 use super::dataflow::{solve, Flow};
 use rustpython_parser::ast::Stmt;
+use rustpython_parser::text_size::TextRange;
 use std::collections::{BTreeSet, HashMap};
 
 /// Live names at each statement of one function body.
@@ -16,6 +17,10 @@ pub struct Liveness {
     live_in: Vec<BTreeSet<String>>,
     live_out: Vec<BTreeSet<String>>,
     stmts: HashMap<usize, StmtNodes>,
+    /// The graph's edges, as node indices.
+    edges: Vec<(usize, usize)>,
+    /// Each node's source range (none for entry and exit).
+    ranges: Vec<Option<TextRange>>,
 }
 
 impl Liveness {
@@ -37,6 +42,8 @@ impl Liveness {
             live_in: sol.output,
             live_out: sol.input,
             stmts: cfg.statements().map(|(s, n)| (key(s), n)).collect(),
+            edges: graph.edge_indices().filter_map(|e| graph.edge_endpoints(e)).map(|(u, t)| (u.index(), t.index())).collect(),
+            ranges: graph.node_weights().map(|n| n.range).collect(),
         }
     }
 
@@ -49,6 +56,21 @@ impl Liveness {
     pub fn live_after(&self, s: &Stmt) -> Option<&BTreeSet<String>> {
         let n = self.stmts.get(&key(s))?;
         self.live_out.get(n.after.index())
+    }
+
+    /// The names live where control goes when it leaves the code spanning
+    /// `range` (one or more whole statements) by any way: falling through,
+    /// `break`, `continue` or `return` (which leaves nothing live). What a
+    /// staged region that lowers these exits to flags must hand on.
+    pub fn live_leaving(&self, range: TextRange) -> BTreeSet<String> {
+        let inside = |n: usize| self.ranges[n].is_some_and(|r| range.contains_range(r));
+        let mut live = BTreeSet::new();
+        for &(u, t) in &self.edges {
+            if inside(u) && !inside(t) {
+                live.extend(self.live_in[t].iter().cloned());
+            }
+        }
+        live
     }
 
     /// For a `while` or `for` statement, the names live at its header: read
@@ -68,6 +90,7 @@ impl Liveness {
 mod tests {
     use super::*;
     use crate::py::cfg::tests::{function, names, stmt};
+    use rustpython_parser::ast::Ranged;
 
     fn head(src: &str, line: &str) -> BTreeSet<String> {
         let body = function(src);
@@ -130,6 +153,35 @@ def f(c):
         assert_eq!(after(src, "if c"), names(&["z"]));
         assert_eq!(after(src, "y = 1"), names(&["y"]));
         assert_eq!(after(src, "y = 2"), names(&[]));
+    }
+
+    #[test]
+    fn leaving_a_statement_includes_what_break_and_continue_reach() {
+        let src = "
+def f(x, t, n):
+    hit = -1
+    for i in range(n):
+        if x[i] > t:
+            tmp = i * 2
+            hit = tmp
+            break
+        if x[i] < 0:
+            skip = i
+            continue
+    else:
+        hit = 1000
+    return hit
+";
+        let body = function(src);
+        let live = Liveness::analyse(&body);
+        let leaving = |line: &str| live.live_leaving(stmt(&body, src, line).range());
+        // Falling through reaches the next `if`; `break` reaches `return hit`.
+        assert_eq!(leaving("if x[i] > t"), names(&["hit", "i", "t", "x"]));
+        assert_eq!(after(src, "if x[i] > t"), names(&["i", "t", "x"]));
+        // `continue` reaches the loop head, which needs nothing `skip` gives.
+        assert_eq!(leaving("if x[i] < 0"), names(&["t", "x"]));
+        // The loop is left by `break` (hit read after) and through `else`.
+        assert_eq!(leaving("for i in range(n)"), names(&["hit"]));
     }
 
     #[test]

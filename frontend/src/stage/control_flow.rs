@@ -67,26 +67,26 @@ impl Stager {
     pub fn guard_rest(&mut self, exit: Tensor, rest: &'static [Stmt], scope: &Rc<Scope>, span: Span) -> R<()> {
         let ty = exit.ty.clone();
         let go_on = self.emit(OpKind::Unary(UnaryOp::Not), &[&exit], ty, span)?;
-        self.staged_if(go_on, rest, &[], scope, span, true)
+        let arms = IfArms { then: rest, orelse: &[], within: rest, owner: None, clear_flags_in_then: true };
+        self.staged_if(go_on, arms, scope, span)
     }
 
-    /// `if cond: body else: orelse` with a staged rank-0 bool `cond`.
-    pub fn staged_if(
-        &mut self,
-        cond: Tensor,
-        body: &'static [Stmt],
-        orelse: &'static [Stmt],
-        scope: &Rc<Scope>,
-        span: Span,
-        clear_flags_in_then: bool,
-    ) -> R<()> {
-        let mut names: BTreeSet<String> = activity::bound_names(body);
-        names.extend(activity::bound_names(orelse));
+    /// `if cond: then else: orelse` with a staged rank-0 bool `cond`.
+    pub fn staged_if(&mut self, cond: Tensor, arms: IfArms, scope: &Rc<Scope>, span: Span) -> R<()> {
+        let IfArms { then: body, orelse, within, owner, clear_flags_in_then } = arms;
+        let mut assigned: BTreeSet<String> = activity::bound_names(body);
+        assigned.extend(activity::bound_names(orelse));
+        // Only what is read later leaves the `if` (unknown liveness: all of it).
+        let live = self.facts.live_leaving(within);
+        let (carried, dead): (BTreeSet<String>, BTreeSet<String>) = assigned.into_iter().partition(|n| live.as_ref().is_none_or(|l| l.contains(n)));
+        let mut names = carried;
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
         names.extend(super::lists::tensor_list_names(scope));
         let names: Vec<String> = names.into_iter().collect();
+        let dead: Vec<String> = dead.into_iter().collect();
         let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        let dead_before: Vec<Option<Value>> = dead.iter().map(|n| self.peek(scope, n)).collect();
         let lists = super::lists::snapshot_tensor_lists(scope);
 
         let f = self.func_mut();
@@ -99,6 +99,7 @@ impl Stager {
             *l.borrow_mut() = c.clone();
         }
         restore(scope, &names, &before);
+        restore(scope, &dead, &dead_before);
         self.trace_region(else_r, orelse, scope, false)?;
         let after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
@@ -116,9 +117,10 @@ impl Stager {
                     }
                 }
                 (Some(_), None) | (None, Some(_)) => {
-                    let branch = if after_then[i].is_some() { "then" } else { "else" };
+                    let (branch, block) = if after_then[i].is_some() { ("then", body) } else { ("else", orelse) };
+                    let at = self.lines_assigning(owner, block, name);
                     let why = format!(
-                        "it is assigned only in the {branch} branch of the staged `if` at line {line}, so it has no value when the other branch runs"
+                        "it is assigned only in the {branch} branch of the staged `if` at line {line}{at}, so it has no value when the other branch runs"
                     );
                     scope.set_local(name, Value::Undefined(Rc::from(why)));
                 }
@@ -159,13 +161,43 @@ impl Stager {
             }
             scope.set_local(&names[*i], v);
         }
+        for name in &dead {
+            let why = format!("it is assigned in the staged `if` at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
+            scope.set_local(name, Value::Undefined(Rc::from(why)));
+        }
         Ok(())
+    }
+
+    /// ` (line 7)` / ` (lines 7, 9)`: where `name` is assigned in `block` of statement `owner`.
+    pub fn lines_assigning(&self, owner: Option<&'static Stmt>, block: &[Stmt], name: &str) -> String {
+        let Some(owner) = owner else { return String::new() };
+        let lines: Vec<String> = self.facts.assignments_in(owner, block, name).into_iter().map(|o| self.file.line_col(o).0.to_string()).collect();
+        match lines.len() {
+            0 => String::new(),
+            1 => format!(" (line {})", lines[0]),
+            _ => format!(" (lines {})", lines.join(", ")),
+        }
     }
 
     /// A variable's current binding in this frame (not enclosing ones).
     pub fn peek(&self, scope: &Rc<Scope>, name: &str) -> Option<Value> {
         scope.get_here(name).filter(|v| !matches!(v, Value::Undefined(_)))
     }
+}
+
+/// The two arms of a staged `if` and where it sits in the source.
+pub struct IfArms {
+    /// Runs where the condition holds.
+    pub then: &'static [Stmt],
+    /// Runs where it does not.
+    pub orelse: &'static [Stmt],
+    /// The statements the staged `if` stands for: it hands on what is live
+    /// on leaving them (empty: every assigned variable).
+    pub within: &'static [Stmt],
+    /// The statement that owns the arms (for messages naming assignment lines).
+    pub owner: Option<&'static Stmt>,
+    /// The exit flags start out false in `then` (it runs only where no exit happened).
+    pub clear_flags_in_then: bool,
 }
 
 /// A staged list's current contents as a new list object (others unchanged).

@@ -11,7 +11,7 @@
 //! condition includes "no break, no return", so no extra iteration runs.
 
 use super::lists::snapshot_tensor_lists;
-use super::control_flow::{restore, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
+use super::control_flow::{restore, IfArms, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
 use super::merge::{self, Plan};
 use super::scope::Scope;
 use super::value::{Tensor, Value};
@@ -63,6 +63,9 @@ pub struct LoopSpec {
     pub body: &'static [Stmt],
     /// The `else:` block (runs when the loop ends without `break`).
     pub orelse: &'static [Stmt],
+    /// The loop statement (for the dataflow facts about it); `None`: carry
+    /// every variable the body assigns.
+    pub stmt: Option<&'static Stmt>,
     /// The loop statement's span.
     pub span: Span,
     /// The rest of a loop whose first iterations were unrolled: its exit
@@ -130,10 +133,23 @@ impl Stager {
             names.push(name);
             initial.push(Some(list));
         }
-        let mut body_local = Vec::new();
+        // The loop carries what is live at its head (read before being
+        // reassigned in an iteration) or on leaving it (by `break` too);
+        // unknown liveness: all of it.
+        let live = spec.stmt.and_then(|s| {
+            let mut live = self.facts.live_at_loop_head(s)?.clone();
+            live.extend(self.facts.live_leaving(std::slice::from_ref(s))?);
+            Some(live)
+        });
+        let carried = |n: &String| n.starts_with("__agc_") || live.as_ref().is_none_or(|l| l.contains(n));
+        let (mut body_local, mut dead) = (Vec::new(), Vec::new());
         for (i, name) in names.iter().enumerate() {
             let what = format!("loop variable '{name}' of the staged loop at line {line}");
             if plans.iter().any(|(j, _)| *j == i) {
+                continue;
+            }
+            if !carried(name) && !matches!(&initial[i], Some(Value::TensorList(_))) {
+                dead.push(i);
                 continue;
             }
             match (&initial[i], after_probe.get(i).unwrap_or(&None)) {
@@ -204,7 +220,18 @@ impl Stager {
             scope.set_local(&names[*i], merge::rebuild(p, &mut values));
         }
         for i in body_local {
-            let why = format!("it is assigned only inside the staged loop at line {line}; assign it before the loop to use it afterwards");
+            let name = &names[i];
+            let at = self.lines_assigning(spec.stmt, spec.body, name);
+            let why = match spec.stmt {
+                Some(s) if self.facts.defined_before_loop(s, name) => {
+                    format!("it has no value before the staged loop at line {line}, which assigns it{at}; give it one before the loop")
+                }
+                _ => format!("it is assigned only inside the staged loop at line {line}{at}; assign it before the loop to use it afterwards"),
+            };
+            scope.set_local(name, Value::Undefined(Rc::from(why)));
+        }
+        for i in dead {
+            let why = format!("it is assigned in the staged loop at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
             scope.set_local(&names[i], Value::Undefined(Rc::from(why)));
         }
         // 3. `else:` runs when no break happened; then the loop's own flags end.
@@ -213,7 +240,8 @@ impl Stager {
                 Some(Value::Tensor(b)) => {
                     let ty = b.ty.clone();
                     let no_break = self.emit(OpKind::Unary(UnaryOp::Not), &[&b], ty, span)?;
-                    self.staged_if(no_break, spec.orelse, &[], scope, span, false)?;
+                    let arms = IfArms { then: spec.orelse, orelse: &[], within: spec.orelse, owner: spec.stmt, clear_flags_in_then: false };
+                    self.staged_if(no_break, arms, scope, span)?;
                 }
                 _ => {
                     self.exec_block(spec.orelse, scope)?;

@@ -18,6 +18,7 @@ pub mod builtins;
 pub mod calls;
 pub mod control_flow;
 pub mod export;
+pub mod flow_facts;
 pub mod expr;
 pub mod grad;
 pub mod index;
@@ -114,6 +115,8 @@ pub struct Stager {
     pub file: std::rc::Rc<crate::source::SourceFile>,
     /// How many fresh symbolic dims were made (see [`Stager::fresh_dim`]).
     pub fresh_dims: usize,
+    /// Liveness and reaching definitions of the module's function bodies.
+    pub facts: flow_facts::FlowFacts,
 }
 
 /// A user-function call in progress.
@@ -165,6 +168,7 @@ impl Stager {
             last_assignment: HashMap::new(),
             file,
             fresh_dims: 0,
+            facts: flow_facts::FlowFacts::default(),
         }
     }
 

@@ -6,7 +6,7 @@ use super::args::Args;
 use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, Value};
-use super::control_flow::{BROKE, CONTINUED};
+use super::control_flow::{IfArms, BROKE, CONTINUED};
 use super::loops::{LoopItems, LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -77,13 +77,14 @@ impl Stager {
                     Some(false) => self.exec_block(&i.orelse, scope),
                     None => {
                         let cond = self.truth_tensor(&test, span_of(&*i.test))?;
-                        self.staged_if(cond, &i.body, &i.orelse, scope, span, false)?;
+                        let arms = IfArms { then: &i.body, orelse: &i.orelse, within: std::slice::from_ref(s), owner: Some(s), clear_flags_in_then: false };
+                        self.staged_if(cond, arms, scope, span)?;
                         Ok(Flow::Normal)
                     }
                 };
             }
-            Stmt::While(w) => return self.exec_while(w, scope),
-            Stmt::For(f) => return self.exec_for(f, scope),
+            Stmt::While(w) => return self.exec_while(s, w, scope),
+            Stmt::For(f) => return self.exec_for(s, f, scope),
             Stmt::Break(_) => return Ok(Flow::Break),
             Stmt::Continue(_) => return Ok(Flow::Continue),
             Stmt::Pass(_) | Stmt::Global(_) | Stmt::Nonlocal(_) => {}
@@ -171,14 +172,14 @@ impl Stager {
     /// A `while`: unrolled while its test is a compile-time value; from the
     /// first iteration whose test is staged (or after which a staged `break`
     /// or `return` may have happened), the rest is one staged loop.
-    fn exec_while(&mut self, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+    fn exec_while(&mut self, s: &'static Stmt, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
         let outer = self.enter_static_loop(scope);
-        let flow = self.unroll_while(w, scope);
+        let flow = self.unroll_while(s, w, scope);
         self.leave_static_loop(scope, outer);
         flow
     }
 
-    fn unroll_while(&mut self, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+    fn unroll_while(&mut self, s: &'static Stmt, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
         let span = span_of(w);
         let mut n = 0usize;
         loop {
@@ -189,7 +190,7 @@ impl Stager {
                 Some(true) if !staged_exit => {}
                 Some(false) if !staged_exit => return self.exec_block(&w.orelse, scope),
                 _ => {
-                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, span, continuing: true };
+                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, stmt: Some(s), span, continuing: true };
                     self.staged_loop(spec, scope)?;
                     return Ok(Flow::Normal);
                 }
@@ -228,7 +229,7 @@ impl Stager {
         }
     }
 
-    fn exec_for(&mut self, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
+    fn exec_for(&mut self, s: &'static Stmt, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
         let mut iterable = self.eval(&f.iter, scope)?;
         let span = span_of(f);
         if let Value::TensorList(l) = &iterable {
@@ -254,7 +255,7 @@ impl Stager {
             _ => None,
         };
         if let Some(kind) = staged {
-            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, span, continuing: false }, scope)?;
+            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, stmt: Some(s), span, continuing: false }, scope)?;
             return Ok(Flow::Normal);
         }
         let items = self.iter_values(&iterable, span_of(&*f.iter))?;
