@@ -211,6 +211,10 @@ impl<'f> Builder<'f> {
         if t.dims == dims {
             return Ok(x);
         }
+        let to = TensorType::new(t.dtype, dims.to_vec());
+        if infer::same_up_to_sym_names(&t, &to) {
+            return self.retype(x, &to);
+        }
         if !infer::same_numel(&t.dims, dims) {
             let to = TensorType::new(t.dtype, dims.to_vec());
             return Err(TypeError::Reshape(t.shape_string(), to.shape_string()));

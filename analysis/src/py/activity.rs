@@ -91,6 +91,34 @@ pub fn bound_names(body: &[Stmt]) -> BTreeSet<String> {
     out
 }
 
+/// Names whose items are assigned in `body` (`x[i] = v`, `x[i][j] += v`,
+/// not inside nested defs): the tensors an item write rebinds.
+pub fn item_written_names(body: &[Stmt]) -> BTreeSet<String> {
+    fn base(target: &Expr, out: &mut BTreeSet<String>) {
+        match target {
+            Expr::Subscript(s) => match &*s.value {
+                Expr::Name(n) => {
+                    out.insert(n.id.to_string());
+                }
+                inner => base(inner, out),
+            },
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| base(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| base(e, out)),
+            Expr::Starred(s) => base(&s.value, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk::all_stmts(body, false, &mut |s| match s {
+        Stmt::Assign(a) => a.targets.iter().for_each(|t| base(t, &mut out)),
+        Stmt::AugAssign(a) => base(&a.target, &mut out),
+        Stmt::AnnAssign(a) => base(&a.target, &mut out),
+        Stmt::For(l) => base(&l.target, &mut out),
+        _ => {}
+    });
+    out
+}
+
 /// Names a function's parameters bind.
 pub fn parameter_names(args: &ast::Arguments) -> Vec<String> {
     let mut out: Vec<String> = args
@@ -144,6 +172,13 @@ mod tests {
         );
         let names: Vec<String> = bound_names(&b).into_iter().collect();
         assert_eq!(names, ["a", "b", "c", "d", "e", "f", "i", "np"]);
+    }
+
+    #[test]
+    fn item_written_names_are_the_bases_of_subscript_targets() {
+        let b = body("x[0] = 1\ny[i][j] += 2\na, z[1] = 3, 4\nw.v[0] = 5\nq = 6\ndef f():\n    inner[0] = 7\n");
+        let names: Vec<String> = item_written_names(&b).into_iter().collect();
+        assert_eq!(names, ["x", "y", "z"]);
     }
 
     #[test]

@@ -76,6 +76,8 @@ impl Stager {
         let IfArms { then: body, orelse, within, owner, clear_flags_in_then } = arms;
         let mut assigned: BTreeSet<String> = activity::bound_names(body);
         assigned.extend(activity::bound_names(orelse));
+        assigned.extend(activity::item_written_names(body));
+        assigned.extend(activity::item_written_names(orelse));
         // Only what is read later leaves the `if` (unknown liveness: all of it).
         let live = self.facts.live_leaving(within);
         let (carried, dead): (BTreeSet<String>, BTreeSet<String>) = assigned.into_iter().partition(|n| live.as_ref().is_none_or(|l| l.contains(n)));
@@ -154,13 +156,7 @@ impl Stager {
             .into_iter()
             .zip(types)
             .map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
-        for (i, p) in &plans {
-            let v = merge::rebuild(p, &mut values);
-            if let Value::TensorList(l) = &v {
-                self.register_sym_sources(&l.borrow().0);
-            }
-            scope.set_local(&names[*i], v);
-        }
+        self.bind_merged(&plans, &names, &mut values, scope);
         for name in &dead {
             let why = format!("it is assigned in the staged `if` at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
             scope.set_local(name, Value::Undefined(Rc::from(why)));

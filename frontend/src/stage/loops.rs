@@ -80,6 +80,7 @@ impl Stager {
         let (line, _) = self.file.line_col(span.start);
         let counter = format!("__agc_counter{}", self.open_regions.len());
         let mut names: BTreeSet<String> = activity::bound_names(spec.body);
+        names.extend(activity::item_written_names(spec.body));
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.into());
         if let LoopKind::Range { target, start, .. } = &spec.kind {
@@ -216,9 +217,7 @@ impl Stager {
         let origin = self.generation;
         let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
         restore(scope, &names, &initial);
-        for (i, p) in &plans {
-            scope.set_local(&names[*i], merge::rebuild(p, &mut values));
-        }
+        self.bind_merged(&plans, &names, &mut values, scope);
         for i in body_local {
             let name = &names[i];
             let at = self.lines_assigning(spec.stmt, spec.body, name);
@@ -268,13 +267,7 @@ impl Stager {
         let origin = self.generation;
         let params = self.func_mut().region(r).params.clone();
         let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r, weak: false });
-        for (i, p) in plans {
-            let v = merge::rebuild(p, &mut values);
-            if let Value::TensorList(l) = &v {
-                self.register_sym_sources(&l.borrow().0);
-            }
-            scope.set_local(&names[*i], v);
-        }
+        self.bind_merged(plans, names, &mut values, scope);
     }
 
     /// The loop condition, a rank-0 bool tensor: the user's test (or the

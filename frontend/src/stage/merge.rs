@@ -218,6 +218,20 @@ impl Stager {
     }
 }
 
+impl Stager {
+    /// Binds each planned variable (`plans` index `names`) to its value
+    /// rebuilt from the merged IR `values`.
+    pub fn bind_merged(&mut self, plans: &[(usize, Plan)], names: &[String], values: &mut impl Iterator<Item = Tensor>, scope: &std::rc::Rc<super::scope::Scope>) {
+        for (i, p) in plans {
+            let v = rebuild(p, values);
+            if let Value::TensorList(l) = &v {
+                self.register_sym_sources(&l.borrow().0);
+            }
+            scope.set_local(&names[*i], v);
+        }
+    }
+}
+
 /// Rebuilds a variable's value from its plan and the merged IR values.
 pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value {
     match plan {

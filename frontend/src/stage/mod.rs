@@ -30,6 +30,7 @@ pub mod numpy;
 pub mod pyops;
 pub mod recursion;
 pub mod scope;
+pub mod setitem;
 pub mod stmt;
 pub mod structure;
 pub mod tensor;

@@ -370,6 +370,11 @@ impl Stager {
             Expr::Subscript(s) => {
                 let base = self.eval(&s.value, scope)?;
                 let index = self.eval(&s.slice, scope)?;
+                if let Value::Tensor(x) = &base {
+                    // A write into a tensor rebinds the target to the updated tensor.
+                    let new = Value::Tensor(self.updated(x, &index, &value, span)?);
+                    return self.assign(&s.value, new, scope);
+                }
                 self.set_item(&base, index, value, span)
             }
             _ => Err(Diagnostic::error(span, "cannot assign to this expression")),
@@ -392,10 +397,6 @@ impl Stager {
                 super::expr::dict_insert(&mut d.borrow_mut(), index, value);
                 Ok(())
             }
-            Value::Tensor(_) => Err(Diagnostic::unsupported(
-                span,
-                "item assignment into a tensor is not supported: staged tensors are immutable; build the result with np.where, np.concatenate or np.stack",
-            )),
             other => Err(Diagnostic::error(span, format!("'{}' object does not support item assignment", other.type_name()))),
         }
     }
