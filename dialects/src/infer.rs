@@ -236,21 +236,42 @@ pub fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
     for d in dims {
         match d {
             Dim::Static(n) => prod *= n,
-            Dim::Sym(s) => match s.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
-                Some(inner) if inner.contains('*') && !inner.contains(['+', '(', '[']) => {
-                    for part in inner.split('*') {
+            Dim::Sym(s) => match s.strip_prefix('(').and_then(|x| x.strip_suffix(')')).and_then(top_level_factors) {
+                Some(parts) => {
+                    for part in parts {
                         match part.parse::<i64>() {
                             Ok(n) => prod *= n,
                             Err(_) => syms.push(part.to_string()),
                         }
                     }
                 }
-                _ => syms.push(s.clone()),
+                None => syms.push(s.clone()),
             },
         }
     }
     syms.sort();
     (prod, syms)
+}
+
+/// The factors of a product name's inside (`A*N[1:-1:3]*2`), split at `*`
+/// outside brackets and parentheses; `None` unless it is a product of at
+/// least two factors (a sum like `B-1` or a single name).
+fn top_level_factors(inner: &str) -> Option<Vec<&str>> {
+    let (mut depth, mut start, mut parts) = (0i32, 0, Vec::new());
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            '*' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            '+' | '-' if depth == 0 => return None,
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    (parts.len() > 1 && depth == 0).then_some(parts)
 }
 
 /// The canonical dim for the product of `dims` (`B*2` is `(B*2)`, `2*3` is `6`).
@@ -363,5 +384,14 @@ mod tests {
         assert_eq!(reshape_dims(&from, &[None, Some(S(28))]).unwrap()[0], Dim::Sym("(B*28)".into()));
         assert!(reshape_dims(&t(&[S(6)]), &[Some(S(4)), None]).is_err());
         assert_eq!(reshape_dims(&t(&[S(6)]), &[Some(S(2)), None]).unwrap(), vec![S(2), S(3)]);
+    }
+
+    #[test]
+    fn products_split_only_at_top_level_stars() {
+        assert_eq!(factor(&[s("(N[1:-1:3]*3)")]), (3, vec!["N[1:-1:3]".to_string()]));
+        assert_eq!(factor(&[s("(A*N[a*b:c])"), S(2)]), (2, vec!["A".to_string(), "N[a*b:c]".to_string()]));
+        assert_eq!(factor(&[s("(B-1)")]), (1, vec!["(B-1)".to_string()]));
+        assert_eq!(dim_product(&[s("N[::2]"), S(2)]), s("(N[::2]*2)"));
+        assert!(same_numel(&[s("N[::2]"), S(2), S(3)], &[s("(N[::2]*2)"), S(3)]));
     }
 }

@@ -100,15 +100,7 @@ fn slice(r: &mut Rule, dims: &[SliceDim]) -> Result<Value, RuleError> {
         }
         cur = match &tx.dims[axis] {
             Dim::Static(n) => expand_static(&mut r.b, cur, axis, *n, s)?,
-            _ if s.step == 1 || *s == REVERSED => expand_run_time(r, cur, axis, s)?,
-            d => {
-                return Err(RuleError::Unsupported(format!(
-                    "the gradient of slicing the run-time-sized axis {d} with [{}:{}:{}]",
-                    s.start.map(|v| v.to_string()).unwrap_or_default(),
-                    s.stop.map(|v| v.to_string()).unwrap_or_default(),
-                    s.step
-                )))
-            }
+            _ => expand_run_time(r, cur, axis, s)?,
         };
     }
     Ok(cur)
@@ -121,20 +113,25 @@ const REVERSED: SliceDim = SliceDim {
     step: -1,
 };
 
-/// Pads `cur` (sliced with step 1 along the run-time-sized `axis`) with
-/// zero blocks, through the `dyn_slice` adjoint on the axis moved to the
-/// front; or reverses it back (`::-1`).
+/// Pads `cur` (sliced along the run-time-sized `axis`) with zero blocks,
+/// through the `dyn_slice` adjoint on the axis moved to the front; or
+/// reverses it back (`::-1`); or spreads it out first (other steps, see
+/// [`super::strided`]).
 fn expand_run_time(r: &mut Rule, cur: Value, axis: usize, s: &SliceDim) -> BResult {
     let x = r.x[0];
-    let fresh = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
     let tx = r.ty(x);
-    let b = &mut r.b;
-    let t = b.ty(cur);
+    let t = r.b.ty(cur);
     let perm = to_front(t.rank(), axis);
-    let front = b.transpose(cur, perm.clone())?;
-    let mut full = b.ty(front);
+    let front = r.b.transpose(cur, perm.clone())?;
+    let mut full = r.b.ty(front);
     full.dims[0] = tx.dims[axis].clone();
-    let n = b.dim(x, axis);
+    let n = r.b.dim(x, axis);
+    if s.step != 1 && *s != REVERSED {
+        let spread = super::strided::expand_rows(r, front, &full, n, s)?;
+        return r.b.transpose(spread, inverse(&perm));
+    }
+    let fresh = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
+    let b = &mut r.b;
     if *s == REVERSED {
         let rev = b.slice(
             front,

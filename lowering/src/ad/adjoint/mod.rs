@@ -16,6 +16,7 @@ pub(crate) mod layout;
 pub(crate) mod linalg;
 pub(crate) mod loops;
 pub(crate) mod reduce;
+pub(crate) mod strided;
 
 use super::context::ModCx;
 use crate::builder::{BResult, Builder};
