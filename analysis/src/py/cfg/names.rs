@@ -3,7 +3,7 @@
 //! patterns, and the scoping of lambdas, comprehensions and nested functions.
 
 use super::super::{activity, walk};
-use super::Builder;
+use super::build::Builder;
 use rustpython_parser::ast::{self, Expr, Stmt};
 use std::collections::BTreeSet;
 
