@@ -5,6 +5,7 @@
 //! `if` on those flags, so nothing executes that Python would have skipped.
 
 use super::merge::{self, Plan};
+use super::object_state;
 use super::scope::Scope;
 use super::value::{Tensor, Value};
 use super::{Flow, Stager, R};
@@ -76,8 +77,9 @@ impl Stager {
         let IfArms { then: body, orelse, within, owner, clear_flags_in_then } = arms;
         let mut assigned: BTreeSet<String> = activity::bound_names(body);
         assigned.extend(activity::bound_names(orelse));
-        assigned.extend(activity::item_written_names(body));
-        assigned.extend(activity::item_written_names(orelse));
+        for block in [body, orelse] {
+            assigned.extend(activity::item_written_names(block));
+        }
         // Only what is read later leaves the `if` (unknown liveness: all of it).
         let live = self.facts.live_leaving(within);
         let (carried, dead): (BTreeSet<String>, BTreeSet<String>) = assigned.into_iter().partition(|n| live.as_ref().is_none_or(|l| l.contains(n)));
@@ -85,25 +87,39 @@ impl Stager {
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
         names.extend(super::lists::tensor_list_names(scope));
-        let names: Vec<String> = names.into_iter().collect();
+        let mut names: Vec<String> = names.into_iter().collect();
         let dead: Vec<String> = dead.into_iter().collect();
         let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         let dead_before: Vec<Option<Value>> = dead.iter().map(|n| self.peek(scope, n)).collect();
         let lists = super::lists::snapshot_tensor_lists(scope);
+        let attrs_before = object_state::snapshot(scope);
 
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
         self.trace_region(then_r, body, scope, clear_flags_in_then)?;
         // Staged lists are updated in place: keep the then-branch's contents
         // as new objects, and put the originals back for the else-branch.
-        let after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
+        let mut after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
+        let attrs_then = object_state::snapshot(scope);
         for (l, c) in &lists {
             *l.borrow_mut() = c.clone();
         }
         restore(scope, &names, &before);
         restore(scope, &dead, &dead_before);
+        object_state::restore(scope, &attrs_before);
         self.trace_region(else_r, orelse, scope, false)?;
-        let after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        let mut after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        // Object attributes either branch changed are merged like variables.
+        let attrs_else = object_state::snapshot(scope);
+        let mut changed = object_state::changed(&attrs_before, &attrs_then);
+        changed.extend(object_state::changed(&attrs_before, &attrs_else));
+        for name in changed {
+            if !names.contains(&name) {
+                after_then.push(attrs_then.get(&name).cloned());
+                after_else.push(attrs_else.get(&name).cloned());
+                names.push(name);
+            }
+        }
 
         let (line, _) = self.file.line_col(span.start);
         let mut plans: Vec<(usize, Plan)> = Vec::new();

@@ -13,6 +13,7 @@
 use super::lists::snapshot_tensor_lists;
 use super::control_flow::{restore, IfArms, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
 use super::merge::{self, Plan};
+use super::object_state;
 use super::scope::Scope;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
@@ -104,6 +105,7 @@ impl Stager {
         let lists = snapshot(scope, |v| if let Value::List(l) = v { Some(l) } else { None });
         let dicts = snapshot(scope, |v| if let Value::Dict(d) = v { Some(d) } else { None });
         let staged_lists = snapshot_tensor_lists(scope);
+        let attrs_before = object_state::snapshot(scope);
         let probe = self.func_mut().new_region(&[]);
         // The probe's counter is staged, so what depends on it shows as changing.
         let probed = self.in_region(probe, |s| {
@@ -111,8 +113,18 @@ impl Stager {
             s.loop_body(&spec, &counter, scope)
         });
         probed?;
-        let after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        let mut after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         restore(scope, &names, &initial);
+        // Object attributes the body changed (directly or in a method) are state too.
+        let attrs_after = object_state::snapshot(scope);
+        object_state::restore(scope, &attrs_before);
+        for name in object_state::changed(&attrs_before, &attrs_after) {
+            if !names.contains(&name) {
+                initial.push(attrs_before.get(&name).cloned());
+                after_probe.push(attrs_after.get(&name).cloned());
+                names.push(name);
+            }
+        }
         let grown = lists_to_stage(self, &lists, scope, span)?;
         for (name, list, items) in lists {
             scope.set_local(&name, Value::List(list.clone()));
@@ -142,7 +154,8 @@ impl Stager {
             live.extend(self.facts.live_leaving(std::slice::from_ref(s))?);
             Some(live)
         });
-        let carried = |n: &String| n.starts_with("__agc_") || live.as_ref().is_none_or(|l| l.contains(n));
+        // Attributes (`obj.attr`) are always carried: the object may be reachable elsewhere.
+        let carried = |n: &String| n.starts_with("__agc_") || n.contains('.') || live.as_ref().is_none_or(|l| l.contains(n));
         let (mut body_local, mut dead) = (Vec::new(), Vec::new());
         for (i, name) in names.iter().enumerate() {
             let what = format!("loop variable '{name}' of the staged loop at line {line}");

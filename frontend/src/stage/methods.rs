@@ -65,8 +65,10 @@ impl Stager {
             Value::Str(_) if STR_METHODS.contains(&name) => Ok(method(&format!("str.{name}"), base)),
             Value::Tuple(_) if name == "index" || name == "count" => Ok(method(&format!("list.{name}"), base)),
             Value::Instance(i) => {
-                if let Some(v) = i.attrs.borrow().get(name) {
-                    return Ok(v.clone());
+                match i.attrs.borrow().get(name) {
+                    Some(Value::Undefined(why)) => return Err(Diagnostic::error(span, format!("attribute '{name}' is undefined here: {why}"))),
+                    Some(v) => return Ok(v.clone()),
+                    None => {}
                 }
                 match i.class.lookup(name) {
                     Some(f @ Value::Function(_)) => Ok(Value::BoundMethod(Rc::new((base.clone(), f)))),

@@ -27,6 +27,7 @@ pub mod loops;
 pub mod merge;
 pub mod methods;
 pub mod numpy;
+pub mod object_state;
 pub mod pyops;
 pub mod recursion;
 pub mod scope;

@@ -94,9 +94,17 @@ impl Scope {
         Err(LookupError::Undefined)
     }
 
-    /// The binding in this very scope.
+    /// The binding in this very scope. A state name `obj.attr` (staged
+    /// control flow carries the attributes its body assigns like variables)
+    /// is the attribute of the instance bound to `obj` here.
     pub fn get_here(&self, name: &str) -> Option<Value> {
-        self.vars.borrow().get(name).cloned()
+        match name.split_once('.') {
+            Some((base, attr)) => match self.vars.borrow().get(base) {
+                Some(Value::Instance(i)) => i.attrs.borrow().get(attr).cloned(),
+                _ => None,
+            },
+            None => self.vars.borrow().get(name).cloned(),
+        }
     }
 
     /// Binds a name (in the module scope if declared `global`, in the
@@ -119,14 +127,30 @@ impl Scope {
         self.vars.borrow_mut().insert(name.to_string(), value);
     }
 
-    /// Binds a name in this very scope (the interpreter's own bookkeeping names).
+    /// Binds a name in this very scope (the interpreter's own bookkeeping
+    /// names, and state names `obj.attr`: see [`Scope::get_here`]).
     pub fn set_local(&self, name: &str, value: Value) {
-        self.vars.borrow_mut().insert(name.to_string(), value);
+        match name.split_once('.') {
+            Some((base, attr)) => {
+                if let Some(Value::Instance(i)) = self.vars.borrow().get(base) {
+                    i.attrs.borrow_mut().insert(attr.to_string(), value);
+                }
+            }
+            None => {
+                self.vars.borrow_mut().insert(name.to_string(), value);
+            }
+        }
     }
 
-    /// Removes a binding (`del x`).
+    /// Removes a binding (`del x`), or an attribute for a state name `obj.attr`.
     pub fn remove(&self, name: &str) -> bool {
-        self.vars.borrow_mut().remove(name).is_some()
+        match name.split_once('.') {
+            Some((base, attr)) => match self.vars.borrow().get(base) {
+                Some(Value::Instance(i)) => i.attrs.borrow_mut().remove(attr).is_some(),
+                _ => false,
+            },
+            None => self.vars.borrow_mut().remove(name).is_some(),
+        }
     }
 
     /// All bindings of this scope (for class bodies).
