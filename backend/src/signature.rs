@@ -160,11 +160,11 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
 /// C library functions an export must not be named after: the generated
 /// code itself calls some of them, and a definition would capture the calls.
 const LIBC_NAMES: &[&str] = &[
-    "abort", "abs", "acos", "asin", "atan", "atan2", "calloc", "ceil", "ceilf", "cos", "cosf",
+    "abort", "abs", "acos", "acosf", "asin", "asinf", "atan", "atan2", "atan2f", "atanf", "calloc", "ceil", "ceilf", "cos", "cosf",
     "cosh", "erf", "exit", "exp", "exp2", "expf", "expm1", "fabs", "fabsf", "floor", "floorf",
     "fmax", "fmin", "fmod", "fmodf", "free", "log", "log10", "log1p", "log2", "logf", "main",
     "malloc", "memcmp", "memcpy", "memmove", "memset", "pow", "powf", "printf", "puts", "realloc",
-    "round", "roundf", "sin", "sinf", "sinh", "sqrt", "sqrtf", "strlen", "tan", "tanh", "tanhf",
+    "round", "roundeven", "roundevenf", "roundf", "sin", "sinf", "sinh", "sqrt", "sqrtf", "strlen", "tan", "tanh", "tanhf",
     "trunc",
 ];
 

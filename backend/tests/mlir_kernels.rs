@@ -356,6 +356,10 @@ fn unary_ops() {
         (UnaryOp::Floor, "np.floor(x)"),
         (UnaryOp::Ceil, "np.ceil(x)"),
         (UnaryOp::Sign, "np.sign(x)"),
+        (UnaryOp::Asin, "np.arcsin(x)"),
+        (UnaryOp::Acos, "np.arccos(x)"),
+        (UnaryOp::Atan, "np.arctan(x)"),
+        (UnaryOp::Round, "np.rint(x)"),
     ];
     let mut funcs = Vec::new();
     for dt in [F32, F64] {

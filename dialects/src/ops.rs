@@ -35,6 +35,14 @@ pub enum UnaryOp {
     Not,
     /// `np.sign`
     Sign,
+    /// `np.arcsin` (float operands)
+    Asin,
+    /// `np.arccos` (float operands)
+    Acos,
+    /// `np.arctan` (float operands)
+    Atan,
+    /// `np.rint`: round half to even (float operands)
+    Round,
 }
 
 /// Elementwise binary operations (operands already promoted to one dtype).
@@ -64,6 +72,8 @@ pub enum BinaryOp {
     Or,
     /// `^` on bools or ints
     Xor,
+    /// `np.arctan2(a, b)` (float operands)
+    Atan2,
 }
 
 /// Elementwise comparisons, producing `bool`.
@@ -348,6 +358,10 @@ impl UnaryOp {
             UnaryOp::Ceil => "ceil",
             UnaryOp::Not => "not",
             UnaryOp::Sign => "sign",
+            UnaryOp::Asin => "asin",
+            UnaryOp::Acos => "acos",
+            UnaryOp::Atan => "atan",
+            UnaryOp::Round => "round",
         }
     }
 }
@@ -368,6 +382,7 @@ impl BinaryOp {
             BinaryOp::And => "and",
             BinaryOp::Or => "or",
             BinaryOp::Xor => "xor",
+            BinaryOp::Atan2 => "atan2",
         }
     }
 }

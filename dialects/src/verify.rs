@@ -262,8 +262,8 @@ impl Verifier<'_> {
                 if ins[0].dtype != ins[1].dtype {
                     return Err(te(infer::TypeError::DTypeMismatch(ins[0].dtype, ins[1].dtype)));
                 }
-                if matches!(b, BinaryOp::Div) && !ins[0].dtype.is_float() {
-                    return Err(self.err(Some(op), "div takes float operands"));
+                if matches!(b, BinaryOp::Div | BinaryOp::Atan2) && !ins[0].dtype.is_float() {
+                    return Err(self.err(Some(op), format!("{} takes float operands", b.name())));
                 }
                 expect(TensorType::new(ins[0].dtype, infer::broadcast_all(&ins).map_err(te)?))?;
             }

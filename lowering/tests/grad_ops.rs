@@ -20,23 +20,26 @@ fn unary_ops() {
         UnaryOp::Abs,
         UnaryOp::Sin,
         UnaryOp::Cos,
+        UnaryOp::Asin,
+        UnaryOp::Acos,
+        UnaryOp::Atan,
     ] {
         let (mut m, f) = module(&[f64t(&[3, 4])], |b, p| {
             let y = b.unary(u, p[0]);
             vec![scalarize(b, y)]
         });
-        let lo = if matches!(u, UnaryOp::Log | UnaryOp::Sqrt) {
-            0.3
-        } else {
-            -2.0
+        let (lo, hi) = match u {
+            UnaryOp::Log | UnaryOp::Sqrt => (0.3, 2.0),
+            UnaryOp::Asin | UnaryOp::Acos => (-0.9, 0.9),
+            _ => (-2.0, 2.0),
         };
-        check_grad(&mut m, f, &[0], &[rng.tensor(&[3, 4], lo, 2.0)]);
+        check_grad(&mut m, f, &[0], &[rng.tensor(&[3, 4], lo, hi)]);
     }
 }
 
 #[test]
 fn piecewise_constant_unary_ops_have_zero_gradient() {
-    for u in [UnaryOp::Floor, UnaryOp::Ceil, UnaryOp::Sign] {
+    for u in [UnaryOp::Floor, UnaryOp::Ceil, UnaryOp::Sign, UnaryOp::Round] {
         let (mut m, f) = module(&[f64t(&[3])], |b, p| {
             let y = b.unary(u, p[0]);
             let z = b.add(y, p[0]).unwrap();
@@ -72,6 +75,7 @@ fn binary_ops_with_broadcasting() {
         BinaryOp::Max,
         BinaryOp::Min,
         BinaryOp::Mod,
+        BinaryOp::Atan2,
     ];
     for op in ops {
         for (sa, sb) in SHAPES {

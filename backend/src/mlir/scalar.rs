@@ -52,7 +52,11 @@ pub fn unary(
         UnaryOp::Cos if float => math(e, "cos", x, t),
         UnaryOp::Floor if float => math(e, "floor", x, t),
         UnaryOp::Ceil if float => math(e, "ceil", x, t),
-        UnaryOp::Floor | UnaryOp::Ceil => x.to_string(),
+        UnaryOp::Asin if float => math(e, "asin", x, t),
+        UnaryOp::Acos if float => math(e, "acos", x, t),
+        UnaryOp::Atan if float => math(e, "atan", x, t),
+        UnaryOp::Round if float => math(e, "roundeven", x, t),
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Round => x.to_string(),
         UnaryOp::Abs if float => math(e, "absf", x, t),
         UnaryOp::Abs if dtype == DType::Bool => x.to_string(),
         UnaryOp::Abs => math(e, "absi", x, t),
@@ -123,6 +127,7 @@ pub fn binary(
             BinaryOp::Max => e.arith("maximumf", a, b, t),
             BinaryOp::Min => e.arith("minimumf", a, b, t),
             BinaryOp::Pow => e.arith_math("powf", a, b, t),
+            BinaryOp::Atan2 => e.arith_math("atan2", a, b, t),
             BinaryOp::FloorDiv => float_divmod(e, dtype, a, b).0,
             BinaryOp::Mod => float_divmod(e, dtype, a, b).1,
             _ => return Err(unsupported(format!("{} on {dtype}", op.name()))),
@@ -140,7 +145,7 @@ pub fn binary(
         BinaryOp::Pow => e.arith_math("ipowi", a, b, t),
         BinaryOp::FloorDiv => int_divmod(e, t, a, b, true),
         BinaryOp::Mod => int_divmod(e, t, a, b, false),
-        BinaryOp::Div => return Err(unsupported(format!("div on {dtype}"))),
+        BinaryOp::Div | BinaryOp::Atan2 => return Err(unsupported(format!("{} on {dtype}", op.name()))),
     })
 }
 

@@ -140,6 +140,10 @@ fn unary(u: UnaryOp, x: f64) -> f64 {
         UnaryOp::Not => (x == 0.0) as u8 as f64,
         UnaryOp::Sign if x.is_nan() => x,
         UnaryOp::Sign => (x > 0.0) as i8 as f64 - (x < 0.0) as i8 as f64,
+        UnaryOp::Asin => x.asin(),
+        UnaryOp::Acos => x.acos(),
+        UnaryOp::Atan => x.atan(),
+        UnaryOp::Round => x.round_ties_even(),
     }
 }
 
@@ -160,6 +164,7 @@ fn binary(op: BinaryOp, a: f64, b: f64, dtype: DType) -> R<f64> {
         BinaryOp::And => (a as i64 & b as i64) as f64,
         BinaryOp::Or => (a as i64 | b as i64) as f64,
         BinaryOp::Xor => (a as i64 ^ b as i64) as f64,
+        BinaryOp::Atan2 => a.atan2(b),
     })
 }
 

@@ -43,7 +43,27 @@ pub(crate) fn unary(r: &mut Rule, u: UnaryOp) -> Result<Grads, RuleError> {
             let gs = b.mul(g, s)?;
             b.unary(UnaryOp::Neg, gs)
         }
-        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Sign | UnaryOp::Not => return Ok(vec![None]),
+        UnaryOp::Asin | UnaryOp::Acos => {
+            // ±1 / sqrt(1 - x²)
+            let xx = b.mul(x, x)?;
+            let one = b.scalar(b.ty(x).dtype, 1.0);
+            let d = b.binary(BinaryOp::Sub, one, xx)?;
+            let s = b.unary(UnaryOp::Sqrt, d);
+            let q = b.binary(BinaryOp::Div, g, s)?;
+            if u == UnaryOp::Acos {
+                b.unary(UnaryOp::Neg, q)
+            } else {
+                q
+            }
+        }
+        UnaryOp::Atan => {
+            // 1 / (1 + x²)
+            let xx = b.mul(x, x)?;
+            let one = b.scalar(b.ty(x).dtype, 1.0);
+            let d = b.add(one, xx)?;
+            b.binary(BinaryOp::Div, g, d)?
+        }
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Sign | UnaryOp::Round | UnaryOp::Not => return Ok(vec![None]),
     };
     Ok(vec![r.want[0].then_some(dx)])
 }
@@ -122,6 +142,17 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
                 Ok(b.unary(UnaryOp::Neg, gf))
             })?;
             (Some(g), db)
+        }
+        BinaryOp::Atan2 => {
+            // atan2(a, b): (b, -a) / (a² + b²)
+            let b = &mut r.b;
+            let aa = b.mul(a, a)?;
+            let bb2 = b.mul(bb, bb)?;
+            let den = b.add(aa, bb2)?;
+            let q = b.binary(BinaryOp::Div, g, den)?;
+            let da = b.mul(q, bb)?;
+            let qa = b.mul(q, a)?;
+            (Some(da), Some(b.unary(UnaryOp::Neg, qa)))
         }
         BinaryOp::FloorDiv | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => (None, None),
     };
