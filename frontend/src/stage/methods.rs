@@ -2,14 +2,15 @@
 //! attributes and methods, list/dict/str methods, and user objects.
 
 use super::value::{Namespace, Value};
-use super::{numpy, Stager, R};
+use super::{numpy, numpy_contract, Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{DType, Dim, Span};
 use std::rc::Rc;
 
 const TENSOR_METHODS: &[&str] = &[
     "reshape", "transpose", "astype", "sum", "mean", "max", "min", "prod", "argmax", "argmin", "squeeze",
-    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item",
+    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item", "round", "cumsum", "repeat",
+    "swapaxes", "trace", "diagonal",
 ];
 const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"];
 const DICT_METHODS: &[&str] = &["get", "keys", "values", "items", "update", "pop", "setdefault", "copy"];
@@ -157,6 +158,10 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "nan" => Ok(Value::Float(f64::NAN)),
             n if MATH_FUNCS.contains(&n) => f(&format!("math.{n}")),
             _ => Err(Diagnostic::unsupported(span, format!("math.{name} is not supported by agc"))),
+        },
+        Namespace::NumpyOther if module == "numpy.linalg" => match name {
+            n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
+            _ => Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc"))),
         },
         Namespace::NumpyOther | Namespace::Opaque => Err(Diagnostic::unsupported(
             span,

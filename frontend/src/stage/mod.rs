@@ -9,8 +9,9 @@
 //! Layout: [`stmt`] and [`expr`] interpret statements and expressions;
 //! [`calls`] binds arguments and calls functions and classes; [`pyops`] is
 //! Python's own arithmetic on compile-time values; [`tensor`] builds typed IR
-//! ops with numpy's promotion rules; [`numpy`], [`methods`] and [`index`] are
-//! the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
+//! ops with numpy's promotion rules; [`numpy`] (with [`numpy_math`],
+//! [`numpy_shape`], [`numpy_diag`], [`numpy_contract`]), [`methods`] and
+//! [`index`] are the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
 //! `@agc.export` functions into IR functions.
 
 pub mod args;
@@ -27,6 +28,10 @@ pub mod loops;
 pub mod merge;
 pub mod methods;
 pub mod numpy;
+pub mod numpy_contract;
+pub mod numpy_diag;
+pub mod numpy_math;
+pub mod numpy_shape;
 pub mod object_state;
 pub mod pyops;
 pub mod recursion;

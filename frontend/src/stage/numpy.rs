@@ -2,7 +2,7 @@
 //! tensors (and on compile-time numbers, which numpy turns into arrays).
 
 use super::args::Args;
-use super::pyops;
+use super::{numpy_contract, numpy_diag, numpy_math, numpy_shape, pyops};
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
@@ -22,11 +22,13 @@ const FUNCTIONS: &[&str] = &[
 
 /// True if `np.<name>` is part of the supported surface.
 pub fn is_function(name: &str) -> bool {
-    FUNCTIONS.contains(&name)
+    [FUNCTIONS, numpy_math::FUNCTIONS, numpy_shape::FUNCTIONS, numpy_diag::FUNCTIONS, numpy_contract::FUNCTIONS]
+        .iter()
+        .any(|list| list.contains(&name))
 }
 
 /// A `dtype=` argument.
-fn dtype_arg(v: Option<Value>, span: Span) -> R<Option<DType>> {
+pub(super) fn dtype_arg(v: Option<Value>, span: Span) -> R<Option<DType>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::DType(d)) => Ok(Some(d)),
@@ -81,7 +83,7 @@ fn reshape_arg(items: &[Value], span: Span) -> R<Vec<Option<Dim>>> {
 }
 
 /// An `axis=` argument normalised against `rank`: `None` = all axes.
-fn axes_arg(v: Option<Value>, rank: usize, span: Span) -> R<Vec<usize>> {
+pub(super) fn axes_arg(v: Option<Value>, rank: usize, span: Span) -> R<Vec<usize>> {
     let raw: Vec<i64> = match v {
         None | Some(Value::None) => return Ok((0..rank).collect()),
         Some(Value::Tuple(t)) => t.iter().map(|x| x.as_int()).collect::<Option<_>>(),
@@ -349,12 +351,19 @@ impl Stager {
                 let t = Value::Tensor(self.to_tensor(&x()?, None, span)?);
                 self.get_attr(&t, "size", span)
             }
+            f if numpy_math::FUNCTIONS.contains(&f) => self.numpy_math(f, &args),
+            f if numpy_shape::FUNCTIONS.contains(&f) => self.numpy_shape(f, &args),
+            f if numpy_diag::FUNCTIONS.contains(&f) => self.numpy_diag(f, &args),
+            f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
+            f if f.strip_prefix("linalg.").is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) => {
+                self.numpy_contract(f, &args)
+            }
             _ => Err(Diagnostic::unsupported(span, format!("np.{f} is not supported by agc"))),
         }
     }
 
     /// numpy ufuncs turn Python-scalar first operands into arrays only when both are scalars.
-    fn strong_if_static(&mut self, a: &Value, b: &Value, span: Span) -> R<Tensor> {
+    pub(super) fn strong_if_static(&mut self, a: &Value, b: &Value, span: Span) -> R<Tensor> {
         if a.is_staged() || b.is_staged() {
             match a {
                 Value::Tensor(t) => Ok(t.clone()),
@@ -398,6 +407,12 @@ impl Stager {
                 self.clip(&Value::Tensor(t), &lo, &hi, span)
             }
             "item" => Err(Diagnostic::error(span, ".item() of a staged tensor: its value is only known at run time")),
+            // Methods that are the function with the array first.
+            "round" | "cumsum" | "repeat" | "swapaxes" | "trace" | "diagonal" => {
+                let mut args = args;
+                args.pos.insert(0, Value::Tensor(t));
+                self.call_numpy(&format!("np.{m}"), None, args)
+            }
             _ => self.reduction(m, &Value::Tensor(t), &args),
         }
     }
@@ -425,7 +440,8 @@ impl Stager {
         Ok(cur)
     }
 
-    fn flatten(&mut self, t: &Tensor, span: Span) -> R<Tensor> {
+    /// Row-major flattening to one axis.
+    pub(super) fn flatten(&mut self, t: &Tensor, span: Span) -> R<Tensor> {
         let dims = infer::reshape_dims(&t.ty, &[None]).map_err(|e| type_error(span, e))?;
         self.reshape_to(t, dims, span)
     }
@@ -447,11 +463,7 @@ impl Stager {
                 })
                 .collect::<R<_>>()?,
         };
-        if perm.iter().enumerate().all(|(i, &p)| i == p) && perm.len() == t.ty.rank() {
-            return Ok(Value::Tensor(t.clone()));
-        }
-        let ty = infer::transpose(&t.ty, &perm).map_err(|e| type_error(span, e))?;
-        Ok(Value::Tensor(self.emit(OpKind::Transpose { perm }, &[t], ty, span)?))
+        Ok(Value::Tensor(self.permute(t, perm, span)?))
     }
 
     fn expand_dims(&mut self, t: &Tensor, axis: Value, span: Span) -> R<Value> {
@@ -620,7 +632,8 @@ impl Stager {
         }
     }
 
-    fn reduce(&mut self, kind: ReduceKind, t: &Tensor, axes: &[usize], keepdims: bool, span: Span) -> R<Tensor> {
+    /// A reduction over `axes` (none: `t` itself).
+    pub(super) fn reduce(&mut self, kind: ReduceKind, t: &Tensor, axes: &[usize], keepdims: bool, span: Span) -> R<Tensor> {
         if axes.is_empty() {
             return Ok(t.clone());
         }

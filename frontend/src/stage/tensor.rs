@@ -65,6 +65,14 @@ pub fn result_dtype(kinds: &[Kind]) -> DType {
     }
 }
 
+/// The tensor of a value that an op staged (an internal error otherwise).
+pub fn staged(v: Value, span: Span) -> Result<Tensor, Diagnostic> {
+    match v {
+        Value::Tensor(t) => Ok(t),
+        other => Err(Diagnostic::internal(span, format!("expected a staged tensor, got '{}'", other.type_name()))),
+    }
+}
+
 /// Converts a [`TypeError`] into a diagnostic at `span`.
 pub fn type_error(span: Span, e: TypeError) -> Diagnostic {
     Diagnostic::error(span, e.to_string())
@@ -430,6 +438,15 @@ impl Stager {
             return Ok(t.clone());
         }
         self.emit(OpKind::Reshape, &[t], TensorType::new(t.ty.dtype, dims), span)
+    }
+
+    /// Permutes the axes of `t`: result axis `i` is axis `perm[i]` (no op for the identity).
+    pub fn permute(&mut self, t: &Tensor, perm: Vec<usize>, span: Span) -> R<Tensor> {
+        if perm.len() == t.ty.rank() && perm.iter().enumerate().all(|(i, &p)| i == p) {
+            return Ok(t.clone());
+        }
+        let ty = infer::transpose(&t.ty, &perm).map_err(|e| type_error(span, e))?;
+        self.emit(OpKind::Transpose { perm }, &[t], ty, span)
     }
 
     /// `np.broadcast_to(t, dims)`.

@@ -1,0 +1,287 @@
+//! Contractions and running sums of the `agc.numpy` surface: `tensordot`,
+//! `einsum`, `np.linalg.norm`, `cumsum` and `count_nonzero`.
+//!
+//! Contractions become one matmul per pair of operands (axes permuted and
+//! merged so that batch, free and contracted axes are contiguous), so they
+//! run on the backend's matmul kernels and differentiate through its adjoint.
+//! `cumsum` sums a triangular `where` mask (no sequential loop), which is
+//! exact for infinities and run-time lengths.
+
+use super::args::Args;
+use super::numpy::{axes_arg, dtype_arg};
+use super::tensor::{staged, type_error};
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{infer, BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, Span, UnaryOp};
+
+/// The functions this module stages, by their `np.` name (`linalg.norm` is `np.linalg.norm`).
+pub const FUNCTIONS: &[&str] = &["tensordot", "einsum", "cumsum", "count_nonzero"];
+
+/// The functions of `np.linalg` that are staged.
+pub const LINALG_FUNCTIONS: &[&str] = &["norm"];
+
+/// The dtype `sum` gives (and `cumsum`, `trace`): bools and int32 widen to int64.
+fn sum_dtype(d: DType) -> DType {
+    match d {
+        DType::Bool | DType::I32 => DType::I64,
+        other => other,
+    }
+}
+
+/// A compile-time axis list: an int or a sequence of ints.
+fn axis_list(v: &Value, span: Span) -> R<Vec<i64>> {
+    let items = match v {
+        Value::Tuple(_) | Value::List(_) => super::pyops::iterate(v, span)?,
+        other => vec![other.clone()],
+    };
+    items.iter().map(|x| x.as_int().ok_or_else(|| Diagnostic::error(span, "tensordot axes must be compile-time ints"))).collect()
+}
+
+/// One parsed `einsum` operand: its tensor and one label per axis.
+struct Labelled {
+    t: Tensor,
+    labels: Vec<char>,
+}
+
+impl Stager {
+    /// Calls `np.<f>` for `f` in [`FUNCTIONS`] or `linalg.<f>` for [`LINALG_FUNCTIONS`].
+    pub(super) fn numpy_contract(&mut self, f: &str, args: &Args) -> R<Value> {
+        let span = args.span;
+        match f {
+            "tensordot" => {
+                let (ts, _) = self.promote(&[&args.req(0, "a", f)?, &args.req(1, "b", f)?], span)?;
+                let (a, b) = (&ts[0], &ts[1]);
+                let (ax_a, ax_b) = match args.get(2, "axes").unwrap_or(Value::Int(2)) {
+                    v @ (Value::Tuple(_) | Value::List(_)) => match super::pyops::iterate(&v, span)?.as_slice() {
+                        [x, y] => (axis_list(x, span)?, axis_list(y, span)?),
+                        _ => return Err(Diagnostic::error(span, "tensordot: axes must be an int or a pair of axis lists")),
+                    },
+                    v => {
+                        let n = v.as_int().ok_or_else(|| Diagnostic::error(span, "tensordot: axes must be a compile-time int"))?;
+                        if n < 0 || n as usize > a.ty.rank() || n as usize > b.ty.rank() {
+                            return Err(Diagnostic::error(span, "tensordot: axes exceeds the dimensions of an operand"));
+                        }
+                        let ra = a.ty.rank() as i64;
+                        ((ra - n..ra).collect(), (0..n).collect())
+                    }
+                };
+                if ax_a.len() != ax_b.len() {
+                    return Err(Diagnostic::error(span, "shape-mismatch for sum"));
+                }
+                let norm = |axes: &[i64], rank: usize| -> R<Vec<usize>> {
+                    axes.iter().map(|&x| infer::normalize_axis(x, rank).map_err(|e| type_error(span, e))).collect()
+                };
+                let pairs: Vec<(usize, usize)> = norm(&ax_a, a.ty.rank())?.into_iter().zip(norm(&ax_b, b.ty.rank())?).collect();
+                self.contract_pair(a, b, &[], &pairs, span).map(Value::Tensor)
+            }
+            "einsum" => self.einsum(args),
+            "cumsum" => {
+                let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
+                let d = dtype_arg(args.get(2, "dtype"), span)?.unwrap_or(sum_dtype(t.ty.dtype));
+                let t = self.cast(&t, d, span)?;
+                let (t, axis) = match args.get_some(1, "axis") {
+                    None => (self.flatten(&t, span)?, 0),
+                    Some(a) => (t.clone(), axes_arg(Some(a), t.ty.rank(), span)?[0]),
+                };
+                self.cumsum(&t, axis, span).map(Value::Tensor)
+            }
+            "count_nonzero" => {
+                let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
+                let nonzero = staged(self.compare(CmpOp::Ne, &Value::Tensor(t.clone()), &Value::Int(0), span)?, span)?;
+                let ones = self.cast(&nonzero, DType::I64, span)?;
+                let axes = axes_arg(args.get_some(1, "axis"), t.ty.rank(), span)?;
+                let keepdims = args.get(2, "keepdims").as_ref().and_then(super::pyops::truthy).unwrap_or(false);
+                self.reduce(ReduceKind::Sum, &ones, &axes, keepdims, span).map(Value::Tensor)
+            }
+            _ => self.norm(args),
+        }
+    }
+
+    /// Contracts `a` and `b` (one dtype) with one matmul: the result's axes
+    /// are the `batch` pairs, then `a`'s free axes, then `b`'s; `contracted`
+    /// pairs are summed over. Paired axes must have equal sizes.
+    fn contract_pair(&mut self, a: &Tensor, b: &Tensor, batch: &[(usize, usize)], contracted: &[(usize, usize)], span: Span) -> R<Tensor> {
+        for &(i, j) in batch.iter().chain(contracted) {
+            if a.ty.dims[i] != b.ty.dims[j] {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("shape-mismatch for sum: axis {i} of size {} against axis {j} of size {}", a.ty.dims[i], b.ty.dims[j]),
+                ));
+            }
+        }
+        let paired_a: Vec<usize> = batch.iter().chain(contracted).map(|p| p.0).collect();
+        let paired_b: Vec<usize> = batch.iter().chain(contracted).map(|p| p.1).collect();
+        let free_a: Vec<usize> = (0..a.ty.rank()).filter(|i| !paired_a.contains(i)).collect();
+        let free_b: Vec<usize> = (0..b.ty.rank()).filter(|i| !paired_b.contains(i)).collect();
+        let dims = |t: &Tensor, axes: &[usize]| -> Vec<Dim> { axes.iter().map(|&i| t.ty.dims[i].clone()).collect() };
+        let batch_dims = dims(a, &batch.iter().map(|p| p.0).collect::<Vec<_>>());
+        let (ca, cb): (Vec<usize>, Vec<usize>) = contracted.iter().copied().unzip();
+        let k = infer::dim_product(&dims(a, &ca));
+        // a: (batch, free_a, contracted) -> (batch, Fa, K); b: (batch, contracted, free_b) -> (batch, K, Fb).
+        let perm_a: Vec<usize> = batch.iter().map(|p| p.0).chain(free_a.iter().copied()).chain(ca).collect();
+        let perm_b: Vec<usize> = batch.iter().map(|p| p.1).chain(cb).chain(free_b.iter().copied()).collect();
+        let pa = self.permute(a, perm_a, span)?;
+        let pb = self.permute(b, perm_b, span)?;
+        let with = |tail: [Dim; 2]| -> Vec<Dim> { batch_dims.iter().cloned().chain(tail).collect() };
+        let ma = self.reshape_to(&pa, with([infer::dim_product(&dims(a, &free_a)), k.clone()]), span)?;
+        let mb = self.reshape_to(&pb, with([k, infer::dim_product(&dims(b, &free_b))]), span)?;
+        let ty = infer::matmul(&ma.ty, &mb.ty).map_err(|e| type_error(span, e))?;
+        let m = self.emit(OpKind::MatMul, &[&ma, &mb], ty, span)?;
+        let out: Vec<Dim> = batch_dims.iter().cloned().chain(dims(a, &free_a)).chain(dims(b, &free_b)).collect();
+        self.reshape_to(&m, out, span)
+    }
+
+    /// `np.einsum(subscripts, *operands)`, explicit (`->`) or implicit form,
+    /// without `...`: repeated labels of one operand take its diagonal,
+    /// labels needed nowhere else are summed first, then the operands are
+    /// contracted pairwise, left to right.
+    fn einsum(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let Some(Value::Str(spec)) = args.pos.first() else {
+            return Err(Diagnostic::unsupported(span, "np.einsum needs a compile-time subscripts string first"));
+        };
+        let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
+        if spec.contains('.') {
+            return Err(Diagnostic::unsupported(span, "np.einsum with '...' (broadcast dims) is not supported"));
+        }
+        let (lhs, out) = match spec.split_once("->") {
+            Some((l, o)) => (l.to_string(), Some(o.chars().collect::<Vec<_>>())),
+            None => (spec.clone(), None),
+        };
+        let terms: Vec<Vec<char>> = lhs.split(',').map(|t| t.chars().collect()).collect();
+        if let Some(c) = terms.iter().flatten().chain(out.iter().flatten()).find(|c| !c.is_ascii_alphabetic()) {
+            return Err(Diagnostic::error(span, format!("invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")));
+        }
+        let operands = &args.pos[1..];
+        if terms.len() != operands.len() {
+            return Err(Diagnostic::error(
+                span,
+                format!("einsum: the subscripts name {} operands but {} were given", terms.len(), operands.len()),
+            ));
+        }
+        let count = |c: char| terms.iter().flatten().filter(|&&x| x == c).count();
+        let out = match out {
+            Some(o) => {
+                for (i, &c) in o.iter().enumerate() {
+                    if count(c) == 0 {
+                        return Err(Diagnostic::error(span, format!("einstein sum subscripts string included output subscript '{c}' which never appeared in an input")));
+                    }
+                    if o[..i].contains(&c) {
+                        return Err(Diagnostic::error(span, format!("einstein sum subscripts string includes output subscript '{c}' multiple times")));
+                    }
+                }
+                o
+            }
+            None => {
+                let mut o: Vec<char> = terms.iter().flatten().copied().filter(|&c| count(c) == 1).collect();
+                o.sort_unstable();
+                o
+            }
+        };
+        let refs: Vec<&Value> = operands.iter().collect();
+        let (ts, _) = self.promote(&refs, span)?;
+        let mut ops = Vec::new();
+        for (i, (t, labels)) in ts.into_iter().zip(terms).enumerate() {
+            if labels.len() != t.ty.rank() {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("einsum: operand {i} has {} dimensions but its subscripts name {}", t.ty.rank(), labels.len()),
+                ));
+            }
+            ops.push(self.collapse_repeated(Labelled { t, labels }, i, span)?);
+        }
+        // Sum each operand's labels that no other operand and not the output has.
+        for i in 0..ops.len() {
+            let elsewhere = |c: &char| out.contains(c) || ops.iter().enumerate().any(|(j, o)| j != i && o.labels.contains(c));
+            let axes: Vec<usize> = (0..ops[i].labels.len()).filter(|&a| !elsewhere(&ops[i].labels[a])).collect();
+            if !axes.is_empty() {
+                let t = self.reduce(ReduceKind::Sum, &ops[i].t, &axes, false, span)?;
+                let labels = ops[i].labels.iter().enumerate().filter(|(a, _)| !axes.contains(a)).map(|(_, &c)| c).collect();
+                ops[i] = Labelled { t, labels };
+            }
+        }
+        let mut rest = ops.into_iter();
+        let mut acc = rest.next().ok_or_else(|| Diagnostic::error(span, "einsum needs at least one operand"))?;
+        let later: Vec<Labelled> = rest.collect();
+        for (j, op) in later.iter().enumerate() {
+            let needed = |c: &char| out.contains(c) || later[j + 1..].iter().any(|o| o.labels.contains(c));
+            let (mut batch, mut contracted) = (Vec::new(), Vec::new());
+            for (a, c) in acc.labels.iter().enumerate() {
+                if let Some(b) = op.labels.iter().position(|x| x == c) {
+                    if needed(c) { batch.push((a, b)) } else { contracted.push((a, b)) }
+                }
+            }
+            let paired_b: Vec<usize> = batch.iter().chain(&contracted).map(|p| p.1).collect();
+            let labels: Vec<char> = batch
+                .iter()
+                .map(|p| acc.labels[p.0])
+                .chain(acc.labels.iter().copied().filter(|c| !op.labels.contains(c)))
+                .chain(op.labels.iter().enumerate().filter(|(b, _)| !paired_b.contains(b)).map(|(_, &c)| c))
+                .collect();
+            let t = self.contract_pair(&acc.t, &op.t, &batch, &contracted, span)?;
+            acc = Labelled { t, labels };
+        }
+        let perm: Vec<usize> = out.iter().filter_map(|c| acc.labels.iter().position(|x| x == c)).collect();
+        self.permute(&acc.t, perm, span).map(Value::Tensor)
+    }
+
+    /// Replaces each label repeated within one einsum operand by the diagonal of its axes.
+    fn collapse_repeated(&mut self, mut op: Labelled, index: usize, span: Span) -> R<Labelled> {
+        while let Some((p, q)) = (0..op.labels.len()).find_map(|p| op.labels[p + 1..].iter().position(|&c| c == op.labels[p]).map(|q| (p, p + 1 + q))) {
+            let c = op.labels[p];
+            if op.t.ty.dims[p] != op.t.ty.dims[q] {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("dimensions in operand {index} for collapsing index '{c}' don't match ({} != {})", op.t.ty.dims[p], op.t.ty.dims[q]),
+                ));
+            }
+            op.t = self.diagonal(&op.t, 0, p as i64, q as i64, span)?;
+            op.labels.remove(q);
+            op.labels.remove(p);
+            op.labels.push(c);
+        }
+        Ok(op)
+    }
+
+    /// The running sum of `t` along `axis`: `out[i] = sum_j where(j <= i, t[j], 0)`.
+    fn cumsum(&mut self, t: &Tensor, axis: usize, span: Span) -> R<Tensor> {
+        let rank = t.ty.rank();
+        let perm: Vec<usize> = (0..rank).filter(|&a| a != axis).chain([axis]).collect();
+        let moved = self.permute(t, perm.clone(), span)?;
+        let n = t.ty.dims[axis].clone();
+        let mut column = moved.ty.dims.clone();
+        column.push(Dim::Static(1));
+        let column = self.reshape_to(&moved, column, span)?;
+        let grid = Value::Tensor(self.offset_grid(&n, &n, span)?);
+        let upper = self.compare(CmpOp::Ge, &grid, &Value::Int(0), span)?;
+        let zero = Value::Tensor(self.scalar(0.0, t.ty.dtype, span)?);
+        let terms = staged(self.select(&upper, &Value::Tensor(column), &zero, span)?, span)?;
+        let sums = self.reduce(ReduceKind::Sum, &terms, &[rank - 1], false, span)?;
+        self.permute(&sums, super::numpy_shape::inverse(&perm), span)
+    }
+
+    /// `np.linalg.norm(x, ord=None, axis=None, keepdims=False)`: the 2-norm
+    /// of vectors, the Frobenius norm of matrices (`sqrt(sum(x*x))`).
+    fn norm(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        args.check("np.linalg.norm", 4, &["x", "ord", "axis", "keepdims"])?;
+        if args.get_some(1, "ord").is_some() {
+            return Err(Diagnostic::unsupported(span, "np.linalg.norm with 'ord' is not supported (only the default 2-norm / Frobenius norm)"));
+        }
+        let t = self.to_tensor(&args.req(0, "x", "np.linalg.norm")?, None, span)?;
+        let t = if t.ty.dtype.is_float() { t } else { self.cast(&t, DType::F64, span)? };
+        let axis = args.get_some(2, "axis");
+        if let Some(a @ (Value::Tuple(_) | Value::List(_))) = &axis {
+            if super::pyops::iterate(a, span)?.len() > 2 {
+                return Err(Diagnostic::error(span, "Improper number of dimensions to norm."));
+            }
+        }
+        let axes = axes_arg(axis, t.ty.rank(), span)?;
+        let keepdims = args.get(3, "keepdims").as_ref().and_then(super::pyops::truthy).unwrap_or(false);
+        let sq = self.binary_same(BinaryOp::Mul, &t, &t, span)?;
+        let s = self.reduce(ReduceKind::Sum, &sq, &axes, keepdims, span)?;
+        let ty = s.ty.clone();
+        self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&s], ty, span).map(Value::Tensor)
+    }
+}
