@@ -396,7 +396,18 @@ impl Stager {
                     let part = self.binary(BinaryOp::Min, &extras, &Value::Int(k), span)?;
                     bounds.push(self.binary(BinaryOp::Add, &whole, &part, span)?);
                 }
-                bounds.windows(2).map(|w| self.dyn_slice_axis(t, axis, w[0].clone(), w[1].clone(), span)).collect()
+                // Equal sections share one run-time size, so that they combine like numpy's.
+                let common = equal.then(|| self.fresh_dim("split"));
+                bounds
+                    .windows(2)
+                    .map(|w| {
+                        let piece = self.dyn_slice_axis(t, axis, w[0].clone(), w[1].clone(), span)?;
+                        let Some(size) = &common else { return Ok(piece) };
+                        let mut dims = piece.ty.dims.clone();
+                        dims[axis] = size.clone();
+                        self.reshape_to(&piece, dims, span)
+                    })
+                    .collect()
             }
         }
     }
