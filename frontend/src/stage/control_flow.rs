@@ -93,6 +93,7 @@ impl Stager {
         let dead_before: Vec<Option<Value>> = dead.iter().map(|n| self.peek(scope, n)).collect();
         let lists = super::lists::snapshot_tensor_lists(scope);
         let attrs_before = object_state::snapshot(scope);
+        let containers = object_state::Containers::take(scope);
 
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
@@ -101,6 +102,8 @@ impl Stager {
         // as new objects, and put the originals back for the else-branch.
         let mut after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
         let attrs_then = object_state::snapshot(scope);
+        let containers_then = containers.changed();
+        containers.restore(false);
         for (l, c) in &lists {
             *l.borrow_mut() = c.clone();
         }
@@ -120,6 +123,24 @@ impl Stager {
                 names.push(name);
             }
         }
+        // So are lists and dicts either branch changed in place: each side as
+        // a copy, and the objects themselves get their old contents back.
+        let containers_else = containers.changed();
+        let extra: BTreeSet<String> = containers_then.iter().chain(&containers_else).map(|(n, _)| n.clone()).filter(|n| !names.contains(n)).collect();
+        for name in extra {
+            let current = self.peek(scope, &name);
+            after_then.push(current.clone());
+            after_else.push(current);
+            names.push(name);
+        }
+        for (changes, side) in [(&containers_then, &mut after_then), (&containers_else, &mut after_else)] {
+            for (name, copy) in changes {
+                if let Some(i) = names.iter().position(|n| n == name) {
+                    side[i] = Some(copy.clone());
+                }
+            }
+        }
+        containers.restore(false);
 
         let (line, _) = self.file.line_col(span.start);
         let mut plans: Vec<(usize, Plan)> = Vec::new();

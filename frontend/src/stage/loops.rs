@@ -102,8 +102,8 @@ impl Stager {
         let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
         // 1. Probe: which variables change, and to what types.
-        let lists = snapshot(scope, |v| if let Value::List(l) = v { Some(l) } else { None });
-        let dicts = snapshot(scope, |v| if let Value::Dict(d) = v { Some(d) } else { None });
+        let lists = object_state::lists(scope);
+        let containers = object_state::Containers::take(scope);
         let staged_lists = snapshot_tensor_lists(scope);
         let attrs_before = object_state::snapshot(scope);
         let probe = self.func_mut().new_region(&[]);
@@ -126,15 +126,26 @@ impl Stager {
             }
         }
         let grown = lists_to_stage(self, &lists, scope, span)?;
-        for (name, list, items) in lists {
-            scope.set_local(&name, Value::List(list.clone()));
-            *list.borrow_mut() = items;
+        // Lists and dicts the body changed in place (not by appending tensors) are state too.
+        for (name, copy) in containers.changed() {
+            if grown.iter().any(|(g, ..)| *g == name) {
+                continue;
+            }
+            match names.iter().position(|n| *n == name) {
+                Some(i) => after_probe[i] = Some(copy),
+                None => {
+                    initial.push(self.peek(scope, &name));
+                    after_probe.push(Some(copy));
+                    names.push(name);
+                }
+            }
         }
+        for (name, list, _) in lists {
+            scope.set_local(&name, Value::List(list));
+        }
+        containers.restore(true);
         for (list, contents) in staged_lists {
             *list.borrow_mut() = contents;
-        }
-        for (_, dict, items) in dicts {
-            *dict.borrow_mut() = items;
         }
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         // Lists the body appends tensors to become staged lists.
@@ -376,27 +387,10 @@ impl Stager {
     }
 }
 
-/// A Python object bound in this frame whose contents a probe may change, with those contents.
-type Snapshot<T> = Vec<(String, Rc<std::cell::RefCell<T>>, T)>;
-
-/// The contents of the objects bound in this frame that `pick` selects (lists, dicts),
-/// to undo what the probe did to them.
-fn snapshot<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<std::cell::RefCell<T>>>) -> Snapshot<T> {
-    scope
-        .bindings()
-        .into_iter()
-        .filter_map(|(name, v)| {
-            let cell = pick(&v)?.clone();
-            let items = cell.borrow().clone();
-            Some((name, cell, items))
-        })
-        .collect()
-}
-
 /// Python lists that become staged lists because the probe appended to them
 /// (or an inner staged loop made them staged lists): their names, items
 /// before the loop, and the item type.
-fn lists_to_stage(s: &mut Stager, lists: &Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
+fn lists_to_stage(s: &mut Stager, lists: &object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
     let mut out = Vec::new();
     for (name, l, before) in lists {
         let item = match scope.get_here(name) {

@@ -1,15 +1,39 @@
-//! Attributes of Python objects as state of staged control flow. A staged
-//! `if` or loop may assign attributes of the objects bound in the frame,
-//! directly (`cell.h = ...`) or through a method (`cell.step(x)`). Which ones
-//! is seen by running the region (the loop's probe, the two branches): an
-//! attribute that changed becomes a state name `obj.attr`, carried like a
-//! variable ([`super::scope::Scope::get_here`] reads and writes it).
+//! Mutable Python objects as state of staged control flow. A staged `if` or
+//! loop may change the objects bound in the frame: attributes, directly
+//! (`cell.h = ...`) or through a method (`cell.step(x)`), and the contents of
+//! lists and dicts (`d["h"] = t`, `l[0] = t`). Which ones is seen by running
+//! the region (the loop's probe, the two branches), with the contents
+//! snapshotted before and put back after. A changed attribute becomes a
+//! state name `obj.attr`, carried like a variable
+//! ([`super::scope::Scope::get_here`] reads and writes it); a changed list or
+//! dict is merged under its name.
 
 use super::pyops;
 use super::scope::Scope;
 use super::value::Value;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+
+/// Whether a region left `b` where `a` was: the same staged value or list
+/// object, or an equal compile-time value.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Tensor(x), Value::Tensor(y)) => x.value == y.value && x.origin == y.origin,
+        (Value::TensorList(x), Value::TensorList(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::BoundMethod(x), Value::BoundMethod(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(m, x), Value::Builtin(n, y)) => {
+            m == n && match (x, y) {
+                (Some(x), Some(y)) => same(x, y),
+                (None, None) => true,
+                _ => false,
+            }
+        }
+        (Value::Namespace(m, p), Value::Namespace(n, q)) => m == n && p == q,
+        _ => !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b),
+    }
+}
 
 /// The attributes of the instances bound in a frame, by state name `obj.attr`.
 pub type Attrs = BTreeMap<String, Value>;
@@ -30,11 +54,6 @@ pub fn snapshot(scope: &Rc<Scope>) -> Attrs {
 /// The state names whose value differs between `before` and `after`
 /// (added or removed attributes included).
 pub fn changed(before: &Attrs, after: &Attrs) -> Vec<String> {
-    let same = |a: &Value, b: &Value| match (a, b) {
-        (Value::Tensor(x), Value::Tensor(y)) => x.value == y.value && x.origin == y.origin,
-        (Value::TensorList(x), Value::TensorList(y)) => Rc::ptr_eq(x, y),
-        _ => !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b),
-    };
     let mut names: Vec<String> = after.iter().filter(|(k, v)| before.get(*k).is_none_or(|b| !same(b, v))).map(|(k, _)| k.clone()).collect();
     names.extend(before.keys().filter(|k| !after.contains_key(*k)).cloned());
     names
@@ -50,4 +69,84 @@ pub fn restore(scope: &Rc<Scope>, before: &Attrs) {
     for (name, v) in before {
         scope.set_local(name, v.clone());
     }
+}
+
+/// Objects bound in this frame (by name) and their contents at snapshot time.
+pub type Snapshot<T> = Vec<(String, Rc<RefCell<T>>, T)>;
+
+/// The contents of the objects bound in this frame that `pick` selects.
+fn contents<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<RefCell<T>>>) -> Snapshot<T> {
+    scope
+        .bindings()
+        .into_iter()
+        .filter_map(|(name, v)| {
+            let cell = pick(&v)?.clone();
+            let items = cell.borrow().clone();
+            Some((name, cell, items))
+        })
+        .collect()
+}
+
+/// The Python lists bound in this frame and their items.
+pub fn lists(scope: &Rc<Scope>) -> Snapshot<Vec<Value>> {
+    contents(scope, |v| if let Value::List(l) = v { Some(l) } else { None })
+}
+
+/// The dicts bound in this frame and their items.
+fn dicts(scope: &Rc<Scope>) -> Snapshot<Vec<(Value, Value)>> {
+    contents(scope, |v| if let Value::Dict(d) = v { Some(d) } else { None })
+}
+
+/// The lists and dicts of a frame, snapshotted before a region runs.
+pub struct Containers {
+    lists: Snapshot<Vec<Value>>,
+    dicts: Snapshot<Vec<(Value, Value)>>,
+}
+
+impl Containers {
+    /// Snapshots the lists and dicts bound in this frame.
+    pub fn take(scope: &Rc<Scope>) -> Containers {
+        Containers { lists: lists(scope), dicts: dicts(scope) }
+    }
+
+    /// The names whose list or dict the region changed in place (same
+    /// length, same keys), each with a copy of its contents now (a new
+    /// object, unaffected by [`Containers::restore`]). A list that grew is
+    /// left to the loop that stages it (see [`super::lists`]).
+    pub fn changed(&self) -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        for (name, cell, before) in &self.lists {
+            let now = cell.borrow();
+            if now.len() == before.len() && now.iter().zip(before).any(|(a, b)| !same(a, b)) {
+                out.push((name.clone(), Value::List(Rc::new(RefCell::new(now.clone())))));
+            }
+        }
+        for (name, cell, before) in &self.dicts {
+            let now = cell.borrow();
+            if same_keys(&now, before) && now.iter().zip(before).any(|((_, a), (_, b))| !same(a, b)) {
+                out.push((name.clone(), Value::Dict(Rc::new(RefCell::new(now.clone())))));
+            }
+        }
+        out
+    }
+
+    /// Puts back the contents of the lists and dicts changed in place, and
+    /// of those that grew or shrank too when `resized_too`.
+    pub fn restore(&self, resized_too: bool) {
+        for (_, cell, items) in &self.lists {
+            if resized_too || cell.borrow().len() == items.len() {
+                *cell.borrow_mut() = items.clone();
+            }
+        }
+        for (_, cell, items) in &self.dicts {
+            if resized_too || same_keys(&cell.borrow(), items) {
+                *cell.borrow_mut() = items.clone();
+            }
+        }
+    }
+}
+
+/// Whether two dicts' items have the same keys in the same order.
+fn same_keys(a: &[(Value, Value)], b: &[(Value, Value)]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((k1, _), (k2, _))| pyops::py_eq(k1, k2))
 }
