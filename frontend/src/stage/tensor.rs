@@ -215,7 +215,7 @@ impl Stager {
         let unknown = || Diagnostic::unsupported(span, format!("the run-time size {name} cannot be used as a value here"));
         let inner = name.strip_prefix('(').and_then(|x| x.strip_suffix(')')).ok_or_else(unknown)?;
         let parts: Vec<Value> = if inner.contains('*') {
-            let (prod, syms) = infer::factor(&[d.clone()]);
+            let (prod, syms) = infer::factor(std::slice::from_ref(d));
             let mut parts: Vec<Value> = syms.into_iter().map(|s| Value::SymInt(Dim::Sym(s))).collect();
             parts.push(Value::Int(prod));
             let mut acc = Value::Int(1);
