@@ -150,7 +150,8 @@ impl Stager {
             match (&after_then[i], &after_else[i]) {
                 (None, None) => {}
                 (Some(a), Some(b)) => plans.push((i, merge::plan(a, b, &what, span)?)),
-                (Some(v), None) | (None, Some(v)) if pseudo => {
+                (Some(v), None) | (None, Some(v)) if pseudo || !self.read_after_branch(owner, if after_then[i].is_some() { orelse } else { body }, name) => {
+                    // A placeholder on the other side, which never reads it.
                     if let Some(p) = merge::plan_one(v) {
                         plans.push((i, p));
                     }
@@ -199,6 +200,17 @@ impl Stager {
             scope.set_local(name, Value::Undefined(Rc::from(why)));
         }
         Ok(())
+    }
+
+    /// Whether `name` may be read after the branch `block` of the staged
+    /// `if` statement `owner` (an empty block: its fall-through) before being
+    /// assigned again. Unknown: true. A variable the other branch assigns and
+    /// this one does not is an error only then (the for-else idiom assigns it
+    /// on every path that reads it).
+    fn read_after_branch(&self, owner: Option<&'static Stmt>, block: &[Stmt], name: &str) -> bool {
+        let Some(owner @ Stmt::If(_)) = owner else { return true };
+        let live = if block.is_empty() { self.facts.live_after(owner).cloned() } else { self.facts.live_leaving(block) };
+        live.is_none_or(|l| l.contains(name))
     }
 
     /// ` (line 7)` / ` (lines 7, 9)`: where `name` is assigned in `block` of statement `owner`.

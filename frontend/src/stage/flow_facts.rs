@@ -62,6 +62,11 @@ impl FlowFacts {
         Some(facts.liveness.live_leaving(TextRange::new(first.start(), last.end())))
     }
 
+    /// The names live when `s` completes normally (falls through), if known.
+    pub fn live_after(&self, s: &Stmt) -> Option<&BTreeSet<String>> {
+        self.by_stmt.get(&key(s))?.liveness.live_after(s)
+    }
+
     /// The names live at the head of loop `s` (what the loop must carry), if known.
     pub fn live_at_loop_head(&self, s: &Stmt) -> Option<&BTreeSet<String>> {
         self.by_stmt.get(&key(s))?.liveness.live_at_loop_head(s)

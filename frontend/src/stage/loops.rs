@@ -166,6 +166,7 @@ impl Stager {
             Some(live)
         });
         // Attributes (`obj.attr`) are always carried: the object may be reachable elsewhere.
+        let head_live = spec.stmt.and_then(|s| self.facts.live_at_loop_head(s)).cloned();
         let carried = |n: &String| n.starts_with("__agc_") || n.contains('.') || live.as_ref().is_none_or(|l| l.contains(n));
         let (mut body_local, mut dead) = (Vec::new(), Vec::new());
         for (i, name) in names.iter().enumerate() {
@@ -184,7 +185,10 @@ impl Stager {
                         plans.push((i, p));
                     }
                 }
-                (None, Some(b)) if name == RETVAL => {
+                // No value before the loop: fine where nothing reads that (a
+                // placeholder starts the loop), e.g. a result assigned before
+                // `break` and by the loop's `else`.
+                (None, Some(b)) if name == RETVAL || head_live.as_ref().is_some_and(|l| !l.contains(name)) => {
                     if let Some(p) = merge::plan_one(b) {
                         plans.push((i, p));
                     }
@@ -336,13 +340,13 @@ impl Stager {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
             let item = match items {
                 LoopItems::Counter => i.clone(),
-                LoopItems::Rows(t) => Value::Tensor(self.dyn_index(t, &[i.clone()], span)?),
+                LoopItems::Rows(t) => Value::Tensor(self.dyn_index(t, std::slice::from_ref(&i), span)?),
                 LoopItems::Enumerate(t, start) => {
                     let k = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*start), span)?;
-                    Value::tuple(vec![k, Value::Tensor(self.dyn_index(t, &[i.clone()], span)?)])
+                    Value::tuple(vec![k, Value::Tensor(self.dyn_index(t, std::slice::from_ref(&i), span)?)])
                 }
                 LoopItems::Zip(ts) => {
-                    let rows = ts.iter().map(|t| self.dyn_index(t, &[i.clone()], span).map(Value::Tensor)).collect::<R<_>>()?;
+                    let rows = ts.iter().map(|t| self.dyn_index(t, std::slice::from_ref(&i), span).map(Value::Tensor)).collect::<R<_>>()?;
                     Value::tuple(rows)
                 }
             };
