@@ -181,6 +181,9 @@ impl Stager {
             }
             "int" | "float" | "bool" => {
                 let v = a.first().cloned().unwrap_or(Value::Int(0));
+                if v.is_staged() {
+                    return self.staged_scalar(name, &v, span);
+                }
                 convert_scalar(name, &v, span)
             }
             "str" | "repr" => Ok(Value::str(&match (name, a.first()) {
@@ -201,13 +204,16 @@ impl Stager {
                 let items = if a.len() == 1 { self.iter_values(&a[0], span)? } else { a.clone() };
                 let key = args.kw.iter().find(|(k, _)| k == "key").map(|(_, v)| v.clone());
                 let mut best: Option<(Value, Value)> = None;
-                for it in items {
+                for it in items.clone() {
                     let k = match &key {
                         Some(f) => self.call(f, Args::positional(vec![it.clone()], span))?,
                         None => it.clone(),
                     };
                     if k.is_staged() {
-                        return Err(Diagnostic::error(span, format!("{name}() of staged values: use np.maximum/np.minimum or np.{name}")));
+                        if key.is_none() {
+                            return self.staged_extremum(name, &items, span);
+                        }
+                        return Err(Diagnostic::error(span, format!("{name}() with a key of staged values: use np.maximum/np.minimum or np.{name}")));
                     }
                     let better = match &best {
                         None => true,
@@ -508,17 +514,44 @@ impl Stager {
     }
 }
 
-fn convert_scalar(name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
-    if v.is_staged() {
-        return Err(Diagnostic::error(
-            span,
-            format!("{name}() of a staged tensor: its value is only known at run time; use .astype() or np.{}", match name {
-                "int" => "int64",
-                "float" => "float64",
-                _ => "bool_",
-            }),
-        ));
+impl Stager {
+    /// `int(x)`, `float(x)`, `bool(x)` of a staged one-element value: a
+    /// staged Python number (a weak rank-0 `i64`/`f64`/`bool`; `int`
+    /// truncates toward zero, as Python does).
+    fn staged_scalar(&mut self, name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
+        let t = self.to_tensor(v, None, span)?;
+        if t.ty.rank() != 0 {
+            return Err(Diagnostic::error(span, format!("{name}() of an array of shape {}: only 0-d arrays can be converted to Python scalars", t.ty.shape_string())));
+        }
+        let converted = match name {
+            "bool" => self.truth_tensor(v, span)?,
+            "int" => self.cast(&t, agc_ir::DType::I64, span)?,
+            _ => self.cast(&t, agc_ir::DType::F64, span)?,
+        };
+        Ok(Value::Tensor(converted.into_weak()))
     }
+
+    /// `max(a, b, ...)` / `min(...)` of numbers some of which are staged
+    /// (rank-0): `np.maximum`/`np.minimum` folded over them.
+    fn staged_extremum(&mut self, name: &str, items: &[Value], span: agc_ir::Span) -> R<Value> {
+        let op = if name == "max" { agc_ir::BinaryOp::Max } else { agc_ir::BinaryOp::Min };
+        let mut acc: Option<Value> = None;
+        for it in items {
+            if let Value::Tensor(t) = it {
+                if t.ty.rank() != 0 {
+                    return Err(Diagnostic::error(span, format!("{name}() of arrays: the truth value of an array is ambiguous; use np.{}imum", &name[..2])));
+                }
+            }
+            acc = Some(match acc {
+                None => it.clone(),
+                Some(prev) => self.binary(op, &prev, it, span)?,
+            });
+        }
+        acc.ok_or_else(|| Diagnostic::error(span, format!("{name}() arg is an empty sequence")))
+    }
+}
+
+fn convert_scalar(name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
     Ok(match (name, v) {
         ("bool", v) => Value::Bool(pyops::truthy(v).unwrap_or(false)),
         ("int", Value::Str(s)) => Value::Int(s.trim().parse().map_err(|_| Diagnostic::error(span, "invalid literal for int()"))?),
