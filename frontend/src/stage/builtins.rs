@@ -3,7 +3,7 @@
 
 use super::args::Args;
 use super::pyops;
-use super::value::Value;
+use super::value::{StagedRows, Value};
 use super::{ExportRequest, Stager, R};
 use crate::diagnostics::Diagnostic;
 use std::rc::Rc;
@@ -120,12 +120,18 @@ impl Stager {
                 if ts.iter().any(|t| t.ty.dims[0] != ts[0].ty.dims[0]) {
                     return Err(Diagnostic::unsupported(span, "zip() over tensors of different run-time lengths is not supported"));
                 }
-                Ok(Value::StagedIter(Rc::new((None, ts))))
+                Ok(Value::StagedIter(Rc::new(StagedRows { tensors: ts, zipped: true, enumerate_from: None })))
             }
-            "enumerate" if matches!(a.first(), Some(Value::Tensor(t)) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)))) => {
-                let Some(Value::Tensor(t)) = a.first() else { unreachable!("matched above") };
+            "enumerate" if matches!(a.first(), Some(Value::Tensor(t)) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))))
+                || matches!(a.first(), Some(Value::StagedIter(it)) if it.enumerate_from.is_none()) =>
+            {
                 let start = args.get_some(1, "start").and_then(|v| v.as_int()).unwrap_or(0);
-                Ok(Value::StagedIter(Rc::new((Some(start), vec![t.clone()]))))
+                let rows = match a.first() {
+                    Some(Value::StagedIter(it)) => StagedRows { enumerate_from: Some(start), ..it.as_ref().clone() },
+                    Some(Value::Tensor(t)) => StagedRows { tensors: vec![t.clone()], zipped: false, enumerate_from: Some(start) },
+                    _ => unreachable!("matched above"),
+                };
+                Ok(Value::StagedIter(Rc::new(rows)))
             }
             "reversed" if matches!(a.first(), Some(Value::StagedRange(_))) => {
                 let Some(Value::StagedRange(r)) = a.first() else { unreachable!("matched above") };

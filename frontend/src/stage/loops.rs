@@ -15,7 +15,7 @@ use super::control_flow::{restore, IfArms, BROKE, CONTINUED, EXIT_FLAGS, RETURNE
 use super::merge::{self, Plan};
 use super::object_state;
 use super::scope::Scope;
-use super::value::{Tensor, Value};
+use super::value::{StagedRows, Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use crate::parse::span_of;
@@ -48,12 +48,8 @@ pub enum LoopKind {
 pub enum LoopItems {
     /// `i` itself (`for i in range(...)`).
     Counter,
-    /// `t[i]` (`for row in t`).
-    Rows(Tensor),
-    /// `(start + i, t[i])` (`for k, row in enumerate(t, start)`).
-    Enumerate(Tensor, i64),
-    /// `(a[i], b[i], ...)` (`for x, y in zip(a, b)`).
-    Zip(Vec<Tensor>),
+    /// Rows of tensors: `t[i]`, `(a[i], b[i])`, `(start + i, t[i])`, ...
+    Rows(StagedRows),
 }
 
 /// A staged loop to trace.
@@ -340,14 +336,13 @@ impl Stager {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
             let item = match items {
                 LoopItems::Counter => i.clone(),
-                LoopItems::Rows(t) => Value::Tensor(self.dyn_index(t, std::slice::from_ref(&i), span)?),
-                LoopItems::Enumerate(t, start) => {
-                    let k = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*start), span)?;
-                    Value::tuple(vec![k, Value::Tensor(self.dyn_index(t, std::slice::from_ref(&i), span)?)])
-                }
-                LoopItems::Zip(ts) => {
-                    let rows = ts.iter().map(|t| self.dyn_index(t, std::slice::from_ref(&i), span).map(Value::Tensor)).collect::<R<_>>()?;
-                    Value::tuple(rows)
+                LoopItems::Rows(r) => {
+                    let mut rows: Vec<Value> = r.tensors.iter().map(|t| self.dyn_index(t, std::slice::from_ref(&i), span).map(Value::Tensor)).collect::<R<_>>()?;
+                    let item = if r.zipped { Value::tuple(rows) } else { rows.remove(0) };
+                    match r.enumerate_from {
+                        Some(start) => Value::tuple(vec![self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(start), span)?, item]),
+                        None => item,
+                    }
                 }
             };
             self.assign(target, item, scope)?;
@@ -417,8 +412,7 @@ impl Stager {
     fn trip_count(&mut self, spec: &LoopSpec, span: Span) -> R<Option<Tensor>> {
         let rows = |s: &mut Stager, t: &Tensor| s.emit(OpKind::Dim { axis: 0 }, &[t], TensorType::scalar(DType::I64), span).map(Some);
         match &spec.kind {
-            LoopKind::Range { items: LoopItems::Rows(t) | LoopItems::Enumerate(t, _), .. } => rows(self, t),
-            LoopKind::Range { items: LoopItems::Zip(ts), .. } => rows(self, &ts[0]),
+            LoopKind::Range { items: LoopItems::Rows(r), .. } => rows(self, &r.tensors[0]),
             LoopKind::Range { start, stop, step, .. } => {
                 let n = self.range_len(start, stop, *step, span)?;
                 self.to_tensor_as(&n, DType::I64, span).map(Some)

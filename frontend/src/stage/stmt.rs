@@ -5,7 +5,7 @@
 use super::args::Args;
 use super::pyops;
 use super::scope::{Scope, ScopeKind};
-use super::value::{Class, Closure, Namespace, Value};
+use super::value::{Class, Closure, Namespace, StagedRows, Value};
 use super::control_flow::{IfArms, BROKE, CONTINUED};
 use super::loops::{LoopItems, LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
@@ -247,11 +247,11 @@ impl Stager {
             Value::StagedRange(r) => {
                 Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, items: LoopItems::Counter })
             }
-            Value::Tensor(t) if rows(t) => Some(over_rows(LoopItems::Rows(t.clone()), t)),
-            Value::StagedIter(it) => match it.as_ref() {
-                (Some(start), ts) => Some(over_rows(LoopItems::Enumerate(ts[0].clone(), *start), &ts[0])),
-                (None, ts) => Some(over_rows(LoopItems::Zip(ts.clone()), &ts[0])),
-            },
+            Value::Tensor(t) if rows(t) => {
+                let r = StagedRows { tensors: vec![t.clone()], zipped: false, enumerate_from: None };
+                Some(over_rows(LoopItems::Rows(r), t))
+            }
+            Value::StagedIter(it) => Some(over_rows(LoopItems::Rows(it.as_ref().clone()), &it.tensors[0])),
             _ => None,
         };
         if let Some(kind) = staged {

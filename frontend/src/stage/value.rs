@@ -175,12 +175,24 @@ pub enum Value {
     /// The result of a recursive call while its function's result type is
     /// still being discovered: absorbs every operation on it.
     Bottom,
-    /// `enumerate(t, start)` (`Some(start)`, one tensor) or `zip(a, b, ...)`
-    /// (`None`) over tensors with a run-time first axis: drives a staged `for`.
-    StagedIter(Rc<(Option<i64>, Vec<Tensor>)>),
+    /// `zip(a, b, ...)`, `enumerate(t, start)` or `enumerate(zip(...))` over
+    /// tensors with a run-time first axis: drives a staged `for`.
+    StagedIter(Rc<StagedRows>),
     /// A variable left undefined on some path of staged control flow; any
     /// use is an error carrying this explanation.
     Undefined(Rc<str>),
+}
+
+/// The rows of tensors with the same run-time first axis, walked together
+/// by a staged `for` (`for row in t`, `zip`, `enumerate`).
+#[derive(Clone, Debug)]
+pub struct StagedRows {
+    /// The tensors, one row of each per iteration.
+    pub tensors: Vec<Tensor>,
+    /// Each item is the tuple of the rows (`zip`), not the one row.
+    pub zipped: bool,
+    /// Each item is `(start + i, rows)` (`enumerate`).
+    pub enumerate_from: Option<i64>,
 }
 
 impl Value {
