@@ -168,6 +168,12 @@ impl Function {
         &self.ops[op.index()]
     }
 
+    /// Adds operands at the end of an op's (a call of a function whose
+    /// parameters grew after the call was staged: a recursive function's captures).
+    pub fn append_operands(&mut self, op: OpId, extra: &[Value]) {
+        self.ops[op.index()].operands.extend_from_slice(extra);
+    }
+
     /// A region's data.
     pub fn region(&self, r: RegionId) -> &RegionData {
         &self.regions[r.index()]

@@ -43,7 +43,11 @@ impl Stager {
             Value::Bottom => Ok(Value::Bottom),
             Value::Namespace(ns, module) => namespace_attr(*ns, module, name, span),
             Value::Tensor(t) => match name {
-                "shape" => Ok(Value::tuple(t.ty.dims.iter().map(dim_value).collect())),
+                "shape" => {
+                    // Its run-time sizes may be needed as values: remember where to read them.
+                    self.register_sym_sources(t);
+                    Ok(Value::tuple(t.ty.dims.iter().map(dim_value).collect()))
+                }
                 "ndim" => Ok(Value::Int(t.ty.rank() as i64)),
                 "dtype" => Ok(Value::DType(t.ty.dtype)),
                 "size" => match t.ty.static_numel() {

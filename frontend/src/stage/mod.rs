@@ -281,7 +281,7 @@ impl Stager {
                 }
                 return Err(Diagnostic::unsupported(
                     span,
-                    "a staged recursive function cannot use tensors of the function around it; pass them as arguments",
+                    "this staged function cannot use tensors of the function around it; pass them as arguments",
                 ));
             }
             return Err(Diagnostic::error(span, "a tensor staged in one exported function cannot be used in another"));

@@ -27,8 +27,10 @@ use std::rc::Rc;
 pub enum Specialisation {
     /// The result type is being discovered: recursive calls give `Bottom`.
     Typing,
-    /// Built (or being built) as this function with this result plan.
-    Staged(FuncId, Plan),
+    /// Built (or being built) as this function with this result plan; the
+    /// tensors of the enclosing function it captured, passed after the
+    /// arguments (known once it is built).
+    Staged(FuncId, Plan, Rc<Vec<Tensor>>),
 }
 
 impl Stager {
@@ -59,13 +61,14 @@ impl Stager {
         }
         let generic = canonical_types(&leaves, "?");
         let key = format!(
-            "{:p}|{}",
+            "{:p}|{}|{}",
             Rc::as_ptr(c),
-            shapes.iter().map(|s| shape_key(s, &generic)).collect::<Vec<_>>().join("|")
+            shapes.iter().map(|s| shape_key(s, &generic)).collect::<Vec<_>>().join("|"),
+            env_tensors(c)
         );
-        let (fid, plan) = match self.specialisations.get(&key).cloned() {
+        let (fid, plan, captured) = match self.specialisations.get(&key).cloned() {
             Some(Specialisation::Typing) => return Ok(Value::Bottom),
-            Some(Specialisation::Staged(fid, plan)) => (fid, plan),
+            Some(Specialisation::Staged(fid, plan, captured)) => (fid, plan, captured),
             // While another specialisation's type is being found, a new one
             // is not built yet: its result is absorbed too.
             None if self.specialisations.values().any(|s| matches!(s, Specialisation::Typing)) => return Ok(Value::Bottom),
@@ -85,7 +88,7 @@ impl Stager {
         let plan = merge::rename_dims(&plan, &renames);
         let mut types = Vec::new();
         merge::staged_types(&plan, &mut types);
-        let operands = leaves.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let operands = leaves.iter().chain(captured.iter()).map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
         let region = self.region;
         let result_types: Vec<Type> = types.iter().map(|t| Type::Tensor(t.clone())).collect();
         let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: fid }, operands, result_types, vec![], span);
@@ -102,7 +105,7 @@ impl Stager {
         shapes: &[super::structure::Shape],
         leaves: &[Tensor],
         span: Span,
-    ) -> R<(FuncId, Plan)> {
+    ) -> R<(FuncId, Plan, Rc<Vec<Tensor>>)> {
         // The function is generic over the run-time sizes of its arguments.
         let prefix = format!("{}.r{}.n", c.name, self.module.funcs.len());
         let params: Vec<(String, Type)> = canonical_types(leaves, &prefix)
@@ -114,6 +117,8 @@ impl Stager {
         self.specialisations.insert(key.to_string(), Specialisation::Typing);
         let scratch = Function::new(format!("{}_typing", c.name), &params, span);
         let (saved, tensors) = self.begin_function(scratch);
+        // Tensors of the enclosing function it closes over become extra parameters.
+        self.captures = Some(Vec::new());
         let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
         let typed = self.call_closure(c, Args::positional(args, span));
@@ -130,9 +135,10 @@ impl Stager {
         })?;
         // 2. The function itself.
         let fid = self.module.add_function(Function::new(format!("{}.r{}", c.name, self.module.funcs.len()), &params, span));
-        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone()));
+        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone(), Rc::new(Vec::new())));
         let real = Function::new(format!("{}.r{}", c.name, fid.index()), &params, c.span);
         let (saved, tensors) = self.begin_function(real);
+        self.captures = Some(Vec::new());
         let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
         let outs = self.call_closure(c, Args::positional(args, span)).and_then(|r| {
@@ -140,9 +146,56 @@ impl Stager {
             self.materialize(Some(&r), &plan, span, &format!("the result of recursive function '{}'", c.name), &mut outs)?;
             Ok(outs)
         });
+        let captures: Vec<(Tensor, Tensor)> = self.captures.clone().unwrap_or_default();
         self.end_function_into(saved, outs, span, fid)?;
-        Ok((fid, plan))
+        self.pass_captures_to_recursive_calls(fid, leaves.len(), &captures, c, span)?;
+        let captured = Rc::new(captures.into_iter().map(|(outer, _)| outer).collect::<Vec<_>>());
+        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone(), captured.clone()));
+        Ok((fid, plan, captured))
     }
+
+    /// The recursive calls staged inside `fid` before its captures were all
+    /// known pass its capture parameters too. A call from another function
+    /// under construction (mutual recursion) cannot know them.
+    fn pass_captures_to_recursive_calls(&mut self, fid: FuncId, arity: usize, captures: &[(Tensor, Tensor)], c: &Rc<Closure>, span: Span) -> R<()> {
+        if captures.is_empty() {
+            return Ok(());
+        }
+        let params: Vec<agc_ir::Value> = captures.iter().map(|(_, p)| p.value).collect();
+        for (g, func) in self.module.funcs.iter_mut().enumerate() {
+            for i in 0..func.num_ops() {
+                let op = agc_ir::OpId(i as u32);
+                if !matches!(func.op(op).kind, OpKind::Call { callee } if callee == fid) || func.op(op).operands.len() != arity {
+                    continue;
+                }
+                if g != fid.index() {
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        format!("the mutually recursive function '{}' uses tensors of the function around it; pass them as arguments", c.name),
+                    ));
+                }
+                func.append_operands(op, &params);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The tensors bound where `c` was defined (its closure's frame), by
+/// identity: a specialisation captures some of them, so rebinding one makes
+/// a new specialisation.
+fn env_tensors(c: &Closure) -> String {
+    let mut ids: Vec<String> = c
+        .env
+        .bindings()
+        .into_iter()
+        .filter_map(|(name, v)| match v {
+            Value::Tensor(t) => Some(format!("{name}={}@{}", t.value, t.origin)),
+            _ => None,
+        })
+        .collect();
+    ids.sort();
+    ids.join(",")
 }
 
 /// Parameters standing for staged Python numbers stay weak.

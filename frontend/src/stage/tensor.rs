@@ -185,7 +185,9 @@ impl Stager {
         let origin = self.generation;
         if let Dim::Sym(name) = d {
             if let Some((t, axis)) = self.sym_sources.get(name) {
-                if self.open_regions.contains(&t.region) {
+                // A tensor of an enclosing function is read through a capture.
+                let captured = t.origin != self.generation && self.captures.is_some() && self.enclosing.contains(&t.origin);
+                if captured || (t.origin == self.generation && self.open_regions.contains(&t.region)) {
                     return Some((t.clone(), *axis));
                 }
             }
