@@ -72,6 +72,20 @@ def dim_sizes(module, sizes=DEFAULT_DIM_SIZES):
     return dims
 
 
+def random_binary_tree(rng, leaves):
+    """Index arrays `(left, right)` of a random full binary tree with `leaves` leaves (node 0 is
+    the root, -1 marks a leaf), for the recursion models' inputs."""
+    left, right = [-1], [-1]
+    frontier = [0]
+    while (len(left) + 1) // 2 < leaves:
+        node = frontier.pop(rng.integers(len(frontier)))
+        left[node], right[node] = len(left), len(left) + 1
+        left += [-1, -1]
+        right += [-1, -1]
+        frontier += [len(left) - 2, len(left) - 1]
+    return np.array(left, np.int64), np.array(right, np.int64)
+
+
 def random_array(rng, dtype, shape):
     dtype = np.dtype(dtype)
     if dtype.kind == "f":

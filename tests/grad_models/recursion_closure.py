@@ -22,22 +22,12 @@ def closure_tree_grad(W: agc.f64[6, 3], b: agc.f64[3], leaves: agc.f64["N", 3], 
 AGC_GRAD_CHECKS = {"closure_tree_grad": ("loss", (0, 1, 2))}
 
 
-def _tree(rng, n_leaves):
-    left, right = [-1], [-1]
-    frontier = [0]
-    while (len(left) + 1) // 2 < n_leaves:
-        node = frontier.pop(rng.integers(len(frontier)))
-        left[node], right[node] = len(left), len(left) + 1
-        left += [-1, -1]
-        right += [-1, -1]
-        frontier += [len(left) - 2, len(left) - 1]
-    return np.array(left, np.int64), np.array(right, np.int64)
-
-
 def agc_grad_inputs(name, rng):
+    from harness import random_binary_tree  # the test harness (tests/ is on the path)
+
     sets = []
     for n_leaves in (1, 4):
-        left, right = _tree(rng, n_leaves)
+        left, right = random_binary_tree(rng, n_leaves)
         sets.append([0.5 * rng.standard_normal((6, 3)), 0.1 * rng.standard_normal(3),
                      rng.standard_normal((len(left), 3)), left, right])
     return sets

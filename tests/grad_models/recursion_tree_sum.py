@@ -46,22 +46,12 @@ AGC_GRAD_CHECKS = {
 }
 
 
-def _tree(rng, leaves):
-    left, right = [-1], [-1]
-    frontier = [0]
-    while (len(left) + 1) // 2 < leaves:
-        node = frontier.pop(rng.integers(len(frontier)))
-        left[node], right[node] = len(left), len(left) + 1
-        left += [-1, -1]
-        right += [-1, -1]
-        frontier += [len(left) - 2, len(left) - 1]
-    return np.array(left, np.int64), np.array(right, np.int64)
-
-
 def agc_grad_inputs(name, rng):
+    from harness import random_binary_tree  # the test harness (tests/ is on the path)
+
     sets = []
     for leaves in (1, 3, 6):
-        left, right = _tree(rng, leaves)
+        left, right = random_binary_tree(rng, leaves)
         n = len(left)
         if name == "tree_net_grad":
             sets.append([(0.5 * rng.standard_normal((8, 4))).astype(np.float32),
