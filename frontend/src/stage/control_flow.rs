@@ -94,23 +94,34 @@ impl Stager {
         let lists = super::lists::snapshot_tensor_lists(scope);
         let attrs_before = object_state::snapshot(scope);
         let containers = object_state::Containers::take(scope);
+        let py_lists = object_state::lists(scope);
+        // Undoes what a branch did, before the other branch or a new trace.
+        let undo = |scope: &Rc<Scope>| {
+            for (l, c) in &lists {
+                *l.borrow_mut() = c.clone();
+            }
+            restore(scope, &names, &before);
+            restore(scope, &dead, &dead_before);
+            object_state::restore(scope, &attrs_before);
+        };
 
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
         self.trace_region(then_r, body, scope, clear_flags_in_then)?;
+        if self.stage_appended_lists(&py_lists, scope, span, &undo, &containers)? {
+            return self.staged_if(cond, arms, scope, span);
+        }
         // Staged lists are updated in place: keep the then-branch's contents
         // as new objects, and put the originals back for the else-branch.
         let mut after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
         let attrs_then = object_state::snapshot(scope);
         let containers_then = containers.changed();
         containers.restore(false);
-        for (l, c) in &lists {
-            *l.borrow_mut() = c.clone();
-        }
-        restore(scope, &names, &before);
-        restore(scope, &dead, &dead_before);
-        object_state::restore(scope, &attrs_before);
+        undo(scope);
         self.trace_region(else_r, orelse, scope, false)?;
+        if self.stage_appended_lists(&py_lists, scope, span, &undo, &containers)? {
+            return self.staged_if(cond, arms, scope, span);
+        }
         let mut after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
         // Object attributes either branch changed are merged like variables.
         let attrs_else = object_state::snapshot(scope);
@@ -213,6 +224,34 @@ impl Stager {
         live.is_none_or(|l| l.contains(name))
     }
 
+    /// After a branch appended to Python lists (so their lengths differ
+    /// between paths): undoes the branch, makes those lists growable staged
+    /// lists, and returns true so that the `if` is traced again.
+    fn stage_appended_lists(
+        &mut self,
+        py_lists: &object_state::Snapshot<Vec<Value>>,
+        scope: &Rc<Scope>,
+        span: Span,
+        undo: &dyn Fn(&Rc<Scope>),
+        containers: &object_state::Containers,
+    ) -> R<bool> {
+        let grown = super::loops::lists_to_stage(self, py_lists, scope, span)?;
+        if grown.is_empty() {
+            return Ok(false);
+        }
+        containers.restore(true);
+        undo(scope);
+        for (name, list, items) in py_lists {
+            scope.set_local(name, Value::List(list.clone()));
+            *list.borrow_mut() = items.clone();
+        }
+        for (name, before, item) in grown {
+            let staged = self.new_tensor_list(&before, &item, None, span)?;
+            scope.set_local(&name, staged);
+        }
+        Ok(true)
+    }
+
     /// ` (line 7)` / ` (lines 7, 9)`: where `name` is assigned in `block` of statement `owner`.
     pub fn lines_assigning(&self, owner: Option<&'static Stmt>, block: &[Stmt], name: &str) -> String {
         let Some(owner) = owner else { return String::new() };
@@ -231,6 +270,7 @@ impl Stager {
 }
 
 /// The two arms of a staged `if` and where it sits in the source.
+#[derive(Clone, Copy)]
 pub struct IfArms {
     /// Runs where the condition holds.
     pub then: &'static [Stmt],

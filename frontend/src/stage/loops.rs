@@ -389,7 +389,7 @@ impl Stager {
 /// Python lists that become staged lists because the probe appended to them
 /// (or an inner staged loop made them staged lists): their names, items
 /// before the loop, and the item type.
-fn lists_to_stage(s: &mut Stager, lists: &object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
+pub fn lists_to_stage(s: &mut Stager, lists: &object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
     let mut out = Vec::new();
     for (name, l, before) in lists {
         let item = match scope.get_here(name) {
