@@ -186,6 +186,24 @@ pub fn concat(ts: &[&TensorType], axis: usize) -> Result<TensorType, TypeError> 
     Ok(TensorType::new(first.dtype, dims))
 }
 
+/// Result type of `np.take(x, idx, axis)`: `x.shape[:axis] + idx.shape +
+/// x.shape[axis+1:]`; `idx` must be an integer tensor.
+pub fn gather(x: &TensorType, idx: &TensorType, axis: usize) -> Result<TensorType, TypeError> {
+    if axis >= x.rank() {
+        return Err(TypeError::Axis(axis as i64, x.rank()));
+    }
+    if !matches!(idx.dtype, DType::I32 | DType::I64) {
+        return Err(TypeError::Other(format!(
+            "arrays used as indices must be of integer type, got {}",
+            idx.dtype
+        )));
+    }
+    let mut dims = x.dims[..axis].to_vec();
+    dims.extend(idx.dims.iter().cloned());
+    dims.extend(x.dims[axis + 1..].iter().cloned());
+    Ok(TensorType::new(x.dtype, dims))
+}
+
 /// The size of `dim` after slicing it with `s`.
 pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
     match dim {

@@ -340,6 +340,22 @@ pub enum OpKind {
         /// Add instead of overwrite (the adjoint of `DynIndex`).
         accumulate: bool,
     },
+    /// `np.take(x, idx, axis)`: operands `[x, idx]`, `idx` an integer tensor
+    /// of any rank; the result has shape `x.shape[:axis] + idx.shape +
+    /// x.shape[axis+1:]`. Negative indices count from the end once; an
+    /// index out of range is a run-time error.
+    Gather {
+        /// The indexed axis of `x`.
+        axis: usize,
+    },
+    /// The transpose of [`OpKind::Gather`]: operands `[base, idx, updates]`,
+    /// `updates` of the type `Gather { axis }` of `base` by `idx` has; the
+    /// result is `base` with each update added at its index along `axis`
+    /// (repeated indices accumulate, as `np.add.at`).
+    ScatterAdd {
+        /// The indexed axis of `base`.
+        axis: usize,
+    },
 }
 
 impl UnaryOp {
@@ -446,6 +462,8 @@ impl OpKind {
             OpKind::Assert { .. } => "assert".into(),
             OpKind::DynUpdate { accumulate: false, .. } => "dyn_update".into(),
             OpKind::DynUpdate { accumulate: true, .. } => "dyn_update_add".into(),
+            OpKind::Gather { .. } => "gather".into(),
+            OpKind::ScatterAdd { .. } => "scatter_add".into(),
         }
     }
 

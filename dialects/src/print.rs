@@ -91,7 +91,7 @@ fn attributes(kind: &OpKind) -> Option<String> {
         OpKind::Reduce { axes, keepdims, .. } => format!("axes={}, keepdims={keepdims}", list(axes)),
         OpKind::ArgReduce { axis, keepdims, .. } => format!("axis={axis}, keepdims={keepdims}"),
         OpKind::Transpose { perm } => format!("perm={}", list(perm)),
-        OpKind::Concat { axis } => format!("axis={axis}"),
+        OpKind::Concat { axis } | OpKind::Gather { axis } | OpKind::ScatterAdd { axis } => format!("axis={axis}"),
         OpKind::Dim { axis } => format!("axis={axis}"),
         OpKind::Iota { start, step } => format!("start={start}, step={step}"),
         OpKind::Call { callee } => format!("callee={callee}"),

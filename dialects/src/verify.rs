@@ -382,6 +382,17 @@ impl Verifier<'_> {
                 }
                 expect((*ins[0]).clone())?;
             }
+            OpKind::Gather { axis } => {
+                arity(2)?;
+                expect(infer::gather(ins[0], ins[1], *axis).map_err(te)?)?;
+            }
+            OpKind::ScatterAdd { axis } => {
+                arity(3)?;
+                if *ins[2] != infer::gather(ins[0], ins[1], *axis).map_err(te)? {
+                    return Err(self.err(Some(op), "scatter_add updates must have the type of the gather they transpose"));
+                }
+                expect((*ins[0]).clone())?;
+            }
         }
         Ok(())
     }

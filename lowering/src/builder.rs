@@ -322,6 +322,19 @@ impl<'f> Builder<'f> {
         )
     }
 
+    /// `np.take(x, idx, axis)`.
+    pub fn gather(&mut self, x: Value, idx: Value, axis: usize) -> BResult {
+        let t = infer::gather(&self.ty(x), &self.ty(idx), axis)?;
+        Ok(self.op1(OpKind::Gather { axis }, vec![x, idx], t))
+    }
+
+    /// `base` with `updates` added at `idx` along `axis` (the transpose of
+    /// [`Builder::gather`]).
+    pub fn scatter_add(&mut self, base: Value, idx: Value, updates: Value, axis: usize) -> Value {
+        let t = self.ty(base);
+        self.op1(OpKind::ScatterAdd { axis }, vec![base, idx, updates], t)
+    }
+
     /// A call of `callee`, whose result types the caller supplies.
     pub fn call(
         &mut self,

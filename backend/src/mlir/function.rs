@@ -12,7 +12,7 @@
 //! is, so a single-result function pays no copy.
 
 use super::emitter::FnEmitter;
-use super::{checks, constant, contraction, control, elementwise, gather, index, layout, reduce, types};
+use super::{checks, constant, contraction, control, elementwise, gather, index, layout, reduce, take, types};
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
 
@@ -335,6 +335,8 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::DynUpdate { axes, accumulate } => {
             index::dyn_update(e, od, *axes, *accumulate, e.line_of(od.span))
         }
+        OpKind::Gather { axis } => take::gather(e, od, *axis, e.line_of(od.span)),
+        OpKind::ScatterAdd { axis } => take::scatter_add(e, od, *axis, e.line_of(od.span)),
         OpKind::Return | OpKind::Yield | OpKind::Condition => Err(BackendError::Mlir(
             "a terminator in the middle of a region".into(),
         )),

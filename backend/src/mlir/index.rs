@@ -32,19 +32,24 @@ struct Checked {
     ok: String,
 }
 
-/// Checks the rank-0 `i64` tensor `v` as an index into axis `axis` of size
-/// `n` (an `index`), raising the runtime's index error when out of range.
-fn check_index(e: &mut FnEmitter, v: &str, n: &str, axis: usize, line: u32) -> Checked {
-    let x = e.assign(&format!("tensor.extract {v}[] : tensor<i64>"));
-    let n64 = e.assign(&format!("arith.index_cast {n} : index to i64"));
+/// Normalises the `i64` index `x` into an axis of `n64` (an `i64`) elements:
+/// returns the index counted from the front and the `i1` that says it is
+/// in range.
+pub(super) fn normalise(e: &mut FnEmitter, x: &str, n64: &str) -> (String, String) {
     let zero = e.constant("0", "i64");
-    let neg = e.cmpi("slt", &x, &zero, "i64");
-    let wrapped = e.arith("addi", &x, &n64, "i64");
-    let j = e.select(&neg, &wrapped, &x, "i64");
+    let neg = e.cmpi("slt", x, &zero, "i64");
+    let wrapped = e.arith("addi", x, n64, "i64");
+    let j = e.select(&neg, &wrapped, x, "i64");
     // Unsigned: a still negative index is huge, hence out of range.
-    let ok = e.cmpi("ult", &j, &n64, "i64");
+    let ok = e.cmpi("ult", &j, n64, "i64");
+    (j, ok)
+}
+
+/// Calls the runtime's index error for index `x` into axis `axis` of `n64`
+/// elements unless the `i1` `ok` holds.
+pub(super) fn raise_unless(e: &mut FnEmitter, ok: &str, x: &str, n64: &str, axis: usize, line: u32) {
     let t = e.constant("true", "i1");
-    let bad = e.arith("xori", &ok, &t, "i1");
+    let bad = e.arith("xori", ok, &t, "i1");
     let ax = e.constant(&axis.to_string(), "i64");
     let ln = e.constant(&line.to_string(), "i64");
     e.line(&format!("scf.if {bad} {{"));
@@ -54,6 +59,16 @@ fn check_index(e: &mut FnEmitter, v: &str, n: &str, axis: usize, line: u32) -> C
     ));
     e.leave();
     e.line("}");
+}
+
+/// Checks the rank-0 `i64` tensor `v` as an index into axis `axis` of size
+/// `n` (an `index`), raising the runtime's index error when out of range.
+fn check_index(e: &mut FnEmitter, v: &str, n: &str, axis: usize, line: u32) -> Checked {
+    let x = e.assign(&format!("tensor.extract {v}[] : tensor<i64>"));
+    let n64 = e.assign(&format!("arith.index_cast {n} : index to i64"));
+    let (j, ok) = normalise(e, &x, &n64);
+    raise_unless(e, &ok, &x, &n64, axis, line);
+    let zero = e.constant("0", "i64");
     let safe = e.select(&ok, &j, &zero, "i64");
     let at = e.assign(&format!("arith.index_cast {safe} : i64 to index"));
     Checked { at, ok }
@@ -89,11 +104,20 @@ fn check_all(
 }
 
 /// The zero literal of a dtype.
-fn zero_lit(dtype: DType) -> String {
+pub(super) fn zero_lit(dtype: DType) -> String {
     if dtype.is_float() {
         types::scalar_lit(dtype, 0.0)
     } else {
         types::int_lit(dtype, 0)
+    }
+}
+
+/// The `arith` op that accumulates elements of `dtype` (`or` for bools).
+pub(super) fn add_op(dtype: DType) -> &'static str {
+    match dtype {
+        DType::F32 | DType::F64 => "addf",
+        DType::Bool => "ori",
+        DType::I32 | DType::I64 => "addi",
     }
 }
 
@@ -204,12 +228,7 @@ pub fn dyn_update(
                 "tensor.extract {acc}[{}] : {x_t}",
                 coords.join(", ")
             ));
-            let op = match dtype {
-                DType::F32 | DType::F64 => "addf",
-                DType::Bool => "ori",
-                DType::I32 | DType::I64 => "addi",
-            };
-            new = e.arith(op, &old, &new, el);
+            new = e.arith(add_op(dtype), &old, &new, el);
         }
         let mut inner = e.assign(&format!(
             "tensor.insert {new} into {acc}[{}] : {x_t}",

@@ -5,7 +5,7 @@
 //!   `func.func @agc_impl_<f>` over ranked tensors (the symbol made a unique
 //!   C identifier by [`function_symbols`]), one small emitter per op
 //!   pattern (`elementwise`, `contraction`, `reduce`, `layout`,
-//!   `gather`, `index`, `constant`, `control`; symbolic sizes in `emitter`);
+//!   `gather`, `index`, `take`, `constant`, `control`; symbolic sizes in `emitter`);
 //! - [`lower_to_llvm`] parses it with melior, runs the pass pipeline of the
 //!   `pipeline` module and translates the result into an inkwell module.
 //!
@@ -96,6 +96,7 @@ mod layout;
 mod pipeline;
 mod reduce;
 mod scalar;
+mod take;
 mod types;
 
 pub use function::{emit_module, function_symbols, makes_calls, IMPL_PREFIX};

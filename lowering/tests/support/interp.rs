@@ -77,6 +77,29 @@ fn broadcast_shapes(a: &[usize], b: &[usize]) -> R<Vec<usize>> {
         .collect()
 }
 
+/// `np.take(x, idx, axis)` as positions: the result shape and, per result
+/// element, the flat position it reads in a tensor of `shape`.
+fn take_map(shape: &[usize], idx: &T, axis: usize) -> R<(Vec<usize>, Vec<usize>)> {
+    let mut out = shape[..axis].to_vec();
+    out.extend(&idx.shape);
+    out.extend(&shape[axis + 1..]);
+    let st = strides(shape);
+    let k = idx.shape.len();
+    let n: usize = out.iter().product();
+    let pos = (0..n)
+        .map(|f| {
+            let at = unravel(f, &out);
+            let i = idx.data[at[axis..axis + k].iter().zip(strides(&idx.shape)).map(|(a, s)| a * s).sum::<usize>()];
+            let j = index(i, shape[axis])?;
+            let mut src: Vec<usize> = at[..axis].to_vec();
+            src.push(j);
+            src.extend(&at[axis + k..]);
+            Ok(src.iter().zip(&st).map(|(a, s)| a * s).sum())
+        })
+        .collect::<R<Vec<usize>>>()?;
+    Ok((out, pos))
+}
+
 /// The element of `t` read at output multi-index `idx` under broadcasting.
 fn at(t: &T, idx: &[usize]) -> f64 {
     let off = idx.len() - t.shape.len();
@@ -670,6 +693,18 @@ impl<'m> Frame<'m> {
                             e
                         },
                     );
+                }
+                one(out)
+            }
+            OpKind::Gather { axis } => {
+                let (shape, src) = take_map(&xs[0].shape, &xs[1], *axis)?;
+                one(T::new(xs[0].dtype, &shape, src.iter().map(|&k| xs[0].data[k]).collect()))
+            }
+            OpKind::ScatterAdd { axis } => {
+                let (_, dst) = take_map(&xs[0].shape, &xs[1], *axis)?;
+                let mut out = xs[0].clone();
+                for (&k, &u) in dst.iter().zip(&xs[2].data) {
+                    out.data[k] = norm(out.dtype, out.data[k] + u);
                 }
                 one(out)
             }

@@ -11,6 +11,7 @@
 pub(crate) mod branch;
 pub(crate) mod call;
 pub(crate) mod elementwise;
+pub(crate) mod gather;
 pub(crate) mod index;
 pub(crate) mod layout;
 pub(crate) mod linalg;
@@ -94,6 +95,7 @@ pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
         OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => {
             index::apply(r, kind)
         }
+        OpKind::Gather { .. } | OpKind::ScatterAdd { .. } => gather::apply(r, kind),
         // No gradient: literals, sizes, comparisons, indices of extrema.
         OpKind::Const(_)
         | OpKind::Iota { .. }
