@@ -1,7 +1,9 @@
 //! Subscripts: sequences and dicts at compile time, `agc.f32[...]` specs,
-//! and numpy basic indexing of staged tensors (ints, slices, `None`, `...`).
+//! and numpy basic indexing of staged tensors (ints, slices, `None`, `...`);
+//! integer-array indices are staged by [`super::gather`].
 
 use super::args::Args;
+use super::gather;
 use super::pyops;
 use super::value::{SliceValue, Tensor, Value};
 use super::{Stager, R};
@@ -97,6 +99,9 @@ impl Stager {
             Value::Tuple(items) => items.as_ref().clone(),
             other => vec![other.clone()],
         };
+        if raw.iter().any(gather::is_array_index) {
+            return self.index_with_array(t, &raw, span);
+        }
         // With run-time indices, spell `...` out as full slices first.
         let raw: Vec<Value> = if raw.iter().any(Value::is_staged) && raw.iter().any(|v| matches!(v, Value::Ellipsis)) {
             let consumed = raw.iter().filter(|v| !matches!(v, Value::None | Value::Ellipsis)).count();

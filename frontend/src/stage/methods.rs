@@ -10,7 +10,7 @@ use std::rc::Rc;
 const TENSOR_METHODS: &[&str] = &[
     "reshape", "transpose", "astype", "sum", "mean", "max", "min", "prod", "argmax", "argmin", "squeeze",
     "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item", "round", "cumsum", "repeat",
-    "swapaxes", "trace", "diagonal",
+    "swapaxes", "trace", "diagonal", "take",
 ];
 const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"];
 const DICT_METHODS: &[&str] = &["get", "keys", "values", "items", "update", "pop", "setdefault", "copy"];

@@ -11,7 +11,7 @@
 //! Python's own arithmetic on compile-time values; [`tensor`] builds typed IR
 //! ops with numpy's promotion rules; [`numpy`] (with [`numpy_math`],
 //! [`numpy_shape`], [`numpy_diag`], [`numpy_contract`]), [`methods`] and
-//! [`index`] are the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
+//! [`index`] (with [`gather`]) are the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
 //! `@agc.export` functions into IR functions.
 
 pub mod args;
@@ -21,6 +21,7 @@ pub mod control_flow;
 pub mod export;
 pub mod flow_facts;
 pub mod expr;
+pub mod gather;
 pub mod grad;
 pub mod index;
 pub mod lists;
