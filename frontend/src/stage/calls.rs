@@ -52,10 +52,18 @@ impl Stager {
     pub fn call_closure(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
         let span = args.span;
         if self.call_depth >= MAX_CALL_DEPTH {
-            return Err(Diagnostic::error(
-                span,
-                format!("maximum compile-time recursion depth ({MAX_CALL_DEPTH}) exceeded in '{}'", c.name),
-            ));
+            let err = Diagnostic::error(span, format!("maximum compile-time recursion depth ({MAX_CALL_DEPTH}) exceeded in '{}'", c.name));
+            // Staged recursion that specialises anew at every level: a compile-time argument changes.
+            let prefix = format!("{:p}|", Rc::as_ptr(c));
+            let staged_levels = self.specialisations.keys().filter(|k| k.starts_with(&prefix)).count();
+            return Err(if staged_levels > 1 {
+                err.with_note(format!(
+                    "'{}' recursed through staged control flow with a different compile-time argument at each level, so each level is a new specialisation; pass a run-time value instead (e.g. np.int64(i) for a Python int i) so that one function serves every level",
+                    c.name
+                ))
+            } else {
+                err
+            });
         }
         let frame = Scope::child(
             ScopeKind::Function,
