@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 const TENSOR_METHODS: &[&str] = &[
     "reshape", "transpose", "astype", "sum", "mean", "max", "min", "prod", "argmax", "argmin", "squeeze",
-    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item", "round", "cumsum", "repeat",
+    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item", "round", "cumsum", "cumprod", "argsort", "repeat",
     "swapaxes", "trace", "diagonal", "take",
 ];
 const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"];

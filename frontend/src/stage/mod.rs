@@ -33,6 +33,7 @@ pub mod numpy_contract;
 pub mod numpy_diag;
 pub mod numpy_math;
 pub mod numpy_shape;
+pub mod numpy_sort;
 pub mod object_state;
 pub mod pyops;
 pub mod recursion;

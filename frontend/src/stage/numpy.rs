@@ -2,7 +2,7 @@
 //! tensors (and on compile-time numbers, which numpy turns into arrays).
 
 use super::args::Args;
-use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, pyops};
+use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, numpy_sort, pyops};
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
@@ -22,7 +22,7 @@ const FUNCTIONS: &[&str] = &[
 
 /// True if `np.<name>` is part of the supported surface.
 pub fn is_function(name: &str) -> bool {
-    [FUNCTIONS, gather::FUNCTIONS, numpy_math::FUNCTIONS, numpy_shape::FUNCTIONS, numpy_diag::FUNCTIONS, numpy_contract::FUNCTIONS]
+    [FUNCTIONS, gather::FUNCTIONS, numpy_math::FUNCTIONS, numpy_shape::FUNCTIONS, numpy_diag::FUNCTIONS, numpy_contract::FUNCTIONS, numpy_sort::FUNCTIONS]
         .iter()
         .any(|list| list.contains(&name))
 }
@@ -356,6 +356,7 @@ impl Stager {
             f if numpy_diag::FUNCTIONS.contains(&f) => self.numpy_diag(f, &args),
             f if gather::FUNCTIONS.contains(&f) => self.numpy_take(&args),
             f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
+            f if numpy_sort::FUNCTIONS.contains(&f) => self.numpy_sort(f, &args),
             f if f.strip_prefix("linalg.").is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) => {
                 self.numpy_contract(f, &args)
             }
@@ -409,7 +410,7 @@ impl Stager {
             }
             "item" => Err(Diagnostic::error(span, ".item() of a staged tensor: its value is only known at run time")),
             // Methods that are the function with the array first.
-            "round" | "cumsum" | "repeat" | "swapaxes" | "trace" | "diagonal" | "take" => {
+            "round" | "cumsum" | "cumprod" | "argsort" | "repeat" | "swapaxes" | "trace" | "diagonal" | "take" => {
                 let mut args = args;
                 args.pos.insert(0, Value::Tensor(t));
                 self.call_numpy(&format!("np.{m}"), None, args)

@@ -1,11 +1,11 @@
 //! Contractions and running sums of the `agc.numpy` surface: `tensordot`,
-//! `einsum`, `np.linalg.norm`, `cumsum` and `count_nonzero`.
+//! `einsum`, `np.linalg.norm`, `cumsum`, `cumprod` and `count_nonzero`.
 //!
 //! Contractions become one matmul per pair of operands (axes permuted and
 //! merged so that batch, free and contracted axes are contiguous), so they
 //! run on the backend's matmul kernels and differentiate through its adjoint.
-//! `cumsum` sums a triangular `where` mask (no sequential loop), which is
-//! exact for infinities and run-time lengths.
+//! `cumsum`/`cumprod` reduce a triangular `where` mask (no sequential loop),
+//! which is exact for infinities and run-time lengths (O(n²) along the axis).
 
 use super::args::Args;
 use super::numpy::{axes_arg, dtype_arg};
@@ -16,12 +16,12 @@ use crate::diagnostics::Diagnostic;
 use agc_ir::{infer, BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, Span, UnaryOp};
 
 /// The functions this module stages, by their `np.` name (`linalg.norm` is `np.linalg.norm`).
-pub const FUNCTIONS: &[&str] = &["tensordot", "einsum", "cumsum", "count_nonzero"];
+pub const FUNCTIONS: &[&str] = &["tensordot", "einsum", "cumsum", "cumprod", "count_nonzero"];
 
 /// The functions of `np.linalg` that are staged.
 pub const LINALG_FUNCTIONS: &[&str] = &["norm"];
 
-/// The dtype `sum` gives (and `cumsum`, `trace`): bools and int32 widen to int64.
+/// The dtype `sum` gives (and `cumsum`, `cumprod`, `trace`): bools and int32 widen to int64.
 fn sum_dtype(d: DType) -> DType {
     match d {
         DType::Bool | DType::I32 => DType::I64,
@@ -76,7 +76,7 @@ impl Stager {
                 self.contract_pair(a, b, &[], &pairs, span).map(Value::Tensor)
             }
             "einsum" => self.einsum(args),
-            "cumsum" => {
+            "cumsum" | "cumprod" => {
                 let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
                 let d = dtype_arg(args.get(2, "dtype"), span)?.unwrap_or(sum_dtype(t.ty.dtype));
                 let t = self.cast(&t, d, span)?;
@@ -84,7 +84,8 @@ impl Stager {
                     None => (self.flatten(&t, span)?, 0),
                     Some(a) => (t.clone(), axes_arg(Some(a), t.ty.rank(), span)?[0]),
                 };
-                self.cumsum(&t, axis, span).map(Value::Tensor)
+                let kind = if f == "cumsum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                self.cumulative(kind, &t, axis, span).map(Value::Tensor)
             }
             "count_nonzero" => {
                 let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
@@ -245,7 +246,9 @@ impl Stager {
     }
 
     /// The running sum of `t` along `axis`: `out[i] = sum_j where(j <= i, t[j], 0)`.
-    fn cumsum(&mut self, t: &Tensor, axis: usize, span: Span) -> R<Tensor> {
+    /// Running sums or products of `t` along `axis`: element `i` reduces the
+    /// elements `j <= i` (the others are the reduction's identity).
+    fn cumulative(&mut self, kind: ReduceKind, t: &Tensor, axis: usize, span: Span) -> R<Tensor> {
         let rank = t.ty.rank();
         let perm: Vec<usize> = (0..rank).filter(|&a| a != axis).chain([axis]).collect();
         let moved = self.permute(t, perm.clone(), span)?;
@@ -255,9 +258,10 @@ impl Stager {
         let column = self.reshape_to(&moved, column, span)?;
         let grid = Value::Tensor(self.offset_grid(&n, &n, span)?);
         let upper = self.compare(CmpOp::Ge, &grid, &Value::Int(0), span)?;
-        let zero = Value::Tensor(self.scalar(0.0, t.ty.dtype, span)?);
-        let terms = staged(self.select(&upper, &Value::Tensor(column), &zero, span)?, span)?;
-        let sums = self.reduce(ReduceKind::Sum, &terms, &[rank - 1], false, span)?;
+        let identity = if kind == ReduceKind::Prod { 1.0 } else { 0.0 };
+        let identity = Value::Tensor(self.scalar(identity, t.ty.dtype, span)?);
+        let terms = staged(self.select(&upper, &Value::Tensor(column), &identity, span)?, span)?;
+        let sums = self.reduce(kind, &terms, &[rank - 1], false, span)?;
         self.permute(&sums, super::numpy_shape::inverse(&perm), span)
     }
 
