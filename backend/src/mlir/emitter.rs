@@ -423,6 +423,29 @@ impl<'f> FnEmitter<'f> {
 
     /// Emits a `linalg.generic`; `body` gets the block arguments (inputs
     /// then outputs) and returns the yielded values. Returns the results.
+    /// A tensor of type `ty` whose element at each index is `element(e,
+    /// coords)` (`coords`: the `index` values of the result's axes), as a
+    /// `linalg.generic` with no inputs (MLIR's `tensor.generate`, bufferized
+    /// like every other kernel).
+    pub fn generate(
+        &mut self,
+        ty: &TensorType,
+        element: impl FnOnce(&mut Self, &[String]) -> Result<String, BackendError>,
+    ) -> Result<String, BackendError> {
+        let rank = ty.rank();
+        let init = self.empty(ty)?;
+        let spec = GenericSpec {
+            iterators: vec!["parallel"; rank],
+            ins: vec![],
+            outs: vec![operand(&init, ty, identity_map(rank))],
+        };
+        let r = self.generic(&spec, |e, _| {
+            let coords: Vec<String> = (0..rank).map(|i| e.assign(&format!("linalg.index {i} : index"))).collect();
+            Ok(vec![element(e, &coords)?])
+        })?;
+        r.into_iter().next().ok_or_else(|| BackendError::Unsupported("linalg.generic gave no result".into()))
+    }
+
     pub fn generic(
         &mut self,
         spec: &GenericSpec,

@@ -17,7 +17,7 @@
 //! `insert_slice` with run-time offsets bufferizes into a strided copy that
 //! would need MLIR's runtime library.
 
-use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::emitter::FnEmitter;
 use super::types;
 use crate::BackendError;
 use agc_ir::{DType, Dim, OpData};
@@ -135,23 +135,13 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
             let v = e.assign(&format!("tensor.extract {x}[{}] : {x_t}", at.join(", ")));
             return Ok(e.assign(&format!("tensor.from_elements {v} : {out_t}")));
         }
-        let init = e.empty(out_ty)?;
-        let spec = GenericSpec {
-            iterators: vec!["parallel"; rank],
-            ins: vec![],
-            outs: vec![operand(&init, out_ty, identity_map(rank))],
-        };
-        let r = e.generic(&spec, |e, _| {
-            let mut coords = at.clone();
-            for k in 0..rank {
-                coords.push(e.assign(&format!("linalg.index {k} : index")));
-            }
-            Ok(vec![e.assign(&format!(
+        e.generate(out_ty, |e, rest| {
+            let coords: Vec<String> = at.iter().chain(rest).cloned().collect();
+            Ok(e.assign(&format!(
                 "tensor.extract {x}[{}] : {x_t}",
                 coords.join(", ")
-            ))])
-        })?;
-        Ok(r.into_iter().next().unwrap())
+            )))
+        })
     };
     let Some(ok) = all_ok else {
         return gather(e);

@@ -12,7 +12,7 @@
 //! yields zeros otherwise, a scatter the base unchanged), so no memory
 //! outside a tensor is touched.
 
-use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::emitter::FnEmitter;
 use super::index::{add_op, normalise, raise_unless, zero_lit};
 use super::types;
 use crate::BackendError;
@@ -122,24 +122,15 @@ pub fn gather(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<
     let x = e.val(od.operands[0])?;
     let c = check(e, od, axis, line)?;
     let (x_t, out_t) = (types::tensor(x_ty), types::tensor(out_ty));
-    let rank = out_ty.rank();
     let k = c.ty.rank();
     let body = |e: &mut FnEmitter| -> Result<String, BackendError> {
-        let init = e.empty(out_ty)?;
-        let spec = GenericSpec {
-            iterators: vec!["parallel"; rank],
-            ins: vec![],
-            outs: vec![operand(&init, out_ty, identity_map(rank))],
-        };
-        let r = e.generic(&spec, |e, _| {
-            let at: Vec<String> = (0..rank).map(|i| e.assign(&format!("linalg.index {i} : index"))).collect();
+        e.generate(out_ty, |e, at| {
             let j = c.read(e, &at[axis..axis + k]);
             let mut coords = at[..axis].to_vec();
             coords.push(j);
             coords.extend_from_slice(&at[axis + k..]);
-            Ok(vec![e.assign(&format!("tensor.extract {x}[{}] : {x_t}", coords.join(", ")))])
-        })?;
-        Ok(r.into_iter().next().unwrap())
+            Ok(e.assign(&format!("tensor.extract {x}[{}] : {x_t}", coords.join(", "))))
+        })
     };
     guarded(e, &c, &out_t, body, |e| e.filled(out_ty, &zero_lit(out_ty.dtype)))
 }
