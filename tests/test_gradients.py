@@ -146,6 +146,18 @@ def to_f64(tree):
 # ---------------------------------------------------------------- oracles
 
 
+def coordinate_difference(f, leaf, j):
+    """float64 central difference of `f()` along coordinate `j` of `leaf` (changed in place, then restored)."""
+    x = leaf[j]
+    h = FD_REL_STEP * max(1.0, abs(x))
+    leaf[j] = x + h
+    fp = f()
+    leaf[j] = x - h
+    fm = f()
+    leaf[j] = x
+    return (fp - fm) / (2 * h)
+
+
 def finite_differences(loss, args, nums, gradients_to_check, rng):
     """Central differences of `loss(*args)` (float64) w.r.t. the leaves of `args[i]` for i in `nums`.
 
@@ -171,14 +183,7 @@ def finite_differences(loss, args, nums, gradients_to_check, rng):
         if leaf.size <= FD_MAX_ELEMENTS:
             fd = np.zeros(leaf.shape)
             for j in np.ndindex(leaf.shape):
-                x = leaf[j]
-                h = FD_REL_STEP * max(1.0, abs(x))
-                leaf[j] = x + h
-                fp = f()
-                leaf[j] = x - h
-                fm = f()
-                leaf[j] = x
-                fd[j] = (fp - fm) / (2 * h)
+                fd[j] = coordinate_difference(f, leaf, j)
             out.append((k, f"gradient leaf {k}", fd, g))
         else:
             saved = leaf.copy()
@@ -199,14 +204,7 @@ def finite_differences(loss, args, nums, gradients_to_check, rng):
             coords = list(np.argsort(flat_g)[-FD_COORDINATES:]) + list(rng.integers(0, leaf.size, FD_COORDINATES))
             for c in coords:
                 j = np.unravel_index(int(c), leaf.shape)
-                x = saved[j]
-                h = FD_REL_STEP * max(1.0, abs(x))
-                leaf[j] = x + h
-                fp = f()
-                leaf[j] = x - h
-                fm = f()
-                leaf[j] = x
-                out.append((k, f"gradient leaf {k} at {tuple(map(int, j))}", np.asarray((fp - fm) / (2 * h)),
+                out.append((k, f"gradient leaf {k} at {tuple(map(int, j))}", np.asarray(coordinate_difference(f, leaf, j)),
                             np.asarray(g)[j]))
     return out
 

@@ -423,6 +423,36 @@ impl<'f> FnEmitter<'f> {
 
     /// Emits a `linalg.generic`; `body` gets the block arguments (inputs
     /// then outputs) and returns the yielded values. Returns the results.
+    /// A nest of `scf.for` loops over `sizes` threading the tensor `init` (of
+    /// MLIR type `ty`) through: `step(e, ivs, acc)` gives the tensor after one
+    /// innermost iteration; returns the tensor after the whole nest.
+    pub fn threaded_loop_nest(
+        &mut self,
+        sizes: &[String],
+        init: &str,
+        ty: &str,
+        step: impl FnOnce(&mut Self, &[String], &str) -> Result<String, BackendError>,
+    ) -> Result<String, BackendError> {
+        let (zero, one) = (self.index_const(0), self.index_const(1));
+        let (mut ivs, mut results, mut acc) = (Vec::new(), Vec::new(), init.to_string());
+        for size in sizes {
+            let (iv, t, r) = (self.fresh("i"), self.fresh("t"), self.fresh("nest"));
+            self.line(&format!("{r} = scf.for {iv} = {zero} to {size} step {one} iter_args({t} = {acc}) -> ({ty}) {{"));
+            self.enter();
+            ivs.push(iv);
+            results.push(r);
+            acc = t;
+        }
+        let mut inner = step(self, &ivs, &acc)?;
+        for r in results.iter().rev() {
+            self.line(&format!("scf.yield {inner} : {ty}"));
+            self.leave();
+            self.line("}");
+            inner = r.clone();
+        }
+        Ok(inner)
+    }
+
     /// A tensor of type `ty` whose element at each index is `element(e,
     /// coords)` (`coords`: the `index` values of the result's axes), as a
     /// `linalg.generic` with no inputs (MLIR's `tensor.generate`, bufferized

@@ -179,58 +179,31 @@ pub fn dyn_update(
     let dtype = x_ty.dtype;
     let el = types::elem(dtype);
     let update = |e: &mut FnEmitter| -> Result<String, BackendError> {
-        let zero = e.index_const(0);
-        let one = e.index_const(1);
         // The loop nest over the sub-tensor, threading the tensor through.
-        let mut ivs = Vec::new();
-        let mut acc = x.clone();
-        let mut results = Vec::new();
-        for size in &sizes {
-            let iv = e.fresh("i");
-            let t = e.fresh("t");
-            let r = e.fresh("upd");
-            e.line(&format!(
-                "{r} = scf.for {iv} = {zero} to {size} step {one} iter_args({t} = {acc}) -> ({x_t}) {{"
-            ));
-            e.enter();
-            ivs.push(iv);
-            results.push(r);
-            acc = t;
-        }
-        let mut coords = at.clone();
-        coords.extend(ivs.iter().cloned());
-        let lead = sub.len() - v_ty.rank();
-        let vc: Vec<String> = v_ty
-            .dims
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                if *d == Dim::Static(1) && sub[lead + i] != Dim::Static(1) {
-                    zero.clone()
-                } else {
-                    ivs[lead + i].clone()
-                }
-            })
-            .collect();
-        let mut new = e.assign(&format!("tensor.extract {v}[{}] : {v_t}", vc.join(", ")));
-        if accumulate {
-            let old = e.assign(&format!(
-                "tensor.extract {acc}[{}] : {x_t}",
-                coords.join(", ")
-            ));
-            new = e.arith(add_op(dtype), &old, &new, el);
-        }
-        let mut inner = e.assign(&format!(
-            "tensor.insert {new} into {acc}[{}] : {x_t}",
-            coords.join(", ")
-        ));
-        for r in results.iter().rev() {
-            e.line(&format!("scf.yield {inner} : {x_t}"));
-            e.leave();
-            e.line("}");
-            inner = r.clone();
-        }
-        Ok(inner)
+        e.threaded_loop_nest(&sizes, &x, &x_t, |e, ivs, acc| {
+            let zero = e.index_const(0);
+            let mut coords = at.clone();
+            coords.extend(ivs.iter().cloned());
+            let lead = sub.len() - v_ty.rank();
+            let vc: Vec<String> = v_ty
+                .dims
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    if *d == Dim::Static(1) && sub[lead + i] != Dim::Static(1) {
+                        zero.clone()
+                    } else {
+                        ivs[lead + i].clone()
+                    }
+                })
+                .collect();
+            let mut new = e.assign(&format!("tensor.extract {v}[{}] : {v_t}", vc.join(", ")));
+            if accumulate {
+                let old = e.assign(&format!("tensor.extract {acc}[{}] : {x_t}", coords.join(", ")));
+                new = e.arith(add_op(dtype), &old, &new, el);
+            }
+            Ok(e.assign(&format!("tensor.insert {new} into {acc}[{}] : {x_t}", coords.join(", "))))
+        })
     };
     match all_ok {
         None => update(e),

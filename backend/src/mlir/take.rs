@@ -145,36 +145,17 @@ pub fn scatter_add(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Re
     let k = c.ty.rank();
     let dtype = base_ty.dtype;
     let body = |e: &mut FnEmitter| -> Result<String, BackendError> {
-        let (zero, one) = (e.index_const(0), e.index_const(1));
-        let mut acc = base.clone();
-        let mut ivs = Vec::new();
-        let mut results = Vec::new();
-        for size in &sizes {
-            let (iv, t, r) = (e.fresh("i"), e.fresh("t"), e.fresh("sc"));
-            e.line(&format!(
-                "{r} = scf.for {iv} = {zero} to {size} step {one} iter_args({t} = {acc}) -> ({base_t}) {{"
-            ));
-            e.enter();
-            ivs.push(iv);
-            results.push(r);
-            acc = t;
-        }
-        let j = c.read(e, &ivs[axis..axis + k]);
-        let mut coords = ivs[..axis].to_vec();
-        coords.push(j);
-        coords.extend_from_slice(&ivs[axis + k..]);
-        let el = types::elem(dtype);
-        let new = e.assign(&format!("tensor.extract {u}[{}] : {u_t}", ivs.join(", ")));
-        let old = e.assign(&format!("tensor.extract {acc}[{}] : {base_t}", coords.join(", ")));
-        let sum = e.arith(add_op(dtype), &old, &new, el);
-        let mut inner = e.assign(&format!("tensor.insert {sum} into {acc}[{}] : {base_t}", coords.join(", ")));
-        for r in results.iter().rev() {
-            e.line(&format!("scf.yield {inner} : {base_t}"));
-            e.leave();
-            e.line("}");
-            inner = r.clone();
-        }
-        Ok(inner)
+        e.threaded_loop_nest(&sizes, &base, &base_t, |e, ivs, acc| {
+            let j = c.read(e, &ivs[axis..axis + k]);
+            let mut coords = ivs[..axis].to_vec();
+            coords.push(j);
+            coords.extend_from_slice(&ivs[axis + k..]);
+            let el = types::elem(dtype);
+            let new = e.assign(&format!("tensor.extract {u}[{}] : {u_t}", ivs.join(", ")));
+            let old = e.assign(&format!("tensor.extract {acc}[{}] : {base_t}", coords.join(", ")));
+            let sum = e.arith(add_op(dtype), &old, &new, el);
+            Ok(e.assign(&format!("tensor.insert {sum} into {acc}[{}] : {base_t}", coords.join(", "))))
+        })
     };
     let unchanged = base.clone();
     guarded(e, &c, &base_t, body, |_| Ok(unchanged))

@@ -94,7 +94,6 @@ impl Stager {
         let lists = super::lists::snapshot_tensor_lists(scope);
         let attrs_before = object_state::snapshot(scope);
         let containers = object_state::Containers::take(scope);
-        let py_lists = object_state::lists(scope);
         // Undoes what a branch did, before the other branch or a new trace.
         let undo = |scope: &Rc<Scope>| {
             for (l, c) in &lists {
@@ -108,7 +107,7 @@ impl Stager {
         let f = self.func_mut();
         let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
         self.trace_region(then_r, body, scope, clear_flags_in_then)?;
-        if self.stage_appended_lists(&py_lists, scope, span, &undo, &containers)? {
+        if self.stage_appended_lists(&containers, scope, span, &undo)? {
             return self.staged_if(cond, arms, scope, span);
         }
         // Staged lists are updated in place: keep the then-branch's contents
@@ -119,7 +118,7 @@ impl Stager {
         containers.restore(false);
         undo(scope);
         self.trace_region(else_r, orelse, scope, false)?;
-        if self.stage_appended_lists(&py_lists, scope, span, &undo, &containers)? {
+        if self.stage_appended_lists(&containers, scope, span, &undo)? {
             return self.staged_if(cond, arms, scope, span);
         }
         let mut after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
@@ -229,22 +228,18 @@ impl Stager {
     /// lists, and returns true so that the `if` is traced again.
     fn stage_appended_lists(
         &mut self,
-        py_lists: &object_state::Snapshot<Vec<Value>>,
+        containers: &object_state::Containers,
         scope: &Rc<Scope>,
         span: Span,
         undo: &dyn Fn(&Rc<Scope>),
-        containers: &object_state::Containers,
     ) -> R<bool> {
-        let grown = super::loops::lists_to_stage(self, py_lists, scope, span)?;
+        let grown = super::lists::lists_to_stage(self, containers.lists(), scope, span)?;
         if grown.is_empty() {
             return Ok(false);
         }
         containers.restore(true);
         undo(scope);
-        for (name, list, items) in py_lists {
-            scope.set_local(name, Value::List(list.clone()));
-            *list.borrow_mut() = items.clone();
-        }
+        containers.rebind_lists(scope);
         for (name, before, item) in grown {
             let staged = self.new_tensor_list(&before, &item, None, span)?;
             scope.set_local(&name, staged);

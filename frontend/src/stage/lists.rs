@@ -43,6 +43,27 @@ pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
     scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
 }
 
+/// Python lists that become staged lists because a region (a loop's probe,
+/// a branch) appended to them (or an inner staged loop made them staged lists): their names, items
+/// before the region, and the item type.
+pub fn lists_to_stage(s: &mut Stager, lists: &super::object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
+    let mut out = Vec::new();
+    for (name, l, before) in lists {
+        let item = match scope.get_here(name) {
+            Some(Value::TensorList(t)) => TensorType::new(t.borrow().0.ty.dtype, t.borrow().0.ty.dims[1..].to_vec()),
+            _ => {
+                let now = l.borrow();
+                if now.len() <= before.len() {
+                    continue;
+                }
+                s.to_tensor(&now[before.len()], None, span)?.ty
+            }
+        };
+        out.push((name.clone(), before.clone(), item));
+    }
+    Ok(out)
+}
+
 impl Stager {
     /// A fresh symbolic dim, for a size that differs from path to path.
     pub fn fresh_dim(&mut self, stem: &str) -> Dim {

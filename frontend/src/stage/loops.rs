@@ -98,7 +98,6 @@ impl Stager {
         let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
         // 1. Probe: which variables change, and to what types.
-        let lists = object_state::lists(scope);
         let containers = object_state::Containers::take(scope);
         let staged_lists = snapshot_tensor_lists(scope);
         let attrs_before = object_state::snapshot(scope);
@@ -121,7 +120,7 @@ impl Stager {
                 names.push(name);
             }
         }
-        let grown = lists_to_stage(self, &lists, scope, span)?;
+        let grown = super::lists::lists_to_stage(self, containers.lists(), scope, span)?;
         // Lists and dicts the body changed in place (not by appending tensors) are state too.
         for (name, copy) in containers.changed() {
             if grown.iter().any(|(g, ..)| *g == name) {
@@ -136,9 +135,7 @@ impl Stager {
                 }
             }
         }
-        for (name, list, _) in lists {
-            scope.set_local(&name, Value::List(list));
-        }
+        containers.rebind_lists(scope);
         containers.restore(true);
         for (list, contents) in staged_lists {
             *list.borrow_mut() = contents;
@@ -386,26 +383,6 @@ impl Stager {
     }
 }
 
-/// Python lists that become staged lists because the probe appended to them
-/// (or an inner staged loop made them staged lists): their names, items
-/// before the loop, and the item type.
-pub fn lists_to_stage(s: &mut Stager, lists: &object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
-    let mut out = Vec::new();
-    for (name, l, before) in lists {
-        let item = match scope.get_here(name) {
-            Some(Value::TensorList(t)) => TensorType::new(t.borrow().0.ty.dtype, t.borrow().0.ty.dims[1..].to_vec()),
-            _ => {
-                let now = l.borrow();
-                if now.len() <= before.len() {
-                    continue;
-                }
-                s.to_tensor(&now[before.len()], None, span)?.ty
-            }
-        };
-        out.push((name.clone(), before.clone(), item));
-    }
-    Ok(out)
-}
 
 impl Stager {
     /// The number of iterations of a loop, when known before it runs.

@@ -88,7 +88,7 @@ fn contents<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<RefCell<
 }
 
 /// The Python lists bound in this frame and their items.
-pub fn lists(scope: &Rc<Scope>) -> Snapshot<Vec<Value>> {
+fn lists(scope: &Rc<Scope>) -> Snapshot<Vec<Value>> {
     contents(scope, |v| if let Value::List(l) = v { Some(l) } else { None })
 }
 
@@ -128,6 +128,19 @@ impl Containers {
             }
         }
         out
+    }
+
+    /// The lists and their items at snapshot time.
+    pub fn lists(&self) -> &Snapshot<Vec<Value>> {
+        &self.lists
+    }
+
+    /// Binds each snapshotted list's name to it again (a region may have
+    /// rebound the name, e.g. to a staged list an inner loop made).
+    pub fn rebind_lists(&self, scope: &Rc<Scope>) {
+        for (name, list, _) in &self.lists {
+            scope.set_local(name, Value::List(list.clone()));
+        }
     }
 
     /// Puts back the contents of the lists and dicts changed in place, and
