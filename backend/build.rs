@@ -41,7 +41,11 @@ fn main() {
         .expect("could not run rustc for the agc runtime");
     assert!(status.success(), "compiling the agc runtime failed");
     let stripped = Command::new("objcopy")
-        .args(["--remove-section=.llvmbc", "--remove-section=.llvmcmd", "--strip-debug"])
+        .args([
+            "--remove-section=.llvmbc",
+            "--remove-section=.llvmcmd",
+            "--strip-debug",
+        ])
         .arg(out.join("libagc_runtime.a"))
         .status();
     if !matches!(stripped, Ok(s) if s.success()) {

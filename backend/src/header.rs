@@ -74,7 +74,12 @@ enum {
 /// One documentation line per tensor: name, dtype, shape.
 fn list_tensors(out: &mut String, names: &[String], types: &[TensorSig], width: usize) {
     for (n, t) in names.iter().zip(types) {
-        let _ = writeln!(out, " *   {n:width$}  {} {}", t.dtype.numpy_name(), shape(t));
+        let _ = writeln!(
+            out,
+            " *   {n:width$}  {} {}",
+            t.dtype.numpy_name(),
+            shape(t)
+        );
     }
 }
 

@@ -121,7 +121,13 @@ impl Function {
     /// Adds a parameter at the end of the function's parameter list.
     pub fn add_param(&mut self, name: impl Into<String>, ty: Type) -> Value {
         let index = self.regions[self.body.index()].params.len();
-        let v = self.new_value(ty, ValueDef::Param { region: self.body, index });
+        let v = self.new_value(
+            ty,
+            ValueDef::Param {
+                region: self.body,
+                index,
+            },
+        );
         self.regions[self.body.index()].params.push(v);
         self.param_names.push(name.into());
         v
@@ -143,7 +149,13 @@ impl Function {
             .enumerate()
             .map(|(index, ty)| self.new_value(ty, ValueDef::Result { op, index }))
             .collect();
-        self.ops.push(OpData { kind, operands, results: results.clone(), regions, span });
+        self.ops.push(OpData {
+            kind,
+            operands,
+            results: results.clone(),
+            regions,
+            span,
+        });
         self.regions[region.index()].ops.push(op);
         (op, results)
     }
@@ -237,7 +249,12 @@ pub struct Module {
 impl Module {
     /// An empty module.
     pub fn new(name: impl Into<String>) -> Self {
-        Module { name: name.into(), funcs: Vec::new(), exports: Vec::new(), line_starts: Vec::new() }
+        Module {
+            name: name.into(),
+            funcs: Vec::new(),
+            exports: Vec::new(),
+            line_starts: Vec::new(),
+        }
     }
 
     /// The 1-based source line of a span (0 when unknown).

@@ -107,8 +107,16 @@ pub fn matmul(a: &TensorType, b: &TensorType) -> Result<TensorType, TypeError> {
             kb,
         ));
     }
-    let a_batch = if a.rank() > 2 { &a.dims[..a.rank() - 2] } else { &[][..] };
-    let b_batch = if b.rank() > 2 { &b.dims[..b.rank() - 2] } else { &[][..] };
+    let a_batch = if a.rank() > 2 {
+        &a.dims[..a.rank() - 2]
+    } else {
+        &[][..]
+    };
+    let b_batch = if b.rank() > 2 {
+        &b.dims[..b.rank() - 2]
+    } else {
+        &[][..]
+    };
     let mut dims = broadcast_dims(a_batch, b_batch)
         .map_err(|_| TypeError::Broadcast(a.shape_string(), b.shape_string()))?;
     if a.rank() >= 2 {
@@ -126,7 +134,11 @@ pub fn normalize_axis(axis: i64, rank: usize) -> Result<usize, TypeError> {
     if axis < -r || axis >= r {
         return Err(TypeError::Axis(axis, rank));
     }
-    Ok(if axis < 0 { (axis + r) as usize } else { axis as usize })
+    Ok(if axis < 0 {
+        (axis + r) as usize
+    } else {
+        axis as usize
+    })
 }
 
 /// Result dims of a reduction over `axes` (normalised, sorted, unique).
@@ -145,10 +157,17 @@ pub fn reduce(t: &TensorType, axes: &[usize], keepdims: bool) -> Vec<Dim> {
 /// Result type of a transpose by `perm`.
 pub fn transpose(t: &TensorType, perm: &[usize]) -> Result<TensorType, TypeError> {
     let mut seen = vec![false; t.rank()];
-    if perm.len() != t.rank() || perm.iter().any(|&p| p >= t.rank() || std::mem::replace(&mut seen[p], true)) {
+    if perm.len() != t.rank()
+        || perm
+            .iter()
+            .any(|&p| p >= t.rank() || std::mem::replace(&mut seen[p], true))
+    {
         return Err(TypeError::Permutation(perm.to_vec(), t.rank()));
     }
-    Ok(TensorType::new(t.dtype, perm.iter().map(|&p| t.dims[p].clone()).collect()))
+    Ok(TensorType::new(
+        t.dtype,
+        perm.iter().map(|&p| t.dims[p].clone()).collect(),
+    ))
 }
 
 /// Result type of concatenating `ts` along `axis`.
@@ -213,7 +232,9 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
         Dim::Sym(_) if s.step == -1 && s.start.is_none() && s.stop.is_none() => dim.clone(),
         // `a:` and `:-b` trims (step 1): the size is `max(n - a - b, 0)`, named
         // so that equal trims of one dim have equal types (`x[1:] - x[:-1]`).
-        Dim::Sym(name) if s.step == 1 && s.start.unwrap_or(0) >= 0 && s.stop.is_none_or(|e| e < 0) => {
+        Dim::Sym(name)
+            if s.step == 1 && s.start.unwrap_or(0) >= 0 && s.stop.is_none_or(|e| e < 0) =>
+        {
             let k = s.start.unwrap_or(0) - s.stop.unwrap_or(0);
             if k == 0 {
                 dim.clone()
@@ -223,7 +244,12 @@ pub fn slice_dim(dim: &Dim, s: &SliceDim) -> Dim {
         }
         Dim::Sym(name) => {
             let part = |v: Option<i64>| v.map(|x| x.to_string()).unwrap_or_default();
-            Dim::Sym(format!("{name}[{}:{}:{}]", part(s.start), part(s.stop), s.step))
+            Dim::Sym(format!(
+                "{name}[{}:{}:{}]",
+                part(s.start),
+                part(s.stop),
+                s.step
+            ))
         }
     }
 }
@@ -243,7 +269,14 @@ pub fn slice(t: &TensorType, dims: &[SliceDim]) -> Result<TensorType, TypeError>
     if dims.len() != t.rank() {
         return Err(TypeError::RankMismatch(t.rank(), dims.len()));
     }
-    Ok(TensorType::new(t.dtype, t.dims.iter().zip(dims).map(|(d, s)| slice_dim(d, s)).collect()))
+    Ok(TensorType::new(
+        t.dtype,
+        t.dims
+            .iter()
+            .zip(dims)
+            .map(|(d, s)| slice_dim(d, s))
+            .collect(),
+    ))
 }
 
 /// Splits dims into (product of static dims, sorted symbolic names); a
@@ -254,7 +287,11 @@ pub fn factor(dims: &[Dim]) -> (i64, Vec<String>) {
     for d in dims {
         match d {
             Dim::Static(n) => prod *= n,
-            Dim::Sym(s) => match s.strip_prefix('(').and_then(|x| x.strip_suffix(')')).and_then(top_level_factors) {
+            Dim::Sym(s) => match s
+                .strip_prefix('(')
+                .and_then(|x| x.strip_suffix(')'))
+                .and_then(top_level_factors)
+            {
                 Some(parts) => {
                     for part in parts {
                         match part.parse::<i64>() {
@@ -325,18 +362,27 @@ pub fn same_numel(a: &[Dim], b: &[Dim]) -> bool {
 /// Symbolic dims are matched by name: `(B, 28, 28) -> (B, -1)` gives `(B, 784)`.
 pub fn reshape_dims(from: &TensorType, target: &[Option<Dim>]) -> Result<Vec<Dim>, TypeError> {
     let err = || {
-        let spelled: Vec<String> = target.iter().map(|d| d.as_ref().map_or("-1".into(), |d| d.to_string())).collect();
+        let spelled: Vec<String> = target
+            .iter()
+            .map(|d| d.as_ref().map_or("-1".into(), |d| d.to_string()))
+            .collect();
         TypeError::Reshape(from.shape_string(), format!("({})", spelled.join(", ")))
     };
     let unknown = target.iter().filter(|d| d.is_none()).count();
     if unknown > 1 {
-        return Err(TypeError::Other("can only specify one unknown dimension".into()));
+        return Err(TypeError::Other(
+            "can only specify one unknown dimension".into(),
+        ));
     }
     let known: Vec<Dim> = target.iter().flatten().cloned().collect();
     let (from_prod, mut from_syms) = factor(&from.dims);
     let (to_prod, to_syms) = factor(&known);
     if unknown == 0 {
-        return if same_numel(&from.dims, &known) { Ok(known) } else { Err(err()) };
+        return if same_numel(&from.dims, &known) {
+            Ok(known)
+        } else {
+            Err(err())
+        };
     }
     for s in &to_syms {
         match from_syms.iter().position(|x| x == s) {
@@ -352,7 +398,10 @@ pub fn reshape_dims(from: &TensorType, target: &[Option<Dim>]) -> Result<Vec<Dim
     let mut rest: Vec<Dim> = from_syms.into_iter().map(Dim::Sym).collect();
     rest.push(Dim::Static(from_prod / to_prod));
     let inferred = dim_product(&rest);
-    Ok(target.iter().map(|d| d.clone().unwrap_or_else(|| inferred.clone())).collect())
+    Ok(target
+        .iter()
+        .map(|d| d.clone().unwrap_or_else(|| inferred.clone()))
+        .collect())
 }
 
 /// Which operand dtypes an elementwise op accepts, and its result dtype.
@@ -360,7 +409,10 @@ pub fn check_dtype(op: &str, dtype: DType, allowed: &[DType]) -> Result<(), Type
     if allowed.contains(&dtype) {
         Ok(())
     } else {
-        Err(TypeError::DType { op: op.into(), dtype: dtype.numpy_name().into() })
+        Err(TypeError::DType {
+            op: op.into(),
+            dtype: dtype.numpy_name().into(),
+        })
     }
 }
 
@@ -378,8 +430,14 @@ mod tests {
 
     #[test]
     fn broadcasting_follows_numpy() {
-        assert_eq!(broadcast_dims(&[S(3), S(1)], &[S(4)]).unwrap(), vec![S(3), S(4)]);
-        assert_eq!(broadcast_dims(&[s("B"), S(4)], &[S(1), S(4)]).unwrap(), vec![s("B"), S(4)]);
+        assert_eq!(
+            broadcast_dims(&[S(3), S(1)], &[S(4)]).unwrap(),
+            vec![S(3), S(4)]
+        );
+        assert_eq!(
+            broadcast_dims(&[s("B"), S(4)], &[S(1), S(4)]).unwrap(),
+            vec![s("B"), S(4)]
+        );
         assert!(broadcast_dims(&[S(3)], &[S(4)]).is_err());
         assert!(broadcast_dims(&[s("B")], &[s("T")]).is_err());
     }
@@ -388,28 +446,60 @@ mod tests {
     fn matmul_shapes_follow_numpy() {
         let r = matmul(&t(&[s("B"), S(784)]), &t(&[S(784), S(10)])).unwrap();
         assert_eq!(r.dims, vec![s("B"), S(10)]);
-        assert_eq!(matmul(&t(&[S(3)]), &t(&[S(3), S(5)])).unwrap().dims, vec![S(5)]);
-        assert_eq!(matmul(&t(&[S(4), S(3)]), &t(&[S(3)])).unwrap().dims, vec![S(4)]);
-        assert_eq!(matmul(&t(&[S(3)]), &t(&[S(3)])).unwrap().dims, Vec::<Dim>::new());
-        assert_eq!(matmul(&t(&[S(2), S(4), S(3)]), &t(&[S(3), S(5)])).unwrap().dims, vec![S(2), S(4), S(5)]);
+        assert_eq!(
+            matmul(&t(&[S(3)]), &t(&[S(3), S(5)])).unwrap().dims,
+            vec![S(5)]
+        );
+        assert_eq!(
+            matmul(&t(&[S(4), S(3)]), &t(&[S(3)])).unwrap().dims,
+            vec![S(4)]
+        );
+        assert_eq!(
+            matmul(&t(&[S(3)]), &t(&[S(3)])).unwrap().dims,
+            Vec::<Dim>::new()
+        );
+        assert_eq!(
+            matmul(&t(&[S(2), S(4), S(3)]), &t(&[S(3), S(5)]))
+                .unwrap()
+                .dims,
+            vec![S(2), S(4), S(5)]
+        );
         assert!(matmul(&t(&[S(4), S(3)]), &t(&[S(4), S(3)])).is_err());
     }
 
     #[test]
     fn reshape_infers_unknown_dim_through_symbols() {
         let from = t(&[s("B"), S(28), S(28)]);
-        assert_eq!(reshape_dims(&from, &[Some(s("B")), None]).unwrap(), vec![s("B"), S(784)]);
-        assert_eq!(reshape_dims(&from, &[None, Some(S(28))]).unwrap()[0], Dim::Sym("(B*28)".into()));
+        assert_eq!(
+            reshape_dims(&from, &[Some(s("B")), None]).unwrap(),
+            vec![s("B"), S(784)]
+        );
+        assert_eq!(
+            reshape_dims(&from, &[None, Some(S(28))]).unwrap()[0],
+            Dim::Sym("(B*28)".into())
+        );
         assert!(reshape_dims(&t(&[S(6)]), &[Some(S(4)), None]).is_err());
-        assert_eq!(reshape_dims(&t(&[S(6)]), &[Some(S(2)), None]).unwrap(), vec![S(2), S(3)]);
+        assert_eq!(
+            reshape_dims(&t(&[S(6)]), &[Some(S(2)), None]).unwrap(),
+            vec![S(2), S(3)]
+        );
     }
 
     #[test]
     fn products_split_only_at_top_level_stars() {
-        assert_eq!(factor(&[s("(N[1:-1:3]*3)")]), (3, vec!["N[1:-1:3]".to_string()]));
-        assert_eq!(factor(&[s("(A*N[a*b:c])"), S(2)]), (2, vec!["A".to_string(), "N[a*b:c]".to_string()]));
+        assert_eq!(
+            factor(&[s("(N[1:-1:3]*3)")]),
+            (3, vec!["N[1:-1:3]".to_string()])
+        );
+        assert_eq!(
+            factor(&[s("(A*N[a*b:c])"), S(2)]),
+            (2, vec!["A".to_string(), "N[a*b:c]".to_string()])
+        );
         assert_eq!(factor(&[s("(B-1)")]), (1, vec!["(B-1)".to_string()]));
         assert_eq!(dim_product(&[s("N[::2]"), S(2)]), s("(N[::2]*2)"));
-        assert!(same_numel(&[s("N[::2]"), S(2), S(3)], &[s("(N[::2]*2)"), S(3)]));
+        assert!(same_numel(
+            &[s("N[::2]"), S(2), S(3)],
+            &[s("(N[::2]*2)"), S(3)]
+        ));
     }
 }

@@ -3,7 +3,9 @@
 //! The central type is [`Function`]: arenas of values ([`Value`]), ops
 //! ([`OpId`]) and regions ([`RegionId`]), each op stamped with the user's
 //! [`Span`]. Values are tensors ([`TensorType`]: a [`DType`] and static or
-//! symbolic [`Dim`]s); a scalar is a rank-0 tensor. Control flow is
+//! symbolic [`Dim`]s); a scalar is a rank-0 tensor. After AD, values may
+//! also be continuations ([`ContType`]): closures over a function of the
+//! module and captured values, applied once. Control flow is
 //! structured: ops own regions, and there are no phis. A [`Module`] holds
 //! functions and the exported entry points.
 //!
@@ -25,4 +27,4 @@ pub use entities::{FuncId, OpId, RegionId, Value};
 pub use function::{Export, Function, Module, OpData, RegionData, ValueData, ValueDef};
 pub use ops::{ArgKind, BinaryOp, CmpOp, ConstData, OpKind, ReduceKind, SliceDim, UnaryOp};
 pub use span::Span;
-pub use types::{DType, Dim, TensorType, Type};
+pub use types::{ContType, DType, Dim, TensorType, Type};

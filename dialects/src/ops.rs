@@ -128,13 +128,21 @@ pub struct SliceDim {
 
 impl SliceDim {
     /// The whole axis (`:`).
-    pub const FULL: SliceDim = SliceDim { start: None, stop: None, step: 1 };
+    pub const FULL: SliceDim = SliceDim {
+        start: None,
+        stop: None,
+        step: 1,
+    };
 
     /// Python's `slice.indices(n)` then the length: the size of the result axis.
     pub fn len_for(&self, n: i64) -> i64 {
         let (start, stop) = self.bounds_for(n);
         if self.step > 0 {
-            if stop > start { (stop - start + self.step - 1) / self.step } else { 0 }
+            if stop > start {
+                (stop - start + self.step - 1) / self.step
+            } else {
+                0
+            }
         } else if start > stop {
             (start - stop + (-self.step) - 1) / (-self.step)
         } else {
@@ -211,7 +219,16 @@ impl ConstData {
             DType::I32 | DType::I64 => ConstData::Int(match self {
                 ConstData::Int(v) if dtype == DType::I64 => v.clone(),
                 ConstData::Int(v) => v.iter().map(|&x| x as i32 as i64).collect(),
-                _ => as_f64.iter().map(|&x| if dtype == DType::I32 { x as i32 as i64 } else { x as i64 }).collect(),
+                _ => as_f64
+                    .iter()
+                    .map(|&x| {
+                        if dtype == DType::I32 {
+                            x as i32 as i64
+                        } else {
+                            x as i64
+                        }
+                    })
+                    .collect(),
             }),
             DType::Bool => ConstData::Bool(as_f64.iter().map(|&x| x != 0.0).collect()),
         }
@@ -356,6 +373,24 @@ pub enum OpKind {
         /// The indexed axis of `base`.
         axis: usize,
     },
+    /// A continuation closure (AD's CPS form): operands are the captured
+    /// values, the result has a [`crate::ContType`]. `func` takes the
+    /// captures followed by the continuation's arguments and returns the
+    /// continuation's results followed by its *outputs* (values it hands
+    /// back to the function that made it, such as the adjoints of the
+    /// captures). Backends keep the captures in an environment record in
+    /// the frame of the function that makes the closure, which outlives
+    /// every application.
+    MakeCont {
+        /// The continuation's code.
+        func: FuncId,
+    },
+    /// Applies a continuation: operands `[k, args..]`, results the
+    /// continuation's results. Each continuation is applied at most once.
+    Apply,
+    /// The outputs of a continuation made by a `cont` op of this function,
+    /// read after it was applied (operand: the continuation).
+    ContOutputs,
 }
 
 impl UnaryOp {
@@ -442,8 +477,14 @@ impl OpKind {
             OpKind::Cast => "cast".into(),
             OpKind::MatMul => "matmul".into(),
             OpKind::Reduce { kind, .. } => format!("reduce.{}", kind.name()),
-            OpKind::ArgReduce { kind: ArgKind::ArgMax, .. } => "argmax".into(),
-            OpKind::ArgReduce { kind: ArgKind::ArgMin, .. } => "argmin".into(),
+            OpKind::ArgReduce {
+                kind: ArgKind::ArgMax,
+                ..
+            } => "argmax".into(),
+            OpKind::ArgReduce {
+                kind: ArgKind::ArgMin,
+                ..
+            } => "argmin".into(),
             OpKind::Reshape => "reshape".into(),
             OpKind::Transpose { .. } => "transpose".into(),
             OpKind::BroadcastTo => "broadcast_to".into(),
@@ -460,10 +501,17 @@ impl OpKind {
             OpKind::DynIndex { .. } => "dyn_index".into(),
             OpKind::DynSlice => "dyn_slice".into(),
             OpKind::Assert { .. } => "assert".into(),
-            OpKind::DynUpdate { accumulate: false, .. } => "dyn_update".into(),
-            OpKind::DynUpdate { accumulate: true, .. } => "dyn_update_add".into(),
+            OpKind::DynUpdate {
+                accumulate: false, ..
+            } => "dyn_update".into(),
+            OpKind::DynUpdate {
+                accumulate: true, ..
+            } => "dyn_update_add".into(),
             OpKind::Gather { .. } => "gather".into(),
             OpKind::ScatterAdd { .. } => "scatter_add".into(),
+            OpKind::MakeCont { .. } => "cont".into(),
+            OpKind::Apply => "apply".into(),
+            OpKind::ContOutputs => "cont_outputs".into(),
         }
     }
 
@@ -480,7 +528,11 @@ mod tests {
     #[test]
     fn slice_lengths_follow_python() {
         // Compared with len(range(n)[s]) in CPython for these cases.
-        let s = |a, b, c| SliceDim { start: a, stop: b, step: c };
+        let s = |a, b, c| SliceDim {
+            start: a,
+            stop: b,
+            step: c,
+        };
         assert_eq!(s(None, None, 1).len_for(5), 5);
         assert_eq!(s(Some(1), None, 1).len_for(5), 4);
         assert_eq!(s(None, Some(-1), 1).len_for(5), 4);

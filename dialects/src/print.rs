@@ -38,7 +38,13 @@ pub fn print_function(f: &Function) -> String {
         .map(|(v, n)| format!("{v}: {} /*{n}*/", f.ty(*v)))
         .collect();
     let results: Vec<String> = f.result_types.iter().map(|t| t.to_string()).collect();
-    let _ = writeln!(out, "func @{}({}) -> ({}) {{", f.name, params.join(", "), results.join(", "));
+    let _ = writeln!(
+        out,
+        "func @{}({}) -> ({}) {{",
+        f.name,
+        params.join(", "),
+        results.join(", ")
+    );
     print_region(f, f.body, 1, &mut out);
     out.push_str("}\n");
     out
@@ -67,8 +73,12 @@ fn print_region(f: &Function, r: RegionId, depth: usize, out: &mut String) {
         }
         out.push('\n');
         for &region in &data.regions {
-            let params: Vec<String> =
-                f.region(region).params.iter().map(|v| format!("{v}: {}", f.ty(*v))).collect();
+            let params: Vec<String> = f
+                .region(region)
+                .params
+                .iter()
+                .map(|v| format!("{v}: {}", f.ty(*v)))
+                .collect();
             let _ = writeln!(out, "{indent}  ^({}) {{", params.join(", "));
             print_region(f, region, depth + 2, out);
             let _ = writeln!(out, "{indent}  }}");
@@ -88,13 +98,18 @@ fn attributes(kind: &OpKind) -> Option<String> {
             _ if data.len() > 16 => format!("{} elements", data.len()),
             _ => const_elems(data, data.len()),
         },
-        OpKind::Reduce { axes, keepdims, .. } => format!("axes={}, keepdims={keepdims}", list(axes)),
+        OpKind::Reduce { axes, keepdims, .. } => {
+            format!("axes={}, keepdims={keepdims}", list(axes))
+        }
         OpKind::ArgReduce { axis, keepdims, .. } => format!("axis={axis}, keepdims={keepdims}"),
         OpKind::Transpose { perm } => format!("perm={}", list(perm)),
-        OpKind::Concat { axis } | OpKind::Gather { axis } | OpKind::ScatterAdd { axis } => format!("axis={axis}"),
+        OpKind::Concat { axis } | OpKind::Gather { axis } | OpKind::ScatterAdd { axis } => {
+            format!("axis={axis}")
+        }
         OpKind::Dim { axis } => format!("axis={axis}"),
         OpKind::Iota { start, step } => format!("start={start}, step={step}"),
         OpKind::Call { callee } => format!("callee={callee}"),
+        OpKind::MakeCont { func } => format!("func={func}"),
         OpKind::Assert { message } => format!("message={message:?}"),
         OpKind::DynIndex { axes } | OpKind::DynUpdate { axes, .. } => format!("axes={axes}"),
         OpKind::Slice { dims } => {

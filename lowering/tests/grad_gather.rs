@@ -16,13 +16,21 @@ fn ids(shape: &[usize], v: &[i64]) -> T {
 fn gather_scatters_its_adjoint_and_repeats_accumulate() {
     let mut rng = Rng(41);
     // E[ids] with a symbolic vocabulary and 2-D ids (repeated, negative).
-    let (mut m, f) = module(&[ty(DType::F64, &["V", "3"]), ty(DType::I64, &["B", "2"])], |b, p| {
-        let y = b.gather(p[0], p[1], 0).unwrap();
-        let z = b.mul(y, y).unwrap();
-        vec![scalarize(b, z)]
-    });
+    let (mut m, f) = module(
+        &[ty(DType::F64, &["V", "3"]), ty(DType::I64, &["B", "2"])],
+        |b, p| {
+            let y = b.gather(p[0], p[1], 0).unwrap();
+            let z = b.mul(y, y).unwrap();
+            vec![scalarize(b, z)]
+        },
+    );
     let e = rng.tensor(&[5, 3], -1.0, 1.0);
-    check_grad(&mut m, f, &[0], &[e.clone(), ids(&[3, 2], &[0, 4, -1, 2, 0, 0])]);
+    check_grad(
+        &mut m,
+        f,
+        &[0],
+        &[e.clone(), ids(&[3, 2], &[0, 4, -1, 2, 0, 0])],
+    );
     // take along axis 1 of a 3-D tensor.
     let (mut m, f) = module(&[f64t(&[2, 4, 3]), ty(DType::I32, &["3"])], |b, p| {
         let y = b.gather(p[0], p[1], 1).unwrap();
@@ -50,11 +58,18 @@ fn gather_reads_like_numpy_take() {
 #[test]
 fn scatter_add_passes_and_gathers_its_adjoint() {
     let mut rng = Rng(43);
-    let (mut m, f) = module(&[f64t(&[4, 2]), f64t(&[3, 2]), ty(DType::I64, &["3"])], |b, p| {
-        let y = b.scatter_add(p[0], p[2], p[1], 0);
-        let z = b.mul(y, y).unwrap();
-        vec![scalarize(b, z)]
-    });
-    let args = [rng.tensor(&[4, 2], -1.0, 1.0), rng.tensor(&[3, 2], -1.0, 1.0), ids(&[3], &[1, -1, 1])];
+    let (mut m, f) = module(
+        &[f64t(&[4, 2]), f64t(&[3, 2]), ty(DType::I64, &["3"])],
+        |b, p| {
+            let y = b.scatter_add(p[0], p[2], p[1], 0);
+            let z = b.mul(y, y).unwrap();
+            vec![scalarize(b, z)]
+        },
+    );
+    let args = [
+        rng.tensor(&[4, 2], -1.0, 1.0),
+        rng.tensor(&[3, 2], -1.0, 1.0),
+        ids(&[3], &[1, -1, 1]),
+    ];
     check_grad(&mut m, f, &[0, 1], &args);
 }

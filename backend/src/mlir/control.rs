@@ -200,6 +200,11 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
     // `to_buffer`, which must stay right before its call).
     let id = e.fresh("").trim_start_matches('%').to_string();
     for &v in &od.operands {
+        if e.f.ty(v).as_cont().is_some() {
+            args.push(e.val(v)?);
+            arg_tys.push("i64".to_string());
+            continue;
+        }
         let (t, ty) = (e.val(v)?, e.ty(v));
         let m = types::memref(ty);
         args.push(e.assign(&format!(
@@ -240,7 +245,10 @@ pub fn buffer_call_decl(symbol: &str, f: &agc_ir::Function) -> String {
     let args: Vec<String> = f
         .params()
         .iter()
-        .map(|&p| types::memref(f.ty(p).tensor()))
+        .map(|&p| match f.ty(p).as_tensor() {
+            Some(t) => types::memref(t),
+            None => "i64".to_string(),
+        })
         .collect();
     let results: Vec<String> = f
         .result_types

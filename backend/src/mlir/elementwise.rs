@@ -23,7 +23,11 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         bind_fill_sizes(e, od)?;
     }
     let mut ins = Vec::new();
-    let operands = if let OpKind::Fill = od.kind { &od.operands[..1] } else { &od.operands[..] };
+    let operands = if let OpKind::Fill = od.kind {
+        &od.operands[..1]
+    } else {
+        &od.operands[..]
+    };
     for (&v, t) in operands.iter().zip(&in_tys) {
         let name = e.val(v)?;
         ins.push(operand(&name, t, broadcast_map(&t.dims, &out_ty.dims)));

@@ -60,6 +60,8 @@ pub struct FnEmitter<'f> {
     pub symbol: String,
     /// Module-level definitions the function needs (constant messages).
     pub globals: Vec<String>,
+    /// The module's continuation functions (for `cont`, `apply`, `cont_outputs`).
+    pub conts: std::rc::Rc<super::continuation::ContTable>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -76,6 +78,7 @@ impl<'f> FnEmitter<'f> {
             line_starts: Vec::new(),
             symbol: String::new(),
             globals: Vec::new(),
+            conts: Default::default(),
         }
     }
 
@@ -470,10 +473,14 @@ impl<'f> FnEmitter<'f> {
             outs: vec![operand(&init, ty, identity_map(rank))],
         };
         let r = self.generic(&spec, |e, _| {
-            let coords: Vec<String> = (0..rank).map(|i| e.assign(&format!("linalg.index {i} : index"))).collect();
+            let coords: Vec<String> = (0..rank)
+                .map(|i| e.assign(&format!("linalg.index {i} : index")))
+                .collect();
             Ok(vec![element(e, &coords)?])
         })?;
-        r.into_iter().next().ok_or_else(|| BackendError::Unsupported("linalg.generic gave no result".into()))
+        r.into_iter()
+            .next()
+            .ok_or_else(|| BackendError::Unsupported("linalg.generic gave no result".into()))
     }
 
     pub fn generic(

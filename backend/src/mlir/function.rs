@@ -11,10 +11,14 @@
 //! buffer filled with a contiguous `memcpy`; the first slot is returned as
 //! is, so a single-result function pays no copy.
 
+use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
-use super::{checks, constant, contraction, control, elementwise, gather, index, layout, reduce, take, types};
+use super::{
+    checks, constant, contraction, control, elementwise, gather, index, layout, reduce, take, types,
+};
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
+use std::rc::Rc;
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
 pub const IMPL_PREFIX: &str = "agc_impl_";
@@ -33,6 +37,7 @@ const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i
 pub fn emit_module(m: &Module) -> Result<String, BackendError> {
     let callees = function_symbols(m);
     let called = called_functions(m);
+    let conts = Rc::new(ContTable::of(m, &callees));
     let mut out = String::from("module {\n");
     for (i, f) in m.funcs.iter().enumerate() {
         out.push_str(&emit_function_in(
@@ -41,7 +46,12 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
             &callees,
             called[i],
             &m.line_starts,
+            conts.clone(),
         )?);
+    }
+    if !conts.is_empty() {
+        out.push_str(&conts.emit_entries());
+        out.push_str(continuation::ALLOCATOR_DECLS);
     }
     for (i, f) in m.funcs.iter().enumerate() {
         if called[i] {
@@ -73,7 +83,10 @@ pub fn function_symbols(m: &Module) -> Vec<String> {
             if count[f.name.as_str()] > 1 || c_safe(&f.name) != f.name {
                 sym = format!("{sym}__{i}");
             }
-            while used.contains(&sym) || sym.ends_with(control::BUFFER_CALL_SUFFIX) {
+            while used.contains(&sym)
+                || sym.ends_with(control::BUFFER_CALL_SUFFIX)
+                || sym.ends_with(continuation::ENTRY_SUFFIX)
+            {
                 sym.push('_');
             }
             used.insert(sym.clone());
@@ -95,7 +108,8 @@ fn c_safe(name: &str) -> String {
         .collect()
 }
 
-/// For each function of `m`, whether some `call` op calls it.
+/// For each function of `m`, whether some `call` op calls it or a `cont`
+/// op closes over it.
 fn called_functions(m: &Module) -> Vec<bool> {
     let mut called = vec![false; m.funcs.len()];
     for f in &m.funcs {
@@ -103,8 +117,9 @@ fn called_functions(m: &Module) -> Vec<bool> {
         while let Some(r) = regions.pop() {
             for &op in &f.region(r).ops {
                 let od = f.op(op);
-                if let OpKind::Call { callee } = od.kind {
-                    if let Some(c) = called.get_mut(callee.index()) {
+                if let OpKind::Call { callee: target } | OpKind::MakeCont { func: target } = od.kind
+                {
+                    if let Some(c) = called.get_mut(target.index()) {
                         *c = true;
                     }
                 }
@@ -135,27 +150,42 @@ pub fn makes_calls(f: &Function) -> bool {
 /// its module, so it may not contain calls).
 #[cfg(test)]
 pub fn emit_function(f: &Function) -> Result<String, BackendError> {
-    emit_function_in(f, &format!("{IMPL_PREFIX}{}", f.name), &[], false, &[])
+    emit_function_in(
+        f,
+        &format!("{IMPL_PREFIX}{}", f.name),
+        &[],
+        false,
+        &[],
+        Default::default(),
+    )
 }
 
 /// Emits one function as `func.func @<symbol>`; `callees` are the MLIR symbols of the module's
 /// functions by `FuncId` index. A function that is `called` checks the
 /// stack at its entry (see [`guarded_body`]). `line_starts` are the
-/// module's (`agc_ir::Module::line_starts`), for run-time error messages.
+/// module's (`agc_ir::Module::line_starts`), for run-time error messages;
+/// `conts` its continuation functions.
 fn emit_function_in(
     f: &Function,
     symbol: &str,
     callees: &[String],
     called: bool,
     line_starts: &[u32],
+    conts: Rc<ContTable>,
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
     e.symbol = symbol.to_string();
     e.callees = callees.to_vec();
     e.line_starts = line_starts.to_vec();
+    e.conts = conts;
     let mut params = Vec::new();
     for (i, &p) in f.params().iter().enumerate() {
         let name = format!("%arg{i}");
+        if f.ty(p).as_cont().is_some() {
+            params.push(format!("{name}: i64"));
+            e.set_val(p, name);
+            continue;
+        }
         let ty = e.ty(p);
         params.push(format!(
             "{name}: {} {{bufferization.writable = false}}",
@@ -286,7 +316,9 @@ pub(super) fn emit_region(
         let results = emit_op(e, od).map_err(|err| in_op(err, op, od))?;
         for (&v, name) in od.results.iter().zip(results) {
             e.set_val(v, name.clone());
-            e.bind_new_syms(&name, e.ty(v));
+            if let Some(t) = f.ty(v).as_tensor() {
+                e.bind_new_syms(&name, t);
+            }
         }
     }
     Err(BackendError::Mlir(format!("region {r} has no terminator")))
@@ -309,6 +341,9 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::If => return control::if_op(e, od),
         OpKind::While => return control::while_op(e, od),
         OpKind::Call { .. } => return control::call(e, od),
+        OpKind::MakeCont { .. } => return continuation::make_cont(e, od),
+        OpKind::Apply => return continuation::apply(e, od),
+        OpKind::ContOutputs => return continuation::outputs(e, od),
         OpKind::Const(data) => constant::constant(e, od, data),
         OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
         OpKind::Dim { axis } => constant::dim(e, od, *axis),

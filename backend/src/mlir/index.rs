@@ -47,7 +47,14 @@ pub(super) fn normalise(e: &mut FnEmitter, x: &str, n64: &str) -> (String, Strin
 
 /// Calls the runtime's index error for index `x` into axis `axis` of `n64`
 /// elements unless the `i1` `ok` holds.
-pub(super) fn raise_unless(e: &mut FnEmitter, ok: &str, x: &str, n64: &str, axis: usize, line: u32) {
+pub(super) fn raise_unless(
+    e: &mut FnEmitter,
+    ok: &str,
+    x: &str,
+    n64: &str,
+    axis: usize,
+    line: u32,
+) {
     let t = e.constant("true", "i1");
     let bad = e.arith("xori", ok, &t, "i1");
     let ax = e.constant(&axis.to_string(), "i64");
@@ -199,10 +206,16 @@ pub fn dyn_update(
                 .collect();
             let mut new = e.assign(&format!("tensor.extract {v}[{}] : {v_t}", vc.join(", ")));
             if accumulate {
-                let old = e.assign(&format!("tensor.extract {acc}[{}] : {x_t}", coords.join(", ")));
+                let old = e.assign(&format!(
+                    "tensor.extract {acc}[{}] : {x_t}",
+                    coords.join(", ")
+                ));
                 new = e.arith(add_op(dtype), &old, &new, el);
             }
-            Ok(e.assign(&format!("tensor.insert {new} into {acc}[{}] : {x_t}", coords.join(", "))))
+            Ok(e.assign(&format!(
+                "tensor.insert {new} into {acc}[{}] : {x_t}",
+                coords.join(", ")
+            )))
         })
     };
     match all_ok {

@@ -85,6 +85,7 @@
 
 mod checks;
 mod constant;
+mod continuation;
 mod contraction;
 mod control;
 mod elementwise;

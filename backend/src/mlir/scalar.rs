@@ -145,7 +145,9 @@ pub fn binary(
         BinaryOp::Pow => e.arith_math("ipowi", a, b, t),
         BinaryOp::FloorDiv => int_divmod(e, t, a, b, true),
         BinaryOp::Mod => int_divmod(e, t, a, b, false),
-        BinaryOp::Div | BinaryOp::Atan2 => return Err(unsupported(format!("{} on {dtype}", op.name()))),
+        BinaryOp::Div | BinaryOp::Atan2 => {
+            return Err(unsupported(format!("{} on {dtype}", op.name())))
+        }
     })
 }
 

@@ -36,7 +36,11 @@ impl Checked {
     /// into range, as an `index`.
     fn read(&self, e: &mut FnEmitter, coords: &[String]) -> String {
         let t = types::tensor(&self.ty);
-        let raw = e.assign(&format!("tensor.extract {}[{}] : {t}", self.idx, coords.join(", ")));
+        let raw = e.assign(&format!(
+            "tensor.extract {}[{}] : {t}",
+            self.idx,
+            coords.join(", ")
+        ));
         let x = widen(e, &raw, self.ty.dtype);
         let (j, ok) = normalise(e, &x, &self.n64);
         let zero = e.constant("0", "i64");
@@ -89,7 +93,10 @@ fn check(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<Check
         let fresh = e.arith("xori", &state.0, &yes, "i1");
         e.arith("andi", &bad, &fresh, "i1")
     };
-    let mut inner = (e.arith("ori", &state.0, &bad, "i1"), e.select(&first, &x, &state.1, "i64"));
+    let mut inner = (
+        e.arith("ori", &state.0, &bad, "i1"),
+        e.select(&first, &x, &state.1, "i64"),
+    );
     for r in results.iter().rev() {
         e.line(&format!("scf.yield {}, {} : i1, i64", inner.0, inner.1));
         e.leave();
@@ -99,7 +106,12 @@ fn check(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<Check
     let ok = e.arith("xori", &inner.0, &yes, "i1");
     raise_unless(e, &ok, &inner.1, &n64, axis, line);
     let all_ok = (!matches!(d, Dim::Static(k) if *k > 0)).then_some(ok);
-    Ok(Checked { idx, ty, n64, all_ok })
+    Ok(Checked {
+        idx,
+        ty,
+        n64,
+        all_ok,
+    })
 }
 
 /// Runs `body` when every index was in range, else yields `otherwise`.
@@ -117,7 +129,12 @@ fn guarded(
 }
 
 /// Lowers a `gather` along `axis`; returns the result tensor.
-pub fn gather(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<String, BackendError> {
+pub fn gather(
+    e: &mut FnEmitter,
+    od: &OpData,
+    axis: usize,
+    line: u32,
+) -> Result<String, BackendError> {
     let (x_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let x = e.val(od.operands[0])?;
     let c = check(e, od, axis, line)?;
@@ -129,14 +146,24 @@ pub fn gather(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<
             let mut coords = at[..axis].to_vec();
             coords.push(j);
             coords.extend_from_slice(&at[axis + k..]);
-            Ok(e.assign(&format!("tensor.extract {x}[{}] : {x_t}", coords.join(", "))))
+            Ok(e.assign(&format!(
+                "tensor.extract {x}[{}] : {x_t}",
+                coords.join(", ")
+            )))
         })
     };
-    guarded(e, &c, &out_t, body, |e| e.filled(out_ty, &zero_lit(out_ty.dtype)))
+    guarded(e, &c, &out_t, body, |e| {
+        e.filled(out_ty, &zero_lit(out_ty.dtype))
+    })
 }
 
 /// Lowers a `scatter_add` along `axis`; returns the result tensor.
-pub fn scatter_add(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Result<String, BackendError> {
+pub fn scatter_add(
+    e: &mut FnEmitter,
+    od: &OpData,
+    axis: usize,
+    line: u32,
+) -> Result<String, BackendError> {
     let (base_ty, u_ty) = (e.ty(od.operands[0]), e.ty(od.operands[2]));
     let (base, u) = (e.val(od.operands[0])?, e.val(od.operands[2])?);
     let c = check(e, od, axis, line)?;
@@ -152,9 +179,15 @@ pub fn scatter_add(e: &mut FnEmitter, od: &OpData, axis: usize, line: u32) -> Re
             coords.extend_from_slice(&ivs[axis + k..]);
             let el = types::elem(dtype);
             let new = e.assign(&format!("tensor.extract {u}[{}] : {u_t}", ivs.join(", ")));
-            let old = e.assign(&format!("tensor.extract {acc}[{}] : {base_t}", coords.join(", ")));
+            let old = e.assign(&format!(
+                "tensor.extract {acc}[{}] : {base_t}",
+                coords.join(", ")
+            ));
             let sum = e.arith(add_op(dtype), &old, &new, el);
-            Ok(e.assign(&format!("tensor.insert {sum} into {acc}[{}] : {base_t}", coords.join(", "))))
+            Ok(e.assign(&format!(
+                "tensor.insert {sum} into {acc}[{}] : {base_t}",
+                coords.join(", ")
+            )))
         })
     };
     let unchanged = base.clone();

@@ -789,16 +789,32 @@ pub fn run_under_valgrind(
 /// Runs `exe` (in `dir`) under valgrind memcheck, counting the leak kinds
 /// `errors_for` (`all`, or e.g. `definite,indirect`) as errors, and asserts
 /// it is clean and printed `ok`; returns what it printed.
-pub fn assert_valgrind_clean(exe: &std::path::Path, dir: &std::path::Path, errors_for: &str) -> String {
+pub fn assert_valgrind_clean(
+    exe: &std::path::Path,
+    dir: &std::path::Path,
+    errors_for: &str,
+) -> String {
     let out = Command::new("valgrind")
-        .args(["--leak-check=full", "--show-leak-kinds=all", "--error-exitcode=9", "-q"])
+        .args([
+            "--leak-check=full",
+            "--show-leak-kinds=all",
+            "--error-exitcode=9",
+            "-q",
+        ])
         .arg(format!("--errors-for-leak-kinds={errors_for}"))
         .arg(exe)
         .current_dir(dir)
         .output()
         .unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && text.contains("ok"), "valgrind reported problems:\n{text}");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("ok"),
+        "valgrind reported problems:\n{text}"
+    );
     text
 }
 

@@ -34,6 +34,8 @@ pub(crate) struct ModCx<'m> {
     new: Vec<Function>,
     /// Cached VJP functions per callee.
     pub vjps: HashMap<FuncId, FuncId>,
+    /// Cached CPS forms per (source function, mode).
+    pub cps: HashMap<(FuncId, Mode), FuncId>,
     /// Cached loop functions per (source function, `while` op, mode).
     pub loops: HashMap<(FuncId, OpId, Mode), FuncId>,
     activity: HashMap<(FuncId, Mode), Rc<Vec<bool>>>,
@@ -49,6 +51,7 @@ impl<'m> ModCx<'m> {
             m,
             new: Vec::new(),
             vjps: HashMap::new(),
+            cps: HashMap::new(),
             loops: HashMap::new(),
             activity: HashMap::new(),
             names: m.funcs.iter().map(|f| f.name.clone()).collect(),
@@ -102,7 +105,10 @@ impl<'m> ModCx<'m> {
             let mut s = HashSet::new();
             for f in &m.funcs {
                 for v in 0..f.num_values() {
-                    for d in &f.ty(Value(v as u32)).tensor().dims {
+                    let Some(t) = f.ty(Value(v as u32)).as_tensor() else {
+                        continue;
+                    };
+                    for d in &t.dims {
                         if let Dim::Sym(n) = d {
                             s.insert(n.clone());
                         }
@@ -207,7 +213,10 @@ impl FnCx<'_, '_> {
         let want = self.src_ty(v);
         let g = self.builder(region, span).retype(g, &want).map_err(|_| {
             internal(
-                format!("adjoint of {v} has type {}, expected {want}", self.dst.ty(g)),
+                format!(
+                    "adjoint of {v} has type {}, expected {want}",
+                    self.dst.ty(g)
+                ),
                 span,
             )
         })?;

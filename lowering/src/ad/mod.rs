@@ -71,6 +71,7 @@ pub(crate) mod activity;
 pub(crate) mod adjoint;
 pub(crate) mod clone;
 pub(crate) mod context;
+pub(crate) mod cps;
 pub(crate) mod reverse;
 pub(crate) mod top;
 

@@ -1,19 +1,57 @@
-//! The function [`super::value_and_grad`] builds: `f`'s forward pass, the
-//! seed `1` on its first result, the backward pass, and the results.
+//! The function [`super::value_and_grad`] builds: `f`'s CPS form applied
+//! to the seed continuation, which returns `1` as the adjoint of the first
+//! result and hands the results back.
 
-use super::clone::{clone_ops, split_region};
-use super::context::{internal, is_float, FnCx, ModCx, Mode, Scope};
-use super::reverse::reverse_ops;
+use super::clone::split_region;
+use super::context::{internal, is_float, ModCx, Mode};
+use super::cps::cont_type;
 use super::AdError;
-use agc_ir::{FuncId, Function, OpId, OpKind, Type};
+use crate::builder::Builder;
+use agc_ir::{FuncId, Function, OpId, OpKind, TensorType, Type};
 
 impl ModCx<'_> {
-    /// Builds (and reserves the id of) the value-and-gradient function of `f`.
+    /// Builds the value-and-gradient function of `f`:
+    ///
+    /// ```text
+    /// f.value_and_grad(params..) -> (results.., gradients..)
+    ///   k = cont @f.seed()                // returns 1 for the first result
+    ///   gradients = f.cps(params.., k)    // forward, k, backward
+    ///   results = cont_outputs k          // what k received
+    /// ```
     pub fn value_and_grad(&mut self, f: FuncId, wrt: &[usize]) -> Result<FuncId, AdError> {
         let src = self.src(f)?;
         self.verify_reachable(f)?;
         check(src, wrt)?;
-        let active = self.activity(f, Mode::Top, wrt)?;
+        let span = src.span;
+        let (_, rets) = split_region(src, src.body);
+        let ct = cont_type(src, &rets);
+        let seed = self.seed_function(
+            &format!("{}.seed", src.name),
+            &[],
+            &ct.args,
+            ct.results
+                .iter()
+                .cloned()
+                .map(Type::Tensor)
+                .chain(src.result_types.iter().cloned())
+                .collect(),
+            span,
+            |g, _, args| {
+                let body = g.body;
+                let mut b = Builder::new(g, body, span);
+                let mut outs = Vec::new();
+                for (i, &y) in args.iter().enumerate() {
+                    let t = b.ty(y);
+                    if is_float(&t) {
+                        let x = if i == 0 { 1.0 } else { 0.0 };
+                        outs.push(b.full(&t, x));
+                    }
+                }
+                outs.extend_from_slice(args);
+                Ok(outs)
+            },
+        )?;
+        let fc = self.cps_function(f, Mode::Top, wrt)?;
         let params: Vec<(String, Type)> = src
             .param_names
             .iter()
@@ -21,39 +59,37 @@ impl ModCx<'_> {
             .zip(src.params().iter().map(|&p| src.ty(p).clone()))
             .collect();
         let name = self.unique_name(&format!("{}.value_and_grad", src.name));
-        let mut g = Function::new(name, &params, src.span);
+        let mut g = Function::new(name, &params, span);
         g.result_types = src.result_types.clone();
-        g.result_types
-            .extend(wrt.iter().map(|&i| src.ty(src.params()[i]).clone()));
-        let id = self.reserve();
-        let body = g.body;
-        let mut cx = FnCx {
-            mcx: self,
-            src_id: f,
-            src,
-            mode: Mode::Top,
-            active,
-            dst: &mut g,
-        };
-        let mut sc = Scope::default();
-        for (&p, &q) in src.params().iter().zip(cx.dst.params().to_vec().iter()) {
-            sc.fwd.insert(p, q);
-        }
-        let (ops, rets) = split_region(src, src.body);
-        clone_ops(&mut cx, body, &ops, &mut sc)?;
-        let mut outs = rets
+        let grad_types: Vec<TensorType> = wrt
             .iter()
-            .map(|&v| cx.fwd(&sc, v, src.span))
-            .collect::<Result<Vec<_>, _>>()?;
-        let dtype = src.ty(rets[0]).tensor().dtype;
-        let one = cx.builder(body, src.span).scalar(dtype, 1.0);
-        cx.accumulate(body, src.span, &mut sc, rets[0], one)?;
-        reverse_ops(&mut cx, body, &ops, &mut sc)?;
-        for &i in wrt {
-            let p = src.params()[i];
-            outs.push(cx.adj_or_zeros(body, src.span, &sc, p));
-        }
-        cx.builder(body, src.span).terminate(OpKind::Return, outs);
+            .map(|&i| src.ty(src.params()[i]).tensor().clone())
+            .collect();
+        g.result_types
+            .extend(grad_types.iter().cloned().map(Type::Tensor));
+        let body = g.body;
+        let (_, k) = g.append_op(
+            body,
+            OpKind::MakeCont { func: seed },
+            Vec::new(),
+            vec![Type::Cont(ct)],
+            Vec::new(),
+            span,
+        );
+        let mut args = g.params().to_vec();
+        args.push(k[0]);
+        let grads = Builder::new(&mut g, body, span).call(fc, args, grad_types);
+        let (_, mut outs) = g.append_op(
+            body,
+            OpKind::ContOutputs,
+            k,
+            src.result_types.clone(),
+            Vec::new(),
+            span,
+        );
+        outs.extend(grads);
+        Builder::new(&mut g, body, span).terminate(OpKind::Return, outs);
+        let id = self.reserve();
         self.define(id, g);
         Ok(id)
     }

@@ -3,12 +3,16 @@
 //! that each symbolic dim keeps one size within its scope (equal names are
 //! equal sizes), so tests catch generated code that mislabels a shape.
 //! `f32` results are rounded to `f32`, `i32` results wrap, bools are 0/1.
+//! Values are tensors or the continuations of AD's CPS form (closures
+//! applied at most once, whose outputs the function that made them reads).
 
 use agc_ir::{
-    ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, Module, OpKind, ReduceKind,
-    RegionId, SliceDim, UnaryOp, Value,
+    ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, FuncId, Function, Module, OpData, OpKind,
+    ReduceKind, RegionId, SliceDim, TensorType, Type, UnaryOp, Value,
 };
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A tensor value.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,7 +93,11 @@ fn take_map(shape: &[usize], idx: &T, axis: usize) -> R<(Vec<usize>, Vec<usize>)
     let pos = (0..n)
         .map(|f| {
             let at = unravel(f, &out);
-            let i = idx.data[at[axis..axis + k].iter().zip(strides(&idx.shape)).map(|(a, s)| a * s).sum::<usize>()];
+            let i = idx.data[at[axis..axis + k]
+                .iter()
+                .zip(strides(&idx.shape))
+                .map(|(a, s)| a * s)
+                .sum::<usize>()];
             let j = index(i, shape[axis])?;
             let mut src: Vec<usize> = at[..axis].to_vec();
             src.push(j);
@@ -383,15 +391,60 @@ fn index(i: f64, n: usize) -> R<usize> {
     Ok(j as usize)
 }
 
-/// Runs function `f` of `m` on `args`.
+/// A run-time value: a tensor or a continuation.
+#[derive(Clone)]
+enum Val {
+    Tensor(T),
+    Cont(Rc<Closure>),
+}
+
+impl Val {
+    /// The tensor, or an error for a continuation.
+    fn into_tensor(self) -> R<T> {
+        match self {
+            Val::Tensor(t) => Ok(t),
+            Val::Cont(k) => Err(format!("a continuation (of {}) is not a tensor", k.func)),
+        }
+    }
+
+    /// Whether this rank-0 `bool` condition holds.
+    fn holds(&self) -> R<bool> {
+        match self {
+            Val::Tensor(t) => Ok(t.data[0] != 0.0),
+            Val::Cont(k) => Err(format!("a continuation (of {}) is not a condition", k.func)),
+        }
+    }
+
+    /// The continuation, or an error for a tensor.
+    fn as_cont(&self) -> R<&Rc<Closure>> {
+        match self {
+            Val::Cont(k) => Ok(k),
+            Val::Tensor(t) => Err(format!(
+                "a tensor {:?}{:?} is not a continuation",
+                t.dtype, t.shape
+            )),
+        }
+    }
+}
+
+/// A continuation made by `cont`: its function, the captured values, and
+/// the outputs its application stores for `cont_outputs`.
+struct Closure {
+    func: FuncId,
+    captures: Vec<Val>,
+    outputs: RefCell<Option<Vec<Val>>>,
+}
+
+/// Runs function `f` of `m`, which takes and returns tensors, on `args`.
 pub fn run(m: &Module, f: FuncId, args: Vec<T>) -> R<Vec<T>> {
-    Frame::new(m, m.func(f), 0).call(args)
+    let out = Frame::new(m, m.func(f), 0).call(args.into_iter().map(Val::Tensor).collect())?;
+    out.into_iter().map(Val::into_tensor).collect()
 }
 
 struct Frame<'m> {
     m: &'m Module,
     f: &'m Function,
-    vals: Vec<Option<T>>,
+    vals: Vec<Option<Val>>,
     syms: Vec<HashMap<String, usize>>,
     depth: usize,
 }
@@ -407,14 +460,19 @@ impl<'m> Frame<'m> {
         }
     }
 
-    fn call(mut self, args: Vec<T>) -> R<Vec<T>> {
+    fn call(mut self, args: Vec<Val>) -> R<Vec<Val>> {
         if self.depth > 100_000 {
             return Err("recursion too deep".into());
         }
         self.run_region(self.f.body, args)
     }
 
-    fn get(&self, v: Value) -> R<&T> {
+    /// Runs function `func` of the module on `args`, one level deeper.
+    fn call_fn(&self, func: FuncId, args: Vec<Val>) -> R<Vec<Val>> {
+        Frame::new(self.m, self.m.func(func), self.depth + 1).call(args)
+    }
+
+    fn get(&self, v: Value) -> R<&Val> {
         self.vals[v.index()]
             .as_ref()
             .ok_or_else(|| format!("{v} has no value"))
@@ -424,8 +482,21 @@ impl<'m> Frame<'m> {
         self.syms.iter().rev().find_map(|s| s.get(name)).copied()
     }
 
-    fn set(&mut self, v: Value, t: T) -> R<()> {
-        let ty = self.f.ty(v).tensor();
+    /// Binds `v` to `val`, checking it against `v`'s type.
+    fn set(&mut self, v: Value, val: Val) -> R<()> {
+        let f = self.f;
+        match (f.ty(v), &val) {
+            (Type::Tensor(ty), Val::Tensor(t)) => self.check_shape(v, ty, t)?,
+            (Type::Cont(_), Val::Cont(_)) => {}
+            (ty, _) => return Err(format!("{v}: a value of the wrong kind for type {ty}")),
+        }
+        self.vals[v.index()] = Some(val);
+        Ok(())
+    }
+
+    /// Checks tensor `t`, the value of `v`, against `v`'s type `ty`, binding
+    /// the symbols of `ty` not bound yet.
+    fn check_shape(&mut self, v: Value, ty: &TensorType, t: &T) -> R<()> {
         if ty.dtype != t.dtype || ty.rank() != t.shape.len() {
             return Err(format!(
                 "{v}: value {:?}{:?} does not match type {ty}",
@@ -449,7 +520,6 @@ impl<'m> Frame<'m> {
                 _ => {}
             }
         }
-        self.vals[v.index()] = Some(t);
         Ok(())
     }
 
@@ -467,14 +537,14 @@ impl<'m> Frame<'m> {
     }
 
     /// Runs a region on its params' values; returns the terminator's operands.
-    fn run_region(&mut self, r: RegionId, args: Vec<T>) -> R<Vec<T>> {
+    fn run_region(&mut self, r: RegionId, args: Vec<Val>) -> R<Vec<Val>> {
         self.syms.push(HashMap::new());
         let out = self.run_region_inner(r, args);
         self.syms.pop();
         out
     }
 
-    fn run_region_inner(&mut self, r: RegionId, args: Vec<T>) -> R<Vec<T>> {
+    fn run_region_inner(&mut self, r: RegionId, args: Vec<Val>) -> R<Vec<Val>> {
         let f = self.f;
         for (&p, a) in f.region(r).params.iter().zip(args) {
             self.set(p, a)?;
@@ -484,7 +554,7 @@ impl<'m> Frame<'m> {
             if od.kind.is_terminator() {
                 return od.operands.iter().map(|&v| self.get(v).cloned()).collect();
             }
-            let results = self.op(&od.kind, &od.operands, &od.results, &od.regions)?;
+            let results = self.op(od)?;
             for (&v, t) in od.results.iter().zip(results) {
                 self.set(v, t)?;
             }
@@ -492,17 +562,74 @@ impl<'m> Frame<'m> {
         Err(format!("region {r} has no terminator"))
     }
 
-    fn op(
-        &mut self,
-        kind: &OpKind,
-        operands: &[Value],
-        results: &[Value],
-        regions: &[RegionId],
-    ) -> R<Vec<T>> {
-        let xs: Vec<T> = operands
+    /// Runs one op: here those that pass values of any kind (control flow,
+    /// calls, continuations), the others in [`Frame::tensor_op`].
+    fn op(&mut self, od: &OpData) -> R<Vec<Val>> {
+        let vs: Vec<Val> = od
+            .operands
             .iter()
             .map(|&v| self.get(v).cloned())
             .collect::<R<_>>()?;
+        match od.kind {
+            OpKind::If => {
+                let r = if vs[0].holds()? {
+                    od.regions[0]
+                } else {
+                    od.regions[1]
+                };
+                self.run_region(r, Vec::new())
+            }
+            OpKind::While => {
+                let mut state = vs;
+                loop {
+                    let mut c = self.run_region(od.regions[0], state)?;
+                    let args = c.split_off(1);
+                    if !c[0].holds()? {
+                        return Ok(args);
+                    }
+                    state = self.run_region(od.regions[1], args)?;
+                }
+            }
+            OpKind::Call { callee } => self.call_fn(callee, vs),
+            OpKind::MakeCont { func } => Ok(vec![Val::Cont(Rc::new(Closure {
+                func,
+                captures: vs,
+                outputs: RefCell::new(None),
+            }))]),
+            OpKind::Apply => {
+                let k = vs[0].as_cont()?;
+                if k.outputs.borrow().is_some() {
+                    return Err(format!(
+                        "the continuation of @{} is applied twice",
+                        self.m.func(k.func).name
+                    ));
+                }
+                let args = k.captures.iter().chain(&vs[1..]).cloned().collect();
+                let mut results = self.call_fn(k.func, args)?;
+                let outputs = results.split_off(od.results.len());
+                *k.outputs.borrow_mut() = Some(outputs);
+                Ok(results)
+            }
+            OpKind::ContOutputs => {
+                let k = vs[0].as_cont()?;
+                let outputs = k.outputs.borrow().clone();
+                outputs.ok_or_else(|| {
+                    format!(
+                        "the continuation of @{} was never applied",
+                        self.m.func(k.func).name
+                    )
+                })
+            }
+            _ => {
+                let xs: Vec<T> = vs.into_iter().map(Val::into_tensor).collect::<R<_>>()?;
+                let ts = self.tensor_op(&od.kind, xs, &od.results)?;
+                Ok(ts.into_iter().map(Val::Tensor).collect())
+            }
+        }
+    }
+
+    /// Runs an op on tensors only.
+    fn tensor_op(&self, kind: &OpKind, xs: Vec<T>, results: &[Value]) -> R<Vec<T>> {
         let out_dtype = results.first().map(|&v| self.f.ty(v).tensor().dtype);
         let one = |t: T| Ok(vec![t]);
         match kind {
@@ -629,28 +756,6 @@ impl<'m> Frame<'m> {
                 ))
             }
             OpKind::Dim { axis } => one(T::scalar(DType::I64, xs[0].shape[*axis] as f64)),
-            OpKind::If => {
-                let r = if xs[0].data[0] != 0.0 {
-                    regions[0]
-                } else {
-                    regions[1]
-                };
-                self.run_region(r, Vec::new())
-            }
-            OpKind::While => {
-                let mut state = xs;
-                loop {
-                    let mut c = self.run_region(regions[0], state)?;
-                    let args = c.split_off(1);
-                    if c[0].data[0] == 0.0 {
-                        return Ok(args);
-                    }
-                    state = self.run_region(regions[1], args)?;
-                }
-            }
-            OpKind::Call { callee } => {
-                Frame::new(self.m, self.m.func(*callee), self.depth + 1).call(xs)
-            }
             OpKind::DynIndex { axes } => {
                 let x = &xs[0];
                 let mut picks: Vec<Vec<usize>> =
@@ -698,7 +803,11 @@ impl<'m> Frame<'m> {
             }
             OpKind::Gather { axis } => {
                 let (shape, src) = take_map(&xs[0].shape, &xs[1], *axis)?;
-                one(T::new(xs[0].dtype, &shape, src.iter().map(|&k| xs[0].data[k]).collect()))
+                one(T::new(
+                    xs[0].dtype,
+                    &shape,
+                    src.iter().map(|&k| xs[0].data[k]).collect(),
+                ))
             }
             OpKind::ScatterAdd { axis } => {
                 let (_, dst) = take_map(&xs[0].shape, &xs[1], *axis)?;
@@ -708,11 +817,19 @@ impl<'m> Frame<'m> {
                 }
                 one(out)
             }
-            OpKind::Assert { message } if xs[0].data[0] == 0.0 => Err(format!("assertion failed: {message}")),
+            OpKind::Assert { message } if xs[0].data[0] == 0.0 => {
+                Err(format!("assertion failed: {message}"))
+            }
             OpKind::Assert { .. } => Ok(vec![]),
             OpKind::Return | OpKind::Yield | OpKind::Condition => {
                 Err("terminator outside region end".into())
             }
+            OpKind::If
+            | OpKind::While
+            | OpKind::Call { .. }
+            | OpKind::MakeCont { .. }
+            | OpKind::Apply
+            | OpKind::ContOutputs => unreachable!("{} runs in Frame::op", kind.name()),
         }
     }
 }

@@ -63,7 +63,9 @@ pub(crate) fn unary(r: &mut Rule, u: UnaryOp) -> Result<Grads, RuleError> {
             let d = b.add(one, xx)?;
             b.binary(BinaryOp::Div, g, d)?
         }
-        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Sign | UnaryOp::Round | UnaryOp::Not => return Ok(vec![None]),
+        UnaryOp::Floor | UnaryOp::Ceil | UnaryOp::Sign | UnaryOp::Round | UnaryOp::Not => {
+            return Ok(vec![None])
+        }
     };
     Ok(vec![r.want[0].then_some(dx)])
 }

@@ -23,6 +23,9 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
             let dupd = r.when(2, |r| Ok(r.b.gather(g, idx, axis)?))?;
             Ok(vec![dbase, None, dupd])
         }
-        _ => Err(RuleError::Unsupported(format!("`{}` is not a gather op", kind.name()))),
+        _ => Err(RuleError::Unsupported(format!(
+            "`{}` is not a gather op",
+            kind.name()
+        ))),
     }
 }

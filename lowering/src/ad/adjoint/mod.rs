@@ -108,7 +108,10 @@ pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
         | OpKind::Condition
         | OpKind::If
         | OpKind::While
-        | OpKind::Call { .. } => Err(RuleError::Unsupported(format!(
+        | OpKind::Call { .. }
+        | OpKind::MakeCont { .. }
+        | OpKind::Apply
+        | OpKind::ContOutputs => Err(RuleError::Unsupported(format!(
             "`{}` has no single-op adjoint rule",
             kind.name()
         ))),

@@ -11,11 +11,21 @@ use crate::builder::BResult;
 use agc_ir::{infer, BinaryOp, CmpOp, Dim, SliceDim, TensorType, Value};
 
 /// `::-1` along one axis.
-const REVERSED: SliceDim = SliceDim { start: None, stop: None, step: -1 };
+const REVERSED: SliceDim = SliceDim {
+    start: None,
+    stop: None,
+    step: -1,
+};
 
 /// The adjoint of `x[s]` along run-time-sized axis 0 of `x`'s type `full`
 /// (axis moved to the front by the caller): `g` holds the selected rows.
-pub(crate) fn expand_rows(r: &mut Rule, g: Value, full: &TensorType, n: Value, s: &SliceDim) -> BResult {
+pub(crate) fn expand_rows(
+    r: &mut Rule,
+    g: Value,
+    full: &TensorType,
+    n: Value,
+    s: &SliceDim,
+) -> BResult {
     let step = s.step.abs();
     let fresh = (r.mcx.fresh_sym(), r.mcx.fresh_sym());
     let b = &mut r.b;
@@ -59,7 +69,12 @@ pub(crate) fn expand_rows(r: &mut Rule, g: Value, full: &TensorType, n: Value, s
     if s.step > 0 {
         return Ok(placed);
     }
-    let reversed = b.slice(placed, std::iter::once(REVERSED).chain(vec![SliceDim::FULL; full.rank() - 1]).collect())?;
+    let reversed = b.slice(
+        placed,
+        std::iter::once(REVERSED)
+            .chain(vec![SliceDim::FULL; full.rank() - 1])
+            .collect(),
+    )?;
     // The same rows under the name of `x`'s dim.
     Ok(b.dyn_slice(reversed, zero, n, full.dims[0].clone()))
 }
