@@ -36,8 +36,8 @@ pub(crate) struct ModCx<'m> {
     pub vjps: HashMap<FuncId, FuncId>,
     /// Cached CPS forms per (source function, mode).
     pub cps: HashMap<(FuncId, Mode), FuncId>,
-    /// Cached loop functions per (source function, `while` op, mode).
-    pub loops: HashMap<(FuncId, OpId, Mode), FuncId>,
+    /// Cached loop functions per (source function, `while` op, mode, form).
+    pub loops: HashMap<(FuncId, OpId, Mode, super::adjoint::loops::LoopForm), FuncId>,
     activity: HashMap<(FuncId, Mode), Rc<Vec<bool>>>,
     names: HashSet<String>,
     syms: Option<HashSet<String>>,

@@ -60,6 +60,7 @@ pub(crate) fn cps_ops(
     let od = cx.src.op(op);
     match od.kind {
         OpKind::Call { callee } => call(cx, region, op, callee, kk, sc)?,
+        OpKind::While => super::adjoint::loops::cps_while(cx, region, op, kk, sc)?,
         _ => branch(cx, region, op, kk, sc)?,
     }
     if !captured.is_empty() {
@@ -80,11 +81,18 @@ pub(crate) fn cps_ops(
 }
 
 /// True for the ops that take a continuation: a call with an active
-/// operand, or an `if` with such a call in a branch (not inside a loop).
+/// operand, a loop with active state or reading active values, or an `if`
+/// with such an op in a branch.
 fn needs_cps(cx: &FnCx, op: OpId) -> bool {
     let od = cx.src.op(op);
     match od.kind {
         OpKind::Call { .. } => od.operands.iter().any(|&v| cx.needs_adj(v)),
+        OpKind::While => {
+            od.operands.iter().any(|&v| cx.needs_adj(v))
+                || super::clone::free_values(cx.src, &od.regions)
+                    .into_iter()
+                    .any(|v| cx.needs_adj(v))
+        }
         OpKind::If => od
             .regions
             .iter()

@@ -22,7 +22,8 @@
 //! `L` is cached per source loop.
 
 use super::super::clone::{clone_ops, free_values, split_region};
-use super::super::context::{FnCx, Scope};
+use super::super::context::{is_float, FnCx, Scope};
+use super::super::cps::cont_type;
 use super::super::reverse::reverse_ops;
 use super::super::AdError;
 use agc_ir::{FuncId, Function, OpId, OpKind, RegionId, TensorType, Type, Value};
@@ -80,16 +81,47 @@ pub(crate) fn reverse_while(
     if la.state_adj.is_empty() && la.free_adj.is_empty() {
         return Ok(());
     }
-    let l = loop_function(cx, op, &la)?;
+    let mut extra = Vec::new();
+    for &i in &la.res_adj {
+        extra.push(cx.adj_or_zeros(region, span, sc, od.results[i]));
+    }
+    call_loop_function(cx, region, op, &la, LoopForm::Backward, extra, sc)
+}
+
+/// The CPS form of source `while` op `op` at the end of `region`, with
+/// continuation `k` for what follows the loop: the loop runs once, inside
+/// `L`, which applies `k` where the loop exits.
+pub(crate) fn cps_while(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    k: Value,
+    sc: &mut Scope,
+) -> Result<(), AdError> {
+    let la = LoopAdj::new(cx, op);
+    call_loop_function(cx, region, op, &la, LoopForm::Cps, vec![k], sc)
+}
+
+/// Calls `L(state.., free.., extra..)` and adds the adjoints it returns.
+fn call_loop_function(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    la: &LoopAdj,
+    form: LoopForm,
+    extra: Vec<Value>,
+    sc: &mut Scope,
+) -> Result<(), AdError> {
+    let od = cx.src.op(op);
+    let span = od.span;
+    let l = loop_function(cx, op, la, form)?;
     let mut args = od
         .operands
         .iter()
         .chain(&la.free)
         .map(|&v| cx.fwd(sc, v, span))
         .collect::<Result<Vec<_>, _>>()?;
-    for &i in &la.res_adj {
-        args.push(cx.adj_or_zeros(region, span, sc, od.results[i]));
-    }
+    args.extend(extra);
     // The results are typed as what they are adjoints of here: sizes named
     // in `L` (its state) may have other names, or other sizes, at this call.
     let targets: Vec<Value> = la
@@ -106,9 +138,21 @@ pub(crate) fn reverse_while(
     Ok(())
 }
 
+/// What `L` receives after the state and the free values, and does where
+/// the loop exits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum LoopForm {
+    /// The adjoints of the loop's active results, returned at the exit
+    /// (the forward `while` ran before).
+    Backward,
+    /// A continuation for what follows the loop, applied at the exit
+    /// (the loop's only forward run is inside `L`).
+    Cps,
+}
+
 /// The (cached) recursive backward function of loop `op`.
-fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdError> {
-    let key = (cx.src_id, op, cx.mode);
+fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Result<FuncId, AdError> {
+    let key = (cx.src_id, op, cx.mode, form);
     if let Some(&id) = cx.mcx.loops.get(&key) {
         return Ok(id);
     }
@@ -130,14 +174,18 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
             .enumerate()
             .map(|(i, &v)| (format!("free{i}"), ty(v))),
     );
-    params.extend(
-        la.res_adj
-            .iter()
-            .map(|&i| (format!("adj_result{i}"), ty(od.results[i]))),
-    );
+    match form {
+        LoopForm::Backward => params.extend(
+            la.res_adj
+                .iter()
+                .map(|&i| (format!("adj_result{i}"), ty(od.results[i]))),
+        ),
+        LoopForm::Cps => params.push(("k".into(), Type::Cont(cont_type(src, &od.results)))),
+    }
+    let suffix = if form == LoopForm::Cps { "cps" } else { "vjp" };
     let name = cx
         .mcx
-        .unique_name(&format!("{}.while{}.vjp", src.name, op.0));
+        .unique_name(&format!("{}.while{}.{suffix}", src.name, op.0));
     let mut lf = Function::new(name, &params, span);
     let result_types = la.result_types(cx);
     lf.result_types = result_types.iter().cloned().map(Type::from).collect();
@@ -201,7 +249,18 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     lcx.builder(then, span).terminate(OpKind::Yield, outs);
     // Else: the loop exits with this iteration's args.
     let exit = lcx.dst.new_region(&[]);
-    let mut outs: Vec<Value> = lp[ns + nf..].to_vec();
+    let mut outs: Vec<Value> = match form {
+        LoopForm::Backward => lp[ns + nf..].to_vec(),
+        LoopForm::Cps => exit_applying(
+            &mut lcx,
+            exit,
+            &cond[1..],
+            lp[ns + nf],
+            &la.res_adj,
+            &sc,
+            span,
+        )?,
+    };
     for &v in &la.free_adj {
         let t = lcx.src_ty(v);
         outs.push(lcx.builder(exit, span).zeros(&t));
@@ -233,4 +292,38 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj) -> Result<FuncId, AdErro
     lcx.builder(body, span).terminate(OpKind::Return, outs);
     cx.mcx.define(id, lf);
     Ok(id)
+}
+
+/// At the loop's exit in CPS form: applies `k` to the loop's results (this
+/// iteration's `args`) and returns the adjoints of the active ones.
+fn exit_applying(
+    cx: &mut FnCx,
+    exit: RegionId,
+    args: &[Value],
+    k: Value,
+    res_adj: &[usize],
+    sc: &Scope,
+    span: agc_ir::Span,
+) -> Result<Vec<Value>, AdError> {
+    let mut operands = vec![k];
+    for &a in args {
+        operands.push(cx.fwd(sc, a, span)?);
+    }
+    let ct = cont_type(cx.src, args);
+    let types = ct.results.iter().cloned().map(Type::Tensor).collect();
+    let (_, adjs) = cx
+        .dst
+        .append_op(exit, OpKind::Apply, operands, types, Vec::new(), span);
+    let floats: Vec<usize> = (0..args.len())
+        .filter(|&i| is_float(cx.src.ty(args[i]).tensor()))
+        .collect();
+    Ok(res_adj
+        .iter()
+        .map(|i| {
+            adjs[floats
+                .iter()
+                .position(|f| f == i)
+                .expect("active results are floats")]
+        })
+        .collect())
 }
