@@ -439,13 +439,17 @@ _LEAK_SCRIPT = textwrap.dedent("""
     w = rng.standard_normal((64, 64)).astype(np.float32)
     x = rng.standard_normal((16, 64)).astype(np.float32)
     xs = rng.standard_normal((12, 64)).astype(np.float32)
-    calls = [lambda: lib.mlp_grad(w, x), lambda: lib.loop_grad(w, xs)]
+    left = np.array([1, 3, -1, 5, -1, -1, -1], np.int64)  # a root, two inner nodes, four leaves
+    right = np.array([2, 4, -1, 6, -1, -1, -1], np.int64)
+    leaves = rng.standard_normal((7, 64)).astype(np.float32)
+    calls = [lambda: lib.mlp_grad(w, x), lambda: lib.loop_grad(w, xs),
+             lambda: lib.tree_grad(0.1 * w, leaves, left, right)]
     for c in calls:
         for _ in range(500):
             c()
     before = rss()
     for i in range(10_000):
-        calls[i % 2]()
+        calls[i % 3]()
     after = rss()
     print(before, after)
 """)

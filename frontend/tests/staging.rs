@@ -84,8 +84,11 @@ fn grad_stages_a_call_to_the_generated_gradient_function() {
         "{HEADER}def loss(w, x):\n    return np.sum(np.tanh(x @ w) ** 2)\n\n@agc.export\ndef step(w: agc.f32[4, 3], x: agc.f32[\"B\", 4]):\n    g = agc.grad(loss)(w, x)\n    return w - 0.1 * g\n"
     ))
     .unwrap();
-    assert_eq!(count_ops(&ir, "call"), 1, "{ir}");
-    assert!(ir.matches("func @").count() >= 3, "{ir}");
+    // step -> loss.value_and_grad -> loss.cps (CPS form: one continuation, applied once)
+    assert_eq!(count_ops(&ir, "call"), 2, "{ir}");
+    assert_eq!(count_ops(&ir, "cont"), 1, "{ir}");
+    assert_eq!(count_ops(&ir, "apply"), 1, "{ir}");
+    assert!(ir.matches("func @").count() >= 4, "{ir}");
 }
 
 #[test]

@@ -16,6 +16,23 @@ def sumsq(v: agc.f64["N"]):
     return np.sum(v * v)
 
 
+def _encode(w, leaves, left, right, node):
+    if left[node] < 0:
+        return np.tanh(leaves[node])
+    h = _encode(w, leaves, left, right, left[node]) + _encode(w, leaves, left, right, right[node])
+    return np.tanh(h @ w)
+
+
+def _tree_loss(w, leaves, left, right):
+    return np.sum(_encode(w, leaves, left, right, 0) ** 2)
+
+
+@agc.export
+def tree_grad(w: agc.f32[3, 3], leaves: agc.f32["N", 3], left: agc.i64["N"], right: agc.i64["N"]):
+    """Gradients of a recursive tree network's loss (continuations at every level of the recursion)."""
+    return agc.grad(_tree_loss, argnums=(0, 1))(w, leaves, left, right)
+
+
 # The drivers' deterministic inputs, element i of the flattened array (mirrored in inputs.h).
 def x_value(i, t=0):
     return np.float32(((i * 7 + t) % 11 - 5) / 4.0)

@@ -27,6 +27,18 @@ int main(int argc, char** argv) {
       if (sumsq(&tv, &s) != 0) { printf("sumsq failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(s);
     }
+    {  /* a chain tree of 1 to 3 leaves: inner node 2k, its leaf 2k+1, the last leaf 2n-2 */
+      int64_t n = 1 + i % 3, nodes = 2 * n - 1, left[5], right[5], lshape[2] = {nodes, 3}, ishape[1] = {nodes};
+      int64_t wshape3[2] = {3, 3};
+      for (k = 0; k < nodes; k++) left[k] = right[k] = -1;
+      for (k = 0; k + 1 < n; k++) { left[2 * k] = k + 2 < n ? 2 * k + 2 : nodes - 1; right[2 * k] = 2 * k + 1; }
+      DLTensor tw3 = make_tensor(w, 2, wshape3, 2, 32), tl = make_tensor(x, 2, lshape, 2, 32);
+      DLTensor tleft = make_tensor(left, 1, ishape, 0, 64), tright = make_tensor(right, 1, ishape, 0, 64);
+      DLTensor *dw = NULL, *dl = NULL;
+      if (tree_grad(&tw3, &tl, &tleft, &tright, &dw, &dl) != 0) { printf("tree_grad failed: %s\n", cabi_last_error()); return 1; }
+      cabi_release(dw);
+      cabi_release(dl);
+    }
     if (i % 10 == 0) {
       int64_t bad_shape[2] = {2, 3};
       DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);

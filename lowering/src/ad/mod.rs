@@ -1,61 +1,59 @@
-//! Reverse-mode automatic differentiation over the agc IR.
+//! Reverse-mode automatic differentiation over the agc IR, in
+//! continuation-passing style.
 //!
 //! [`value_and_grad`] appends to a module a function that computes `f`'s
 //! results and the gradient of its first result (a rank-0 float) with respect
-//! to some of its parameters. The generated code is ordinary agc IR: no tape
-//! type, no continuation type, nothing the backend has to learn.
+//! to some of its parameters. The generated code is agc IR whose
+//! continuations are first-class values (`cont<(args) -> (adjoints)>`, made
+//! by `cont`, invoked by `apply`, their outputs read by `cont_outputs`);
+//! the backend closure-converts them into an environment record in the
+//! frame of the function that makes them.
 //!
 //! # Method
 //!
-//! The method follows Lantern (F. Wang, D. Zheng, J. Decker, X. Wu,
+//! The method is Lantern's (F. Wang, D. Zheng, J. Decker, X. Wu,
 //! G. Essertel, T. Rompf, "Demystifying differentiable programming:
 //! shift/reset the penultimate backpropagator", ICFP 2019): the backward pass
 //! of a piece of code runs *after* the rest of the computation has returned
 //! its adjoints, and the intermediates it needs live in the native call stack
-//! instead of a tape. Lantern gets this from a CPS transform with delimited
-//! continuations; the agc IR has no first-class continuations (yet), so each
-//! construct uses the piece of that idea it needs:
+//! instead of a tape.
 //!
-//! - **Straight-line code** ([`reverse`]): the forward ops are copied into the
-//!   new function, then the adjoint rule of every op ([`adjoint`], one file per
-//!   op family) is emitted in reverse order; adjoints of values used several
-//!   times are summed ([`context::FnCx::accumulate`]). Only *active* values
-//!   carry adjoints ([`activity`]): float values that depend on a
-//!   differentiated parameter. Integer and bool values never do.
-//! - **`if`** ([`adjoint::branch`]): the backward pass is an `if` on the same
-//!   condition; each branch *recomputes* its forward ops, then runs their
-//!   adjoints and yields the adjoints of the values it read from outside. The
-//!   forward `if` therefore stays as the user wrote it, and nested branches cost
-//!   one recomputation per nesting level.
-//! - **`while`** ([`adjoint::loops`]): the loop's backward pass is a
-//!   call to a generated *recursive* function `L(state, free values, adjoints
-//!   of the results)`: it runs one iteration forward, calls itself for the rest
-//!   of the loop (Lantern's continuation "the rest of the loop", invoked within
-//!   this frame's extent), and when that returns the adjoints of the next state
-//!   runs this iteration's backward pass. Each iteration's state lives in its
-//!   stack frame, exactly Lantern's "the native stack holds the intermediates",
-//!   so no per-iteration store is needed and loops with any trip count and any
-//!   state types (including symbolic shapes) work. The continuation of the
-//!   *loop itself* (the rest of the program) cannot be passed in without
-//!   continuation values, so the loop runs twice: once as the plain forward
-//!   `while` and once inside `L`. Stack depth grows with the trip count
-//!   (one frame of `L` per iteration): the generated libraries run on a
-//!   large dedicated stack and turn a too-deep recursion into an error
-//!   status (DESIGN.md); `tests/e2e.rs` differentiates a loop of a million
-//!   iterations through a compiled library.
-//!   Why not an explicit per-iteration store: the store is a tensor with one
-//!   row per iteration, and the IR can neither grow a loop-carried tensor
-//!   (loop state types are fixed) nor allocate one of a size computed at run
-//!   time (`fill`, `iota` and `broadcast_to` take their sizes from symbols
-//!   bound to existing tensors); an allocation op with run-time sizes, or
-//!   tensor lists, would allow it.
-//! - **`call`** ([`adjoint::call`]): the adjoint of a call is a call of the
-//!   callee's VJP function `h_vjp(params.., adjoints of the float results..)
-//!   -> adjoints of the float params`, generated once per callee and cached
-//!   before its body is built, so recursive functions get recursive VJPs.
-//!   `h_vjp` *recomputes* the callee's forward pass (calls inside it stay plain
-//!   forward calls), then runs its backward pass; a recursion of depth `d`
-//!   therefore evaluates each forward call up to `d` times.
+//! - **Functions** ([`cps`]): `f` becomes `f.cps(params.., k) -> adjoints of
+//!   the params`: forward, `apply k` to the results (the rest of the
+//!   program, forward and backward, which returns their adjoints), backward.
+//!   An op list is split at each op that needs the rest of the program (a
+//!   call with an active operand, a loop with active state, an `if`
+//!   containing one): what follows becomes a continuation function closed
+//!   over the values it reads and the outer continuation, and the call
+//!   receives it. `value_and_grad` applies `f.cps` to a seed continuation
+//!   that returns `1` and hands the results back. Recursion therefore runs
+//!   each forward op once: a callee's frame is still live when the rest of
+//!   the program has run, and its backward pass reads its own
+//!   intermediates.
+//! - **`if`** containing such ops: both branches get the same continuation
+//!   and yield the adjoints of the values they read from outside. An `if`
+//!   without them stays as written; its backward pass is an `if` on the
+//!   same condition whose branches recompute their (call-free) forward ops
+//!   ([`adjoint::branch`]).
+//! - **`while`** ([`adjoint::loops`]): a generated recursive function
+//!   `L(state, free values, k)` runs one iteration forward, calls itself
+//!   for the rest of the loop, and where the loop exits applies `k`, the
+//!   continuation of what follows the loop; each iteration's backward pass
+//!   runs as the frames return. The loop runs once, inside `L`. Stack
+//!   depth grows with the trip count (and, for recursion, with the number
+//!   of calls): the generated libraries run on a large dedicated stack and
+//!   turn a too-deep recursion into an error status (DESIGN.md);
+//!   `tests/e2e.rs` differentiates a loop of a million iterations through
+//!   a compiled library. Loops nested in a loop body get the backward form
+//!   of `L` (given the adjoints of the loop's results, after the forward
+//!   `while` ran), and calls in a loop body go through `h.vjp`, `h.cps`
+//!   applied to a continuation that returns the given adjoints.
+//! - **Straight-line code** ([`reverse`]): the forward ops are copied, then
+//!   the adjoint rule of every op ([`adjoint`], one file per op family) is
+//!   emitted in reverse order; adjoints of values used several times are
+//!   summed ([`context::FnCx::accumulate`]). Only *active* values carry
+//!   adjoints ([`activity`]): float values that depend on a differentiated
+//!   parameter. Integer and bool values never do.
 //!
 //! # Rules at non-differentiable points
 //!

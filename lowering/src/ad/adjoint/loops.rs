@@ -1,25 +1,27 @@
 //! Adjoint of `while`, after Lantern's shift/reset backpropagator: the
 //! native stack holds each iteration's state.
 //!
-//! The backward pass of a loop is a call of a generated recursive function
+//! A loop is differentiated by a generated *recursive* function
 //! ```text
-//! L(state.., free.., adj_results..) -> (adj_state.., adj_free..)
+//! L(state.., free.., k) -> (adj_state.., adj_free..)
 //!   (c, args..) = before(state)                     // this iteration, forward
 //!   (adj_args.., adj_free1..) = if c {
 //!       next = after(args)                           // forward
-//!       (adj_next, adj_free2) = L(next, free, adj_results)   // the rest of the loop
+//!       (adj_next, adj_free2) = L(next, free, k)     // the rest of the loop
 //!       backward of `after` seeded with adj_next     // this iteration, backward
 //!       yield adj_args, adj_free2 + contributions of `after`
-//!   } else { yield adj_results, 0 }                   // the loop exits here
+//!   } else { yield apply k(args), 0 }                // exit: the rest of the program
 //!   backward of `before` seeded with adj_args
 //!   return adj_state, adj_free1 + contributions of `before`
 //! ```
-//! where `free` are the values the loop's regions read from outside. `L`
-//! recomputes the loop (the forward `while` stays as written) and recurses
-//! once per iteration: iteration `k`'s state lives in frame `k` until the
-//! backward pass of the later iterations has returned, which is Lantern's
-//! continuation "the rest of the loop" called within the frame's extent.
-//! `L` is cached per source loop.
+//! where `free` are the values the loop's regions read from outside and
+//! `k` the continuation of what follows the loop ([`LoopForm::Cps`]): the
+//! loop runs once, inside `L`, iteration `i`'s state lives in frame `i`
+//! until the rest of the program and the later iterations' backward passes
+//! have returned. A loop nested in another loop's body is differentiated
+//! after its forward `while` ran, by the same `L` given the adjoints of
+//! the loop's results instead of `k` ([`LoopForm::Backward`]). `L` is
+//! cached per source loop and form.
 
 use super::super::clone::{clone_ops, free_values, split_region};
 use super::super::context::{is_float, FnCx, Scope};
