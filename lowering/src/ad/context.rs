@@ -36,6 +36,8 @@ pub(crate) struct ModCx<'m> {
     pub vjps: HashMap<FuncId, FuncId>,
     /// Cached CPS forms per (source function, mode).
     pub cps: HashMap<(FuncId, Mode), FuncId>,
+    /// Generate direct-style code, without continuations (see [`super::direct`]).
+    pub direct: bool,
     /// Cached loop functions per (source function, `while` op, mode, form).
     pub loops: HashMap<(FuncId, OpId, Mode, super::adjoint::loops::LoopForm), FuncId>,
     activity: HashMap<(FuncId, Mode), Rc<Vec<bool>>>,
@@ -52,6 +54,7 @@ impl<'m> ModCx<'m> {
             new: Vec::new(),
             vjps: HashMap::new(),
             cps: HashMap::new(),
+            direct: false,
             loops: HashMap::new(),
             activity: HashMap::new(),
             names: m.funcs.iter().map(|f| f.name.clone()).collect(),

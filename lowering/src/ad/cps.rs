@@ -81,8 +81,8 @@ pub(crate) fn cps_ops(
 }
 
 /// True for the ops that take a continuation: a call with an active
-/// operand, a loop with active state or reading active values, or an `if`
-/// with such an op in a branch.
+/// operand, and a loop or an `if` reading active values (whose branches
+/// then both receive the continuation).
 fn needs_cps(cx: &FnCx, op: OpId) -> bool {
     let od = cx.src.op(op);
     match od.kind {
@@ -93,10 +93,9 @@ fn needs_cps(cx: &FnCx, op: OpId) -> bool {
                     .into_iter()
                     .any(|v| cx.needs_adj(v))
         }
-        OpKind::If => od
-            .regions
-            .iter()
-            .any(|&r| cx.src.region(r).ops.iter().any(|&o| needs_cps(cx, o))),
+        OpKind::If => super::clone::free_values(cx.src, &od.regions)
+            .into_iter()
+            .any(|v| cx.needs_adj(v)),
         _ => false,
     }
 }
@@ -105,11 +104,6 @@ fn needs_cps(cx: &FnCx, op: OpId) -> bool {
 /// them, returning the adjoints of the float ones.
 pub(crate) fn cont_type(f: &Function, vals: &[Value]) -> ContType {
     let args: Vec<TensorType> = vals.iter().map(|&v| f.ty(v).tensor().clone()).collect();
-    cont_type_of(args)
-}
-
-/// The continuation type applied to values of types `args`.
-pub(crate) fn cont_type_of(args: Vec<TensorType>) -> ContType {
     let results = args.iter().filter(|t| is_float(t)).cloned().collect();
     ContType { args, results }
 }
@@ -419,13 +413,18 @@ impl ModCx<'_> {
 
     /// The (cached) VJP function of `callee`, `h.vjp(params.., adjoints of
     /// the float results..) -> adjoints of the float params`: `h.cps` with
-    /// a continuation that returns the given adjoints.
+    /// a continuation that returns the given adjoints (in direct mode, see
+    /// [`super::direct`], a recomputation of the callee's forward pass).
     pub fn vjp(&mut self, callee: FuncId) -> Result<FuncId, AdError> {
         if let Some(&id) = self.vjps.get(&callee) {
             return Ok(id);
         }
         let id = self.reserve();
         self.vjps.insert(callee, id);
+        if self.direct {
+            self.direct_vjp(callee, id)?;
+            return Ok(id);
+        }
         let h = self.src(callee)?;
         let span = h.span;
         let (_, rets) = split_region(h, h.body);

@@ -70,6 +70,7 @@ pub(crate) mod adjoint;
 pub(crate) mod clone;
 pub(crate) mod context;
 pub(crate) mod cps;
+pub(crate) mod direct;
 pub(crate) mod reverse;
 pub(crate) mod top;
 
@@ -106,6 +107,7 @@ impl AdError {
 /// backward passes of loops). Integer and bool parameters in `wrt` are an
 /// error, as in JAX.
 pub fn value_and_grad(m: &mut Module, f: FuncId, wrt: &[usize]) -> Result<FuncId, AdError> {
+    direct::use_direct_gradients(m, f)?;
     let (id, new) = {
         let mut mcx = context::ModCx::new(m);
         let id = mcx.value_and_grad(f, wrt)?;

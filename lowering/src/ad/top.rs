@@ -60,6 +60,7 @@ impl ModCx<'_> {
             .collect();
         let name = self.unique_name(&format!("{}.value_and_grad", src.name));
         let mut g = Function::new(name, &params, span);
+        g.gradient_of = Some((f, wrt.to_vec()));
         g.result_types = src.result_types.clone();
         let grad_types: Vec<TensorType> = wrt
             .iter()
