@@ -31,7 +31,7 @@
 //!   `free`s the malloc'd one; zeros where the continuation never ran (its
 //!   body was skipped after a run-time error).
 
-use super::control::BUFFER_CALL_SUFFIX;
+use super::control::{results, BUFFER_CALL_SUFFIX};
 use super::emitter::FnEmitter;
 use super::types;
 use crate::BackendError;
@@ -352,14 +352,7 @@ fn dispatch(
     let is = e.cmpi("eq", tag, &want, "i64");
     let r = e.fresh("apply");
     let n = tys.len();
-    let (lhs, names) = match n {
-        0 => (String::new(), Vec::new()),
-        1 => (format!("{r} = "), vec![r.clone()]),
-        _ => (
-            format!("{r}:{n} = "),
-            (0..n).map(|i| format!("{r}#{i}")).collect(),
-        ),
-    };
+    let (lhs, names) = super::control::results(&r, n);
     let arrow = if n == 0 {
         String::new()
     } else {
@@ -375,14 +368,7 @@ fn dispatch(
     e.line(&format!("{lhs}scf.if {is}{arrow} {{"));
     e.enter();
     let c = e.fresh("k");
-    let (clhs, cnames) = match n {
-        0 => (String::new(), Vec::new()),
-        1 => (format!("{c} = "), vec![c.clone()]),
-        _ => (
-            format!("{c}:{n} = "),
-            (0..n).map(|i| format!("{c}#{i}")).collect(),
-        ),
-    };
+    let (clhs, cnames) = super::control::results(&c, n);
     let mut arg_tys = vec!["i64".to_string()];
     arg_tys.extend(sig.0.iter().cloned());
     let mut operands = vec![env.to_string()];
@@ -514,17 +500,7 @@ fn emit_entry(c: &ContEntry) -> String {
     let mut all_res = res_tys.clone();
     all_res.extend(c.outputs.iter().map(|(_, t)| types::memref(t)));
     let r = e.fresh("r");
-    let n = all_res.len();
-    let names: Vec<String> = match n {
-        0 => Vec::new(),
-        1 => vec![r.clone()],
-        _ => (0..n).map(|i| format!("{r}#{i}")).collect(),
-    };
-    let lhs = match n {
-        0 => String::new(),
-        1 => format!("{r} = "),
-        _ => format!("{r}:{n} = "),
-    };
+    let (lhs, names) = results(&r, all_res.len());
     e.line(&format!(
         "{lhs}func.call @{}{BUFFER_CALL_SUFFIX}({}) : ({}) -> ({})",
         c.target,

@@ -24,7 +24,7 @@ fn type_list(e: &FnEmitter, vs: &[Value]) -> Vec<String> {
 }
 
 /// Names of the `n` results of the op named `r`.
-fn results(r: &str, n: usize) -> (String, Vec<String>) {
+pub(super) fn results(r: &str, n: usize) -> (String, Vec<String>) {
     match n {
         0 => (String::new(), Vec::new()),
         1 => (format!("{r} = "), vec![r.to_string()]),

@@ -273,45 +273,11 @@ fn call(
 /// An `if` on the condition of source `if` op `op` whose branches are in
 /// CPS form with continuation `kk`; yields the adjoints of the active
 /// values the branches read from outside, added to theirs.
-fn branch(
-    cx: &mut FnCx,
-    region: RegionId,
-    op: OpId,
-    kk: Value,
-    sc: &mut Scope,
-) -> Result<(), AdError> {
-    let src = cx.src;
-    let od = src.op(op);
-    let span = od.span;
-    let free: Vec<Value> = super::clone::free_values(src, &od.regions)
-        .into_iter()
-        .filter(|&v| cx.needs_adj(v))
-        .collect();
-    let cond = cx.fwd(sc, od.operands[0], span)?;
-    let mut branches = Vec::new();
-    for &r in &od.regions {
-        let nr = cx.dst.new_region(&[]);
-        let mut inner = Scope {
-            fwd: sc.fwd.clone(),
-            adj: Default::default(),
-        };
-        let (ops, yields) = split_region(src, r);
-        cps_ops(cx, nr, &ops, &yields, kk, &mut inner)?;
-        let outs: Vec<Value> = free
-            .iter()
-            .map(|&v| cx.adj_or_zeros(nr, span, &inner, v))
-            .collect();
-        cx.builder(nr, span).terminate(OpKind::Yield, outs);
-        branches.push(nr);
-    }
-    let types: Vec<TensorType> = free.iter().map(|&v| cx.src_ty(v)).collect();
-    let grads = cx
-        .builder(region, span)
-        .op(OpKind::If, vec![cond], types, branches);
-    for (v, g) in free.into_iter().zip(grads) {
-        cx.accumulate(region, span, sc, v, g)?;
-    }
-    Ok(())
+fn branch(cx: &mut FnCx, region: RegionId, op: OpId, kk: Value, sc: &mut Scope) -> Result<(), AdError> {
+    super::adjoint::branch::adjoint_if(cx, region, op, sc, |cx, nr, r, inner| {
+        let (ops, yields) = split_region(cx.src, r);
+        cps_ops(cx, nr, &ops, &yields, kk, inner)
+    })
 }
 
 impl ModCx<'_> {

@@ -21,6 +21,35 @@ pub(crate) fn reverse_if(
     op: OpId,
     sc: &mut Scope,
 ) -> Result<(), AdError> {
+    let od = cx.src.op(op);
+    if !free_values(cx.src, &od.regions).into_iter().any(|v| cx.needs_adj(v)) {
+        return Ok(());
+    }
+    let span = od.span;
+    let seeds: Vec<Option<Value>> = od.results.iter().map(|r| sc.adj.get(r).copied()).collect();
+    adjoint_if(cx, region, op, sc, |cx, nr, r, inner| {
+        let (ops, yields) = split_region(cx.src, r);
+        clone_ops(cx, nr, &ops, inner)?;
+        for (seed, y) in seeds.iter().zip(&yields) {
+            if let Some(g) = *seed {
+                cx.accumulate(nr, span, inner, *y, g)?;
+            }
+        }
+        reverse_ops(cx, nr, &ops, inner)
+    })
+}
+
+/// An `if` on the condition of source `if` op `op` whose branches `fill`
+/// builds (given the new region, the source region and a scope seeing the
+/// forward values outside) and then yield the adjoints of the active
+/// values the source branches read from outside; those are added to theirs.
+pub(crate) fn adjoint_if(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    sc: &mut Scope,
+    mut fill: impl FnMut(&mut FnCx, RegionId, RegionId, &mut Scope) -> Result<(), AdError>,
+) -> Result<(), AdError> {
     let src = cx.src;
     let od = src.op(op);
     let span = od.span;
@@ -28,9 +57,6 @@ pub(crate) fn reverse_if(
         .into_iter()
         .filter(|&v| cx.needs_adj(v))
         .collect();
-    if free.is_empty() {
-        return Ok(());
-    }
     let cond = cx.fwd(sc, od.operands[0], span)?;
     let mut branches = Vec::new();
     for &r in &od.regions {
@@ -39,14 +65,7 @@ pub(crate) fn reverse_if(
             fwd: sc.fwd.clone(),
             adj: Default::default(),
         };
-        let (ops, yields) = split_region(src, r);
-        clone_ops(cx, nr, &ops, &mut inner)?;
-        for (res, y) in od.results.iter().zip(&yields) {
-            if let Some(&g) = sc.adj.get(res) {
-                cx.accumulate(nr, span, &mut inner, *y, g)?;
-            }
-        }
-        reverse_ops(cx, nr, &ops, &mut inner)?;
+        fill(cx, nr, r, &mut inner)?;
         let outs: Vec<Value> = free
             .iter()
             .map(|&v| cx.adj_or_zeros(nr, span, &inner, v))
