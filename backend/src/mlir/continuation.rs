@@ -10,8 +10,8 @@
 //! slot 0           the tag: the FuncId index of the continuation's function K
 //! per capture      a tensor: its buffer's address, then one size per dim;
 //!                  a continuation: its address
-//! per output       the address of a malloc'd buffer (0 until K ran), then
-//!                  one size per dim
+//! per output       the buffer K returned: allocated and aligned addresses
+//!                  (0 until K ran), then one size per dim
 //! ```
 //!
 //! Captured buffers stay alive because the deallocation pipeline frees a
@@ -24,14 +24,19 @@
 //! - `apply`: loads the tag and calls, in a chain of `scf.if` on it, the
 //!   *entry* `@<K>__k(env, args..) -> results` of each continuation function
 //!   of the module with the same signature. The entry rebuilds the
-//!   captures from the record (memref views), calls `K` like any call
-//!   (`@<K>__m`), copies K's outputs into `malloc`'d buffers whose
-//!   addresses and sizes it stores in the record, and returns K's results.
-//! - `cont_outputs`: copies each output into a buffer the function owns and
-//!   `free`s the malloc'd one; zeros where the continuation never ran (its
-//!   body was skipped after a run-time error).
+//!   captures from the record (memref views), calls `K` through `@<K>__r`,
+//!   a declaration whose output results are descriptor structs rather than
+//!   memrefs (bound to `K` in LLVM IR, like `@<K>__m`), so the buffers K
+//!   returns are not freed there: their addresses and sizes go into the
+//!   record, and K's results are returned.
+//! - `cont_outputs`: takes ownership of each output buffer through a call of
+//!   `@agc_cell_<n>__m(slot address) -> memref` (an `llvm.func` that
+//!   rebuilds the descriptor, bound like the calls): a call's result is
+//!   owned by the caller, so the deallocation pipeline frees it. No copy.
+//!   Where the continuation never ran (its body was skipped after a
+//!   run-time error) the cell is empty and the buffer is `calloc`'d zeros.
 
-use super::control::{results, BUFFER_CALL_SUFFIX};
+use super::control::BUFFER_CALL_SUFFIX;
 use super::emitter::FnEmitter;
 use super::types;
 use crate::BackendError;
@@ -41,9 +46,12 @@ use std::collections::BTreeMap;
 /// The suffix of a continuation function's entry (`@agc_impl_f_k__k`).
 pub const ENTRY_SUFFIX: &str = "__k";
 
+/// The suffix of the declaration through which an entry calls a
+/// continuation function with its outputs as descriptor structs.
+pub const RAW_CALL_SUFFIX: &str = "__r";
+
 /// Declarations the continuation code calls (libc's allocator).
-pub const ALLOCATOR_DECLS: &str =
-    "  llvm.func @malloc(i64) -> !llvm.ptr\n  llvm.func @free(!llvm.ptr)\n";
+const ALLOCATOR_DECLS: &str = "  llvm.func @calloc(i64, i64) -> !llvm.ptr\n";
 
 /// Where a captured value sits in an environment record.
 #[derive(Clone, Debug)]
@@ -74,10 +82,12 @@ pub struct ContEntry {
     len: usize,
 }
 
-/// The continuation functions of a module, by function.
+/// The continuation functions of a module, by function, and the memref
+/// types of their outputs (one cell reader per type).
 #[derive(Clone, Debug, Default)]
 pub struct ContTable {
     entries: BTreeMap<FuncId, ContEntry>,
+    cells: Vec<TensorType>,
 }
 
 impl ContTable {
@@ -97,7 +107,25 @@ impl ContTable {
                 });
             }
         }
-        ContTable { entries }
+        let mut cells: Vec<TensorType> = Vec::new();
+        for entry in entries.values() {
+            for (_, t) in &entry.outputs {
+                if !cells.iter().any(|c| types::memref(c) == types::memref(t)) {
+                    cells.push(t.clone());
+                }
+            }
+        }
+        ContTable { entries, cells }
+    }
+
+    /// The symbol of the reader of cells holding buffers of type `t`.
+    fn cell_reader(&self, t: &TensorType) -> String {
+        let i = self
+            .cells
+            .iter()
+            .position(|c| types::memref(c) == types::memref(t))
+            .expect("every output type has a reader");
+        format!("agc_cell_{i}")
     }
 
     /// True when the module makes no continuations.
@@ -111,9 +139,18 @@ impl ContTable {
             .ok_or_else(|| BackendError::Mlir(format!("{func} is not a continuation function")))
     }
 
-    /// Every entry function, as MLIR text.
-    pub fn emit_entries(&self) -> String {
-        self.entries.values().map(emit_entry).collect()
+    /// Every entry function, the raw call declarations, the cell readers
+    /// and the allocator declaration, as MLIR text.
+    pub fn emit(&self, m: &Module) -> String {
+        let mut out: String = self.entries.values().map(emit_entry).collect();
+        for c in self.entries.values() {
+            out.push_str(&raw_call_decl(c, m.func(c.func)));
+        }
+        for (i, t) in self.cells.iter().enumerate() {
+            out.push_str(&cell_reader(i, t));
+        }
+        out.push_str(ALLOCATOR_DECLS);
+        out
     }
 }
 
@@ -147,7 +184,7 @@ fn layout(
     for t in &k.result_types[results.len()..] {
         let t = t.tensor().clone();
         outputs.push((slot, t.clone()));
-        slot += 1 + t.rank();
+        slot += 2 + t.rank();
     }
     ContEntry {
         func,
@@ -281,7 +318,7 @@ pub fn make_cont(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendE
     }
     let zero = e.constant("0", "i64");
     for (slot, t) in &entry.outputs {
-        for i in 0..=t.rank() {
+        for i in 0..t.rank() + 2 {
             store_slot(e, &env, slot + i, &zero);
         }
     }
@@ -398,8 +435,8 @@ fn dispatch(
     Ok(names)
 }
 
-/// Lowers `cont_outputs`: each output copied into a buffer this function
-/// owns (zeros when the continuation never ran), the malloc'd one freed.
+/// Lowers `cont_outputs`: takes ownership of each output buffer the
+/// continuation left in its record (zeros where it never ran).
 pub fn outputs(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
     let Some(OpKind::MakeCont { func }) = e.f.def_op(od.operands[0]).map(|d| d.kind.clone()) else {
         return Err(BackendError::Mlir(
@@ -408,47 +445,135 @@ pub fn outputs(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendErr
     };
     let entry = e.conts.entry(func)?.clone();
     let env = e.val(od.operands[0])?;
-    let envp = e.assign(&format!("llvm.inttoptr {env} : i64 to !llvm.ptr"));
     let mut out = Vec::new();
     for (&v, (slot, t)) in od.results.iter().zip(&entry.outputs) {
-        let addr = load_slot(e, &envp, *slot);
-        let mut sizes = Vec::new();
-        let mut dynamic = Vec::new();
-        for i in 0..t.rank() {
-            match t.dims[i] {
-                Dim::Static(n) => sizes.push(e.constant(&n.to_string(), "i64")),
-                Dim::Sym(_) => {
-                    let s = load_slot(e, &envp, slot + 1 + i);
-                    dynamic.push(e.assign(&format!("arith.index_cast {s} : i64 to index")));
-                    sizes.push(s);
-                }
-            }
-        }
+        let offset = e.constant(&(8 * slot).to_string(), "i64");
+        let cell = e.arith("addi", &env, &offset, "i64");
         let m = types::memref(t);
-        let own = e.assign(&format!("memref.alloc({}) : {m}", dynamic.join(", ")));
-        let zero = e.constant("0", "i64");
-        let ran = e.cmpi("ne", &addr, &zero, "i64");
-        e.line(&format!("scf.if {ran} {{"));
-        e.enter();
-        let src = view(e, &addr, &sizes, t);
-        e.line(&format!("memref.copy {src}, {own} : {m} to {m}"));
-        let p = e.assign(&format!("llvm.inttoptr {addr} : i64 to !llvm.ptr"));
-        e.line(&format!("llvm.call @free({p}) : (!llvm.ptr) -> ()"));
-        e.leave();
-        e.line("} else {");
-        e.enter();
-        let el = types::elem(t.dtype);
-        let z = e.constant(&zero_lit(t.dtype), el);
-        e.line(&format!("linalg.fill ins({z} : {el}) outs({own} : {m})"));
-        e.leave();
-        e.line("}");
+        let reader = e.conts.cell_reader(t);
+        let owned = e.assign(&format!(
+            "func.call @{reader}{BUFFER_CALL_SUFFIX}({cell}) : (i64) -> {m}"
+        ));
         let tensor = e.assign(&format!(
-            "bufferization.to_tensor {own} restrict writable : {m} to {}",
+            "bufferization.to_tensor {owned} restrict writable : {m} to {}",
             types::tensor(t)
         ));
         out.push(e.conform(&tensor, e.ty(v))?);
     }
     Ok(out)
+}
+
+/// The descriptor struct type of a memref of rank `r`.
+fn descriptor(r: usize) -> String {
+    if r == 0 {
+        "!llvm.struct<(ptr, ptr, i64)>".to_string()
+    } else {
+        format!("!llvm.struct<(ptr, ptr, i64, array<{r} x i64>, array<{r} x i64>)>")
+    }
+}
+
+/// `llvm.func @agc_cell_<i>(cell address) -> descriptor` for buffers of
+/// type `t`, and its declaration `@agc_cell_<i>__m` returning the memref:
+/// rebuilds the descriptor of the buffer a continuation left in the cell,
+/// or `calloc`s zeros of the recorded sizes when the cell is empty.
+fn cell_reader(i: usize, t: &TensorType) -> String {
+    let r = t.rank();
+    let desc = descriptor(r);
+    let mut b = String::new();
+    let mut line = |s: String| {
+        b.push_str("    ");
+        b.push_str(&s);
+        b.push('\n');
+    };
+    line("%p = llvm.inttoptr %cell : i64 to !llvm.ptr".into());
+    line("%alloc = llvm.load %p : !llvm.ptr -> !llvm.ptr".into());
+    line("%p1 = llvm.getelementptr %p[1] : (!llvm.ptr) -> !llvm.ptr, i64".into());
+    line("%aligned = llvm.load %p1 : !llvm.ptr -> !llvm.ptr".into());
+    line("%one = llvm.mlir.constant(1 : i64) : i64".into());
+    let mut numel = "%one".to_string();
+    for d in 0..r {
+        match t.dims[d] {
+            Dim::Static(n) => line(format!("%s{d} = llvm.mlir.constant({n} : i64) : i64")),
+            Dim::Sym(_) => {
+                line(format!(
+                    "%q{d} = llvm.getelementptr %p[{}] : (!llvm.ptr) -> !llvm.ptr, i64",
+                    2 + d
+                ));
+                line(format!("%s{d} = llvm.load %q{d} : !llvm.ptr -> i64"));
+            }
+        }
+        line(format!("%n{d} = llvm.mul {numel}, %s{d} : i64"));
+        numel = format!("%n{d}");
+    }
+    line(format!(
+        "%bytes = llvm.mlir.constant({} : i64) : i64",
+        elem_bytes(t.dtype)
+    ));
+    line("%null = llvm.mlir.zero : !llvm.ptr".into());
+    line("%empty = llvm.icmp \"eq\" %alloc, %null : !llvm.ptr".into());
+    line("llvm.cond_br %empty, ^zeros, ^have(%alloc, %aligned : !llvm.ptr, !llvm.ptr)".into());
+    b.push_str("  ^zeros:\n");
+    let mut line = |s: String| {
+        b.push_str("    ");
+        b.push_str(&s);
+        b.push('\n');
+    };
+    line(format!(
+        "%z = llvm.call @calloc({numel}, %bytes) : (i64, i64) -> !llvm.ptr"
+    ));
+    line("llvm.br ^have(%z, %z : !llvm.ptr, !llvm.ptr)".into());
+    b.push_str("  ^have(%a: !llvm.ptr, %g: !llvm.ptr):\n");
+    let mut line = |s: String| {
+        b.push_str("    ");
+        b.push_str(&s);
+        b.push('\n');
+    };
+    line(format!("%zero = llvm.mlir.constant(0 : i64) : i64"));
+    line(format!("%d0 = llvm.mlir.poison : {desc}"));
+    line(format!("%d1 = llvm.insertvalue %a, %d0[0] : {desc}"));
+    line(format!("%d2 = llvm.insertvalue %g, %d1[1] : {desc}"));
+    line(format!("%d3 = llvm.insertvalue %zero, %d2[2] : {desc}"));
+    let mut d = "%d3".to_string();
+    let mut stride = "%one".to_string();
+    for k in (0..r).rev() {
+        line(format!(
+            "%e{k} = llvm.insertvalue %s{k}, {d}[3, {k}] : {desc}"
+        ));
+        line(format!(
+            "%f{k} = llvm.insertvalue {stride}, %e{k}[4, {k}] : {desc}"
+        ));
+        d = format!("%f{k}");
+        if k > 0 {
+            line(format!("%t{k} = llvm.mul {stride}, %s{k} : i64"));
+            stride = format!("%t{k}");
+        }
+    }
+    line(format!("llvm.return {d} : {desc}"));
+    format!(
+        "  llvm.func @agc_cell_{i}(%cell: i64) -> {desc} {{\n{b}  }}\n  func.func private @agc_cell_{i}{BUFFER_CALL_SUFFIX}(i64) -> {}\n",
+        types::memref(t)
+    )
+}
+
+/// The declaration `@<K>__r` of a continuation function whose outputs are
+/// descriptor structs (the same LLVM signature as `@<K>__m`).
+fn raw_call_decl(c: &ContEntry, k: &agc_ir::Function) -> String {
+    let args: Vec<String> = k
+        .params()
+        .iter()
+        .map(|&p| match k.ty(p).as_tensor() {
+            Some(t) => types::memref(t),
+            None => "i64".to_string(),
+        })
+        .collect();
+    let mut results: Vec<String> = c.results.iter().map(types::memref).collect();
+    results.extend(c.outputs.iter().map(|(_, t)| descriptor(t.rank())));
+    format!(
+        "  func.func private @{}{RAW_CALL_SUFFIX}({}) -> ({})\n",
+        c.target,
+        args.join(", "),
+        results.join(", ")
+    )
 }
 
 /// The zero literal of a dtype.
@@ -498,33 +623,26 @@ fn emit_entry(c: &ContEntry) -> String {
         operand_tys.push(t.clone());
     }
     let mut all_res = res_tys.clone();
-    all_res.extend(c.outputs.iter().map(|(_, t)| types::memref(t)));
+    all_res.extend(c.outputs.iter().map(|(_, t)| descriptor(t.rank())));
     let r = e.fresh("r");
-    let (lhs, names) = results(&r, all_res.len());
+    let (lhs, names) = super::control::results(&r, all_res.len());
     e.line(&format!(
-        "{lhs}func.call @{}{BUFFER_CALL_SUFFIX}({}) : ({}) -> ({})",
+        "{lhs}func.call @{}{RAW_CALL_SUFFIX}({}) : ({}) -> ({})",
         c.target,
         operands.join(", "),
         operand_tys.join(", "),
         all_res.join(", ")
     ));
     for ((slot, t), out) in c.outputs.iter().zip(&names[c.results.len()..]) {
-        let m = types::memref(t);
-        let sizes = sizes_i64(&mut e, t, |e, i| {
-            let ci = e.index_const(i as i64);
-            e.assign(&format!("memref.dim {out}, {ci} : {m}"))
-        });
-        let mut bytes = e.constant(&elem_bytes(t.dtype).to_string(), "i64");
-        for s in &sizes {
-            bytes = e.assign(&format!("arith.muli {bytes}, {s} : i64"));
+        let desc = descriptor(t.rank());
+        for (k, field) in ["0", "1"].iter().enumerate() {
+            let p = e.assign(&format!("llvm.extractvalue {out}[{field}] : {desc}"));
+            let a = e.assign(&format!("llvm.ptrtoint {p} : !llvm.ptr to i64"));
+            store_slot(&mut e, &envp, slot + k, &a);
         }
-        let raw = e.assign(&format!("llvm.call @malloc({bytes}) : (i64) -> !llvm.ptr"));
-        let addr = e.assign(&format!("llvm.ptrtoint {raw} : !llvm.ptr to i64"));
-        let dst = view(&mut e, &addr, &sizes, t);
-        e.line(&format!("memref.copy {out}, {dst} : {m} to {m}"));
-        store_slot(&mut e, &envp, *slot, &addr);
-        for (i, s) in sizes.iter().enumerate() {
-            store_slot(&mut e, &envp, slot + 1 + i, s);
+        for i in 0..t.rank() {
+            let s = e.assign(&format!("llvm.extractvalue {out}[3, {i}] : {desc}"));
+            store_slot(&mut e, &envp, slot + 2 + i, &s);
         }
     }
     let ret = &names[..c.results.len()];

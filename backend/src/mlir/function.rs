@@ -50,8 +50,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
         )?);
     }
     if !conts.is_empty() {
-        out.push_str(&conts.emit_entries());
-        out.push_str(continuation::ALLOCATOR_DECLS);
+        out.push_str(&conts.emit(m));
     }
     for (i, f) in m.funcs.iter().enumerate() {
         if called[i] {
@@ -86,6 +85,7 @@ pub fn function_symbols(m: &Module) -> Vec<String> {
             while used.contains(&sym)
                 || sym.ends_with(control::BUFFER_CALL_SUFFIX)
                 || sym.ends_with(continuation::ENTRY_SUFFIX)
+                || sym.ends_with(continuation::RAW_CALL_SUFFIX)
             {
                 sym.push('_');
             }

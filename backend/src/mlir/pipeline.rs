@@ -138,7 +138,9 @@ fn bind_buffer_calls(m: &inkwell::module::Module) {
         .filter(|f| f.count_basic_blocks() == 0)
         .filter_map(|f| {
             let name = f.get_name().to_str().ok()?.to_string();
-            let target = name.strip_suffix(super::control::BUFFER_CALL_SUFFIX)?;
+            let target = name
+                .strip_suffix(super::control::BUFFER_CALL_SUFFIX)
+                .or_else(|| name.strip_suffix(super::continuation::RAW_CALL_SUFFIX))?;
             Some((f, m.get_function(target)?))
         })
         .collect();
