@@ -149,3 +149,44 @@ def test_recursion_100000_deep_differentiates(agc_bin, tmp_path):
     np.testing.assert_allclose(value, x * w**n, rtol=1e-12)
     np.testing.assert_allclose(dx, w**n, rtol=1e-12)
     np.testing.assert_allclose(dw, n * x * w ** (n - 1), rtol=1e-9)
+
+
+def test_a_call_in_a_loop_body_runs_once_and_differentiates(agc_bin, tmp_path):
+    import agc
+
+    source = """
+        import agc
+        import agc.numpy as np
+
+        def power(x, n):
+            if n <= 0:
+                return x * 0.0 + 1.0
+            return x * power(x, n - 1)
+
+        def loss(x, m, n):
+            s = x * 0.0
+            i = 0
+            while i < m:
+                s = s + power(x, n)
+                i += 1
+            return np.sum(s)
+
+        @agc.export
+        def g(x: agc.f64[3], m: agc.i64[()], n: agc.i64[()]):
+            return agc.value_and_grad(loss)(x, m, n)
+    """
+    funcs = functions(build_ir(agc_bin, tmp_path, "cps_loop_call", source))
+    order = list(funcs)
+    forward = [order.index(n) for n in order if re.fullmatch(r"power\.r\d+", n)]
+    assert len(forward) == 1, order
+    gen = generated(funcs)
+    assert not any(n.endswith(".vjp") for n in gen), sorted(gen)
+    for name, text in gen.items():
+        for m in CALLEE.finditer(text):
+            assert int(m.group(1)) != forward[0], f"{name} recomputes power's forward pass"
+    agc.build(str(tmp_path / "cps_loop_call.py"), str(tmp_path / "lib"))
+    lib = agc.load(str(tmp_path / "lib" / "libcps_loop_call.so"))
+    x, m, n = np.array([0.5, -1.25, 2.0]), 4, 5
+    value, dx = lib.g(x, np.int64(m), np.int64(n))
+    np.testing.assert_allclose(value, m * np.sum(x**n), rtol=1e-12)
+    np.testing.assert_allclose(dx, m * n * x ** (n - 1), rtol=1e-12)

@@ -103,7 +103,11 @@ fn needs_cps(cx: &FnCx, op: OpId) -> bool {
 /// The type of the continuations that receive `vals` of `f`: applied to
 /// them, returning the adjoints of the float ones.
 pub(crate) fn cont_type(f: &Function, vals: &[Value]) -> ContType {
-    let args: Vec<TensorType> = vals.iter().map(|&v| f.ty(v).tensor().clone()).collect();
+    cont_type_of(vals.iter().map(|&v| f.ty(v).tensor().clone()).collect())
+}
+
+/// The type of the continuations applied to values of types `args`.
+pub(crate) fn cont_type_of(args: Vec<TensorType>) -> ContType {
     let results = args.iter().filter(|t| is_float(t)).cloned().collect();
     ContType { args, results }
 }

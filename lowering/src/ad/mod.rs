@@ -23,31 +23,32 @@
 //!   program, forward and backward, which returns their adjoints), backward.
 //!   An op list is split at each op that needs the rest of the program (a
 //!   call with an active operand, a loop with active state, an `if`
-//!   containing one): what follows becomes a continuation function closed
+//!   reading active values): what follows becomes a continuation function closed
 //!   over the values it reads and the outer continuation, and the call
 //!   receives it. `value_and_grad` applies `f.cps` to a seed continuation
 //!   that returns `1` and hands the results back. Recursion therefore runs
 //!   each forward op once: a callee's frame is still live when the rest of
 //!   the program has run, and its backward pass reads its own
 //!   intermediates.
-//! - **`if`** containing such ops: both branches get the same continuation
-//!   and yield the adjoints of the values they read from outside. An `if`
-//!   without them stays as written; its backward pass is an `if` on the
-//!   same condition whose branches recompute their (call-free) forward ops
-//!   ([`adjoint::branch`]).
+//! - **`if`** reading active values: both branches get the same
+//!   continuation and yield the adjoints of the values they read from
+//!   outside.
 //! - **`while`** ([`adjoint::loops`]): a generated recursive function
-//!   `L(state, free values, k)` runs one iteration forward, calls itself
-//!   for the rest of the loop, and where the loop exits applies `k`, the
+//!   `L(state, free values, k)` runs one iteration forward, the loop body
+//!   in CPS form with the continuation "the rest of the loop" (which calls
+//!   `L` for the next state), and where the loop exits applies `k`, the
 //!   continuation of what follows the loop; each iteration's backward pass
 //!   runs as the frames return. The loop runs once, inside `L`. Stack
 //!   depth grows with the trip count (and, for recursion, with the number
 //!   of calls): the generated libraries run on a large dedicated stack and
 //!   turn a too-deep recursion into an error status (DESIGN.md);
 //!   `tests/e2e.rs` differentiates a loop of a million iterations through
-//!   a compiled library. Loops nested in a loop body get the backward form
-//!   of `L` (given the adjoints of the loop's results, after the forward
-//!   `while` ran), and calls in a loop body go through `h.vjp`, `h.cps`
-//!   applied to a continuation that returns the given adjoints.
+//!   a compiled library.
+//! - **Direct style** ([`direct`]): code that calls a gradient function is
+//!   differentiated through a direct-style twin of it (continuations carry
+//!   no adjoints), where an `if` recomputes its branches in the backward
+//!   pass ([`adjoint::branch`]), a loop runs again inside the backward form
+//!   of `L`, and a call's adjoint is the callee's VJP, which recomputes it.
 //! - **Straight-line code** ([`reverse`]): the forward ops are copied, then
 //!   the adjoint rule of every op ([`adjoint`], one file per op family) is
 //!   emitted in reverse order; adjoints of values used several times are

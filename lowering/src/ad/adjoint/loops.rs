@@ -6,26 +6,28 @@
 //! L(state.., free.., k) -> (adj_state.., adj_free..)
 //!   (c, args..) = before(state)                     // this iteration, forward
 //!   (adj_args.., adj_free1..) = if c {
-//!       next = after(args)                           // forward
-//!       (adj_next, adj_free2) = L(next, free, k)     // the rest of the loop
-//!       backward of `after` seeded with adj_next     // this iteration, backward
-//!       yield adj_args, adj_free2 + contributions of `after`
+//!       kl = cont @R(free.., k)                      // the rest of the loop:
+//!                                                    //   R(next) = L(next, free, k)
+//!       after(args) in CPS form, applying kl to next // forward, rest, backward
+//!       yield adj_args, adj_free2 (from after and cont_outputs kl)
 //!   } else { yield apply k(args), 0 }                // exit: the rest of the program
 //!   backward of `before` seeded with adj_args
 //!   return adj_state, adj_free1 + contributions of `before`
 //! ```
 //! where `free` are the values the loop's regions read from outside and
 //! `k` the continuation of what follows the loop ([`LoopForm::Cps`]): the
-//! loop runs once, inside `L`, iteration `i`'s state lives in frame `i`
-//! until the rest of the program and the later iterations' backward passes
-//! have returned. A loop nested in another loop's body is differentiated
-//! after its forward `while` ran, by the same `L` given the adjoints of
-//! the loop's results instead of `k` ([`LoopForm::Backward`]). `L` is
-//! cached per source loop and form.
+//! loop runs once, inside `L`, and so do the calls and loops in its body;
+//! iteration `i`'s state lives in frame `i` until the rest of the program
+//! and the later iterations' backward passes have returned. In direct style
+//! (gradients of gradients, see `super::super::direct`) and for loops in a
+//! loop's `before` region, `L` is given the adjoints of the loop's results
+//! instead of `k`, after the forward `while` ran, and calls the next
+//! iteration directly ([`LoopForm::Backward`]). `L` is cached per source
+//! loop and form.
 
 use super::super::clone::{clone_ops, free_values, split_region};
 use super::super::context::{is_float, FnCx, Scope};
-use super::super::cps::cont_type;
+use super::super::cps::{cont_type, cont_type_of, cps_ops};
 use super::super::reverse::reverse_ops;
 use super::super::AdError;
 use agc_ir::{FuncId, Function, OpId, OpKind, RegionId, TensorType, Type, Value};
@@ -222,24 +224,53 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
         inner.fwd.insert(p, fa);
     }
     let (aops, next) = split_region(src, after);
-    clone_ops(&mut lcx, then, &aops, &mut inner)?;
-    let mut rec_args = next
-        .iter()
-        .map(|&v| lcx.fwd(&inner, v, span))
-        .collect::<Result<Vec<_>, _>>()?;
-    rec_args.extend_from_slice(&lp[ns..]);
-    let targets: Vec<Value> = la
-        .state_adj
-        .iter()
-        .map(|&i| next[i])
-        .chain(la.free_adj.iter().copied())
-        .collect();
-    let types = targets.iter().map(|&v| lcx.src_ty(v)).collect();
-    let rest = lcx.builder(then, span).call(id, rec_args, types);
-    for (&v, g) in targets.iter().zip(rest) {
-        lcx.accumulate(then, span, &mut inner, v, g)?;
+    match form {
+        LoopForm::Backward => {
+            clone_ops(&mut lcx, then, &aops, &mut inner)?;
+            let mut rec_args = next
+                .iter()
+                .map(|&v| lcx.fwd(&inner, v, span))
+                .collect::<Result<Vec<_>, _>>()?;
+            rec_args.extend_from_slice(&lp[ns..]);
+            let targets: Vec<Value> = la
+                .state_adj
+                .iter()
+                .map(|&i| next[i])
+                .chain(la.free_adj.iter().copied())
+                .collect();
+            let types = targets.iter().map(|&v| lcx.src_ty(v)).collect();
+            let rest = lcx.builder(then, span).call(id, rec_args, types);
+            for (&v, g) in targets.iter().zip(rest) {
+                lcx.accumulate(then, span, &mut inner, v, g)?;
+            }
+            reverse_ops(&mut lcx, then, &aops, &mut inner)?;
+        }
+        LoopForm::Cps => {
+            // `after` in CPS form; its continuation runs the rest of the loop.
+            let rest = rest_of_loop(&mut lcx, id, op, la)?;
+            let mut captures = lp[ns..ns + nf].to_vec();
+            captures.push(lp[ns + nf]);
+            let state: Vec<agc_ir::TensorType> = la.state.iter().map(|&v| lcx.src_ty(v)).collect();
+            let (_, kl) = lcx.dst.append_op(
+                then,
+                OpKind::MakeCont { func: rest },
+                captures,
+                vec![Type::Cont(cont_type_of(state))],
+                Vec::new(),
+                span,
+            );
+            cps_ops(&mut lcx, then, &aops, &next, kl[0], &mut inner)?;
+            if !la.free_adj.is_empty() {
+                let types = la.free_adj.iter().map(|&v| src.ty(v).clone()).collect();
+                let (_, outs) = lcx
+                    .dst
+                    .append_op(then, OpKind::ContOutputs, kl, types, Vec::new(), span);
+                for (&v, g) in la.free_adj.iter().zip(outs) {
+                    lcx.accumulate(then, span, &mut inner, v, g)?;
+                }
+            }
+        }
     }
-    reverse_ops(&mut lcx, then, &aops, &mut inner)?;
     let aparams = &src.region(after).params;
     let outs: Vec<Value> = la
         .res_adj
@@ -328,4 +359,55 @@ fn exit_applying(
                 .expect("active results are floats")]
         })
         .collect())
+}
+
+/// The continuation "the rest of the loop" of `L` (id `l`) in CPS form:
+/// `R(free.., k, next..) -> (adjoints of the float state.., adjoints of the
+/// active free values..)`, which calls `L(next.., free.., k)`.
+fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<FuncId, AdError> {
+    let src = cx.src;
+    let span = src.op(op).span;
+    let mut params: Vec<(String, Type)> = la
+        .free
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (format!("free{i}"), src.ty(v).clone()))
+        .collect();
+    params.push(("k".into(), Type::Cont(cont_type(src, &src.op(op).results))));
+    params.extend(
+        la.state
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (format!("next{i}"), src.ty(v).clone())),
+    );
+    let name = cx.mcx.unique_name(&format!("{}.while{}.rest", src.name, op.0));
+    let mut g = Function::new(name, &params, span);
+    let floats: Vec<usize> = (0..la.state.len())
+        .filter(|&i| is_float(src.ty(la.state[i]).tensor()))
+        .collect();
+    g.result_types = floats
+        .iter()
+        .map(|&i| src.ty(la.state[i]).clone())
+        .chain(la.free_adj.iter().map(|&v| src.ty(v).clone()))
+        .collect();
+    let ps = g.params().to_vec();
+    let nf = la.free.len();
+    let mut args = ps[nf + 1..].to_vec();
+    args.extend_from_slice(&ps[..nf + 1]);
+    let body = g.body;
+    let mut b = crate::builder::Builder::new(&mut g, body, span);
+    let types = la.result_types(cx);
+    let adj = b.call(l, args, types);
+    let mut outs = Vec::new();
+    for &i in &floats {
+        match la.state_adj.iter().position(|&j| j == i) {
+            Some(k) => outs.push(adj[k]),
+            None => outs.push(b.zeros(src.ty(la.state[i]).tensor())),
+        }
+    }
+    outs.extend_from_slice(&adj[la.state_adj.len()..]);
+    b.terminate(OpKind::Return, outs);
+    let id = cx.mcx.reserve();
+    cx.mcx.define(id, g);
+    Ok(id)
 }
