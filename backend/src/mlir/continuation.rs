@@ -381,7 +381,12 @@ fn dispatch(
                 let sizes = (0..t.rank())
                     .map(|i| e.dim_size(&t.dims[i]).unwrap_or_else(|_| e.index_const(0)))
                     .collect();
-                e.filled_sized(t, sizes, &zero_lit(t.dtype))
+                let zeros = e.filled_sized(t, sizes, &zero_lit(t.dtype))?;
+                // One buffer per result (CSE would merge equal fills).
+                let tt = types::tensor(t);
+                Ok(e.assign(&format!(
+                    "bufferization.alloc_tensor() copy({zeros}) : {tt}"
+                )))
             })
             .collect();
     };

@@ -6,15 +6,18 @@
 //! memref owned by the caller, cloning a parameter, a constant or a view of
 //! them, but it does not notice two result slots holding the same owned
 //! buffer (`return %r, %r`, which CSE also creates from distinct but equal
-//! IR ops), and the caller would free it twice. So every result slot but
-//! the first goes through `bufferization.alloc_tensor() copy(...)`, a fresh
-//! buffer filled with a contiguous `memcpy`; the first slot is returned as
-//! is, so a single-result function pays no copy.
+//! IR ops), and the caller would free it twice. So a result slot after the
+//! first goes through `bufferization.alloc_tensor() copy(...)`, a fresh
+//! buffer filled with a contiguous `memcpy`, unless `result_alias` proves
+//! its buffer is its own (a fresh value that CSE cannot merge with an
+//! earlier slot's); the placeholders of a skipped body are distinct
+//! allocations for the same reason.
 
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    checks, constant, contraction, control, elementwise, gather, index, layout, reduce, take, types,
+    checks, constant, contraction, control, elementwise, gather, index, layout, reduce,
+    result_alias, take, types,
 };
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
@@ -278,7 +281,13 @@ fn guarded_body(e: &mut FnEmitter) -> Result<Vec<String>, BackendError> {
                 Err(_) => e.index_const(0),
             })
             .collect();
-        placeholders.push(e.filled_sized(t, sizes, &zero_lit(t.dtype))?);
+        // A buffer of its own per slot (`emit_return` may return them
+        // uncopied; CSE would merge equal fills).
+        let zeros = e.filled_sized(t, sizes, &zero_lit(t.dtype))?;
+        let tt = types::tensor(t);
+        placeholders.push(e.assign(&format!(
+            "bufferization.alloc_tensor() copy({zeros}) : {tt}"
+        )));
     }
     e.line(&yield_line(&placeholders));
     e.leave();
@@ -380,7 +389,8 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
 }
 
 /// `return` of the body's terminator operands (`values`), with a fresh copy
-/// of each one after the first.
+/// of each one after the first that may share its buffer with an earlier
+/// one (see `result_alias`).
 fn emit_return(e: &mut FnEmitter, values: &[String], body: RegionId) -> Result<(), BackendError> {
     let f = e.f;
     let term = *f
@@ -390,10 +400,11 @@ fn emit_return(e: &mut FnEmitter, values: &[String], body: RegionId) -> Result<(
         .expect("the body ends in a terminator");
     let mut names = Vec::new();
     let mut tys = Vec::new();
+    let own = result_alias::own_buffers(f);
     for (i, (&v, x)) in f.op(term).operands.iter().zip(values).enumerate() {
         let x = x.clone();
         let ty = types::tensor(e.ty(v));
-        if i == 0 {
+        if own[i] {
             names.push(x);
         } else {
             names.push(e.assign(&format!("bufferization.alloc_tensor() copy({x}) : {ty}")));

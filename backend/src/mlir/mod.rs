@@ -96,6 +96,7 @@ mod index;
 mod layout;
 mod pipeline;
 mod reduce;
+mod result_alias;
 mod scalar;
 mod take;
 mod types;
