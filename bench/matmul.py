@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import best_time  # bench/ is the script's directory
+
 REPO = Path(__file__).resolve().parents[1]
 
 MODEL = '''
@@ -41,22 +43,6 @@ def mm256(a: agc.f32[256, 256], b: agc.f32[256, 256]):
 def mm1024(a: agc.f32[1024, 1024], b: agc.f32[1024, 1024]):
     return a @ b
 '''
-
-
-def best_time(f, min_batch=0.2, batches=5):
-    """Best time per call over `batches` batches of about `min_batch` seconds."""
-    f()
-    t0 = time.perf_counter()
-    f()
-    once = max(time.perf_counter() - t0, 1e-7)
-    reps = max(1, int(min_batch / once))
-    best = float("inf")
-    for _ in range(batches):
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        best = min(best, (time.perf_counter() - t0) / reps)
-    return best
 
 
 def main():

@@ -375,69 +375,40 @@ fn dispatch(
 ) -> Result<Vec<String>, BackendError> {
     let Some((first, others)) = candidates.split_first() else {
         // No continuation of this signature exists: nothing can be applied.
-        return results
-            .iter()
-            .map(|t| {
-                let sizes = (0..t.rank())
-                    .map(|i| e.dim_size(&t.dims[i]).unwrap_or_else(|_| e.index_const(0)))
-                    .collect();
-                let zeros = e.filled_sized(t, sizes, &zero_lit(t.dtype))?;
-                // One buffer per result (CSE would merge equal fills).
-                let tt = types::tensor(t);
-                Ok(e.assign(&format!(
-                    "bufferization.alloc_tensor() copy({zeros}) : {tt}"
-                )))
-            })
-            .collect();
+        return e.placeholders(&results.iter().collect::<Vec<_>>());
     };
     let want = e.constant(&first.func.index().to_string(), "i64");
     let is = e.cmpi("eq", tag, &want, "i64");
-    let r = e.fresh("apply");
-    let n = tys.len();
-    let (lhs, names) = super::control::results(&r, n);
-    let arrow = if n == 0 {
-        String::new()
-    } else {
-        format!(" -> ({})", tys.join(", "))
-    };
-    let yield_line = |vals: &[String]| {
-        if vals.is_empty() {
-            "scf.yield".to_string()
-        } else {
-            format!("scf.yield {} : {}", vals.join(", "), tys.join(", "))
-        }
-    };
-    e.line(&format!("{lhs}scf.if {is}{arrow} {{"));
-    e.enter();
-    let c = e.fresh("k");
-    let (clhs, cnames) = super::control::results(&c, n);
-    let mut arg_tys = vec!["i64".to_string()];
-    arg_tys.extend(sig.0.iter().cloned());
-    let mut operands = vec![env.to_string()];
-    operands.extend(args.iter().cloned());
-    e.line(&format!(
-        "{clhs}func.call @{}({}) : ({}) -> ({})",
-        first.symbol,
-        operands.join(", "),
-        arg_tys.join(", "),
-        sig.1.join(", ")
-    ));
-    let mut vals = Vec::new();
-    for (name, m) in cnames.iter().zip(&sig.1) {
-        let t = tys[vals.len()].clone();
-        vals.push(e.assign(&format!(
-            "bufferization.to_tensor {name} restrict writable : {m} to {t}"
-        )));
-    }
-    e.line(&yield_line(&vals));
-    e.leave();
-    e.line("} else {");
-    e.enter();
-    let rest = dispatch(e, others, tag, env, args, sig, tys, results)?;
-    e.line(&yield_line(&rest));
-    e.leave();
-    e.line("}");
-    Ok(names)
+    e.scf_if_results(
+        &is,
+        tys,
+        |e| {
+            let c = e.fresh("k");
+            let (clhs, cnames) = super::control::results(&c, tys.len());
+            let mut arg_tys = vec!["i64".to_string()];
+            arg_tys.extend(sig.0.iter().cloned());
+            let mut operands = vec![env.to_string()];
+            operands.extend(args.iter().cloned());
+            e.line(&format!(
+                "{clhs}func.call @{}({}) : ({}) -> ({})",
+                first.symbol,
+                operands.join(", "),
+                arg_tys.join(", "),
+                sig.1.join(", ")
+            ));
+            Ok(cnames
+                .iter()
+                .zip(&sig.1)
+                .zip(tys)
+                .map(|((name, m), t)| {
+                    e.assign(&format!(
+                        "bufferization.to_tensor {name} restrict writable : {m} to {t}"
+                    ))
+                })
+                .collect())
+        },
+        |e| dispatch(e, others, tag, env, args, sig, tys, results),
+    )
 }
 
 /// Lowers `cont_outputs`: takes ownership of each output buffer the
@@ -579,15 +550,6 @@ fn raw_call_decl(c: &ContEntry, k: &agc_ir::Function) -> String {
         args.join(", "),
         results.join(", ")
     )
-}
-
-/// The zero literal of a dtype.
-fn zero_lit(dtype: DType) -> String {
-    if dtype.is_float() {
-        types::scalar_lit(dtype, 0.0)
-    } else {
-        types::int_lit(dtype, 0)
-    }
 }
 
 /// Bytes per element as stored in memory (`bool`: one byte).

@@ -191,13 +191,11 @@ impl<'f> FnEmitter<'f> {
     }
 
     /// Opens a symbol scope (entering a region).
-    #[allow(dead_code)] // for the region ops (if/while) to come
     pub fn push_scope(&mut self) {
         self.syms.push(HashMap::new());
     }
 
     /// Closes the innermost symbol scope (leaving a region).
-    #[allow(dead_code)] // for the region ops (if/while) to come
     pub fn pop_scope(&mut self) {
         assert!(self.syms.len() > 1, "the function scope cannot be popped");
         self.syms.pop();
@@ -556,6 +554,67 @@ impl<'f> FnEmitter<'f> {
                 .map(|i| format!("{result}#{i}"))
                 .collect()
         })
+    }
+
+    /// `scf.if cond -> (tys..)` whose branches `then` and `els` emit their
+    /// ops and return the values they yield; returns the results.
+    pub fn scf_if_results(
+        &mut self,
+        cond: &str,
+        tys: &[String],
+        then: impl FnOnce(&mut Self) -> Result<Vec<String>, BackendError>,
+        els: impl FnOnce(&mut Self) -> Result<Vec<String>, BackendError>,
+    ) -> Result<Vec<String>, BackendError> {
+        let r = self.fresh("if");
+        let (lhs, names) = super::control::results(&r, tys.len());
+        let arrow = if tys.is_empty() {
+            String::new()
+        } else {
+            format!(" -> ({})", tys.join(", "))
+        };
+        self.line(&format!("{lhs}scf.if {cond}{arrow} {{"));
+        let yield_line = |vals: &[String]| {
+            if vals.is_empty() {
+                "scf.yield".to_string()
+            } else {
+                format!("scf.yield {} : {}", vals.join(", "), tys.join(", "))
+            }
+        };
+        self.indent += 1;
+        let a = then(self)?;
+        self.line(&yield_line(&a));
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        let b = els(self)?;
+        self.line(&yield_line(&b));
+        self.indent -= 1;
+        self.line("}");
+        Ok(names)
+    }
+
+    /// Zeros of each of `tys` standing in for results a skipped body or an
+    /// impossible branch would have computed: the sizes bound here, 0 for
+    /// the others, and a buffer of its own each (they may be returned
+    /// uncopied, and CSE would merge equal fills).
+    pub fn placeholders(&mut self, tys: &[&TensorType]) -> Result<Vec<String>, BackendError> {
+        // Sizes computed here are bound in this scope only (a region's).
+        self.push_scope();
+        let mut out = Vec::new();
+        for &t in tys {
+            let sizes = t
+                .dims
+                .iter()
+                .map(|d| self.dim_size(d).unwrap_or_else(|_| self.index_const(0)))
+                .collect();
+            let zeros = self.filled_sized(t, sizes, &types::zero_lit(t.dtype))?;
+            let tt = types::tensor(t);
+            out.push(self.assign(&format!(
+                "bufferization.alloc_tensor() copy({zeros}) : {tt}"
+            )));
+        }
+        self.pop_scope();
+        Ok(out)
     }
 
     /// Emits an `scf.if` yielding one value of type `ty`; each branch

@@ -239,70 +239,21 @@ fn guarded_body(e: &mut FnEmitter) -> Result<Vec<String>, BackendError> {
         .iter()
         .map(|t| types::tensor(t.tensor()))
         .collect();
-    let r = e.fresh("body");
-    let (lhs, names) = match tys.len() {
-        0 => (String::new(), Vec::new()),
-        1 => (format!("{r} = "), vec![r.clone()]),
-        n => (
-            format!("{r}:{n} = "),
-            (0..n).map(|i| format!("{r}#{i}")).collect(),
-        ),
-    };
-    let arrow = if tys.is_empty() {
-        String::new()
-    } else {
-        format!(" -> ({})", tys.join(", "))
-    };
-    let yield_line = |vals: &[String]| {
-        if vals.is_empty() {
-            "scf.yield".to_string()
-        } else {
-            format!("scf.yield {} : {}", vals.join(", "), tys.join(", "))
-        }
-    };
-    e.line(&format!("{lhs}scf.if {ok}{arrow} {{"));
-    e.push_scope();
-    e.enter();
-    let (_, returned) = emit_region(e, f.body)?;
-    e.line(&yield_line(&returned));
-    e.leave();
-    e.pop_scope();
-    e.line("} else {");
-    e.push_scope();
-    e.enter();
-    let mut placeholders = Vec::new();
-    for t in &f.result_types {
-        let t = t.tensor();
-        let sizes = t
-            .dims
-            .iter()
-            .map(|d| match e.dim_size(d) {
-                Ok(s) => s,
-                Err(_) => e.index_const(0),
-            })
-            .collect();
-        // A buffer of its own per slot (`emit_return` may return them
-        // uncopied; CSE would merge equal fills).
-        let zeros = e.filled_sized(t, sizes, &zero_lit(t.dtype))?;
-        let tt = types::tensor(t);
-        placeholders.push(e.assign(&format!(
-            "bufferization.alloc_tensor() copy({zeros}) : {tt}"
-        )));
-    }
-    e.line(&yield_line(&placeholders));
-    e.leave();
-    e.pop_scope();
-    e.line("}");
-    Ok(names)
-}
-
-/// The zero literal of a dtype.
-fn zero_lit(dtype: agc_ir::DType) -> String {
-    if dtype.is_float() {
-        types::scalar_lit(dtype, 0.0)
-    } else {
-        types::int_lit(dtype, 0)
-    }
+    e.scf_if_results(
+        &ok,
+        &tys,
+        |e| {
+            e.push_scope();
+            let (_, returned) = emit_region(e, f.body)?;
+            e.pop_scope();
+            Ok(returned)
+        },
+        |e| {
+            let results: Vec<&agc_ir::TensorType> =
+                f.result_types.iter().map(|t| t.tensor()).collect();
+            e.placeholders(&results)
+        },
+    )
 }
 
 /// Emits the ops of a region in order, except its terminator, whose kind

@@ -110,15 +110,6 @@ fn check_all(
     Ok((at, all))
 }
 
-/// The zero literal of a dtype.
-pub(super) fn zero_lit(dtype: DType) -> String {
-    if dtype.is_float() {
-        types::scalar_lit(dtype, 0.0)
-    } else {
-        types::int_lit(dtype, 0)
-    }
-}
-
 /// The `arith` op that accumulates elements of `dtype` (`or` for bools).
 pub(super) fn add_op(dtype: DType) -> &'static str {
     match dtype {
@@ -154,7 +145,7 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
         return gather(e);
     };
     // An axis of run-time size may be empty: then no index is readable.
-    let zero = zero_lit(out_ty.dtype);
+    let zero = types::zero_lit(out_ty.dtype);
     e.scf_if(&ok, &out_t, gather, |e| {
         if rank == 0 {
             let z = e.constant(&zero, el);

@@ -13,7 +13,7 @@
 //! outside a tensor is touched.
 
 use super::emitter::FnEmitter;
-use super::index::{add_op, normalise, raise_unless, zero_lit};
+use super::index::{add_op, normalise, raise_unless};
 use super::types;
 use crate::BackendError;
 use agc_ir::{DType, Dim, OpData, TensorType};
@@ -153,7 +153,7 @@ pub fn gather(
         })
     };
     guarded(e, &c, &out_t, body, |e| {
-        e.filled(out_ty, &zero_lit(out_ty.dtype))
+        e.filled(out_ty, &types::zero_lit(out_ty.dtype))
     })
 }
 

@@ -55,6 +55,15 @@ pub fn scalar_lit(dtype: DType, x: f64) -> String {
     }
 }
 
+/// The zero literal of a dtype (`false` for bool).
+pub fn zero_lit(dtype: DType) -> String {
+    if dtype.is_float() {
+        scalar_lit(dtype, 0.0)
+    } else {
+        int_lit(dtype, 0)
+    }
+}
+
 /// An integer literal of an integer or bool dtype.
 pub fn int_lit(dtype: DType, x: i64) -> String {
     match dtype {

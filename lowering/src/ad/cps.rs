@@ -122,20 +122,39 @@ fn apply(
     sc: &mut Scope,
 ) -> Result<(), AdError> {
     let span = cx.src.span;
+    let adjs = apply_to(cx, region, rets, k, sc, span)?;
+    for (&v, d) in rets.iter().zip(adjs) {
+        if let Some(d) = d {
+            cx.accumulate(region, span, sc, v, d)?;
+        }
+    }
+    Ok(())
+}
+
+/// Emits `apply k` to the forward values of source values `vals`; returns
+/// the adjoint it gives each of them (`None` for the non-float ones).
+pub(crate) fn apply_to(
+    cx: &mut FnCx,
+    region: RegionId,
+    vals: &[Value],
+    k: Value,
+    sc: &Scope,
+    span: Span,
+) -> Result<Vec<Option<Value>>, AdError> {
     let mut operands = vec![k];
-    for &v in rets {
+    for &v in vals {
         operands.push(cx.fwd(sc, v, span)?);
     }
-    let ct = cont_type(cx.src, rets);
+    let ct = cont_type(cx.src, vals);
     let types = ct.results.iter().cloned().map(Type::Tensor).collect();
     let (_, adjs) = cx
         .dst
         .append_op(region, OpKind::Apply, operands, types, Vec::new(), span);
-    let floats = rets.iter().filter(|&&v| is_float(cx.src.ty(v).tensor()));
-    for (&v, d) in floats.zip(adjs) {
-        cx.accumulate(region, span, sc, v, d)?;
-    }
-    Ok(())
+    let mut adjs = adjs.into_iter();
+    Ok(vals
+        .iter()
+        .map(|&v| is_float(cx.src.ty(v).tensor()).then(|| adjs.next().expect("one per float")))
+        .collect())
 }
 
 /// Makes the continuation of source `op` in `region`: a function `K` for
@@ -277,7 +296,13 @@ fn call(
 /// An `if` on the condition of source `if` op `op` whose branches are in
 /// CPS form with continuation `kk`; yields the adjoints of the active
 /// values the branches read from outside, added to theirs.
-fn branch(cx: &mut FnCx, region: RegionId, op: OpId, kk: Value, sc: &mut Scope) -> Result<(), AdError> {
+fn branch(
+    cx: &mut FnCx,
+    region: RegionId,
+    op: OpId,
+    kk: Value,
+    sc: &mut Scope,
+) -> Result<(), AdError> {
     super::adjoint::branch::adjoint_if(cx, region, op, sc, |cx, nr, r, inner| {
         let (ops, yields) = split_region(cx.src, r);
         cps_ops(cx, nr, &ops, &yields, kk, inner)

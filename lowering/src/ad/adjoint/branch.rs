@@ -22,7 +22,10 @@ pub(crate) fn reverse_if(
     sc: &mut Scope,
 ) -> Result<(), AdError> {
     let od = cx.src.op(op);
-    if !free_values(cx.src, &od.regions).into_iter().any(|v| cx.needs_adj(v)) {
+    if !free_values(cx.src, &od.regions)
+        .into_iter()
+        .any(|v| cx.needs_adj(v))
+    {
         return Ok(());
     }
     let span = od.span;

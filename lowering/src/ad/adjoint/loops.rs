@@ -27,7 +27,7 @@
 
 use super::super::clone::{clone_ops, free_values, split_region};
 use super::super::context::{is_float, FnCx, Scope};
-use super::super::cps::{cont_type, cont_type_of, cps_ops};
+use super::super::cps::{apply_to, cont_type, cont_type_of, cps_ops};
 use super::super::reverse::reverse_ops;
 use super::super::AdError;
 use agc_ir::{FuncId, Function, OpId, OpKind, RegionId, TensorType, Type, Value};
@@ -262,9 +262,9 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
             cps_ops(&mut lcx, then, &aops, &next, kl[0], &mut inner)?;
             if !la.free_adj.is_empty() {
                 let types = la.free_adj.iter().map(|&v| src.ty(v).clone()).collect();
-                let (_, outs) = lcx
-                    .dst
-                    .append_op(then, OpKind::ContOutputs, kl, types, Vec::new(), span);
+                let (_, outs) =
+                    lcx.dst
+                        .append_op(then, OpKind::ContOutputs, kl, types, Vec::new(), span);
                 for (&v, g) in la.free_adj.iter().zip(outs) {
                     lcx.accumulate(then, span, &mut inner, v, g)?;
                 }
@@ -338,26 +338,10 @@ fn exit_applying(
     sc: &Scope,
     span: agc_ir::Span,
 ) -> Result<Vec<Value>, AdError> {
-    let mut operands = vec![k];
-    for &a in args {
-        operands.push(cx.fwd(sc, a, span)?);
-    }
-    let ct = cont_type(cx.src, args);
-    let types = ct.results.iter().cloned().map(Type::Tensor).collect();
-    let (_, adjs) = cx
-        .dst
-        .append_op(exit, OpKind::Apply, operands, types, Vec::new(), span);
-    let floats: Vec<usize> = (0..args.len())
-        .filter(|&i| is_float(cx.src.ty(args[i]).tensor()))
-        .collect();
+    let adjs = apply_to(cx, exit, args, k, sc, span)?;
     Ok(res_adj
         .iter()
-        .map(|i| {
-            adjs[floats
-                .iter()
-                .position(|f| f == i)
-                .expect("active results are floats")]
-        })
+        .map(|&i| adjs[i].expect("active results are floats"))
         .collect())
 }
 
@@ -380,7 +364,9 @@ fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<Func
             .enumerate()
             .map(|(i, &v)| (format!("next{i}"), src.ty(v).clone())),
     );
-    let name = cx.mcx.unique_name(&format!("{}.while{}.rest", src.name, op.0));
+    let name = cx
+        .mcx
+        .unique_name(&format!("{}.while{}.rest", src.name, op.0));
     let mut g = Function::new(name, &params, span);
     let floats: Vec<usize> = (0..la.state.len())
         .filter(|&i| is_float(src.ty(la.state[i]).tensor()))
