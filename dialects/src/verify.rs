@@ -39,59 +39,64 @@ pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
         verify_function(f)?;
         for i in 0..f.num_ops() {
             let od = f.op(OpId(i as u32));
-            if let OpKind::Call { callee } = od.kind {
-                let err = |message: String| VerifyError {
-                    func: f.name.clone(),
-                    location: format!("op{i} (call)"),
-                    message,
-                };
-                let Some(g) = m.funcs.get(callee.index()) else {
-                    return Err(err(format!("callee {callee} does not exist")));
-                };
-                let args: Vec<_> = od.operands.iter().map(|v| f.ty(*v).clone()).collect();
-                let params: Vec<_> = g.params().iter().map(|v| g.ty(*v).clone()).collect();
-                let results: Vec<_> = od.results.iter().map(|v| f.ty(*v).clone()).collect();
-                if !compatible(&args, &params) || !compatible(&results, &g.result_types) {
-                    return Err(err(format!(
-                        "call types differ from @{}'s signature",
-                        g.name
-                    )));
+            let err = |message: String| VerifyError {
+                func: f.name.clone(),
+                location: format!("op{i} ({})", od.kind.name()),
+                message,
+            };
+            let types = |vs: &[Value]| vs.iter().map(|v| f.ty(*v).clone()).collect::<Vec<_>>();
+            let target = match od.kind {
+                OpKind::Call { callee } => callee,
+                OpKind::MakeCont { func } => func,
+                // Made in this function (checked by `verify_function`).
+                OpKind::ContOutputs => match f.def_op(od.operands[0]).map(|d| &d.kind) {
+                    Some(OpKind::MakeCont { func }) => *func,
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let Some(g) = m.funcs.get(target.index()) else {
+                return Err(err(format!("function {target} does not exist")));
+            };
+            let g_params: Vec<_> = g.params().iter().map(|v| g.ty(*v).clone()).collect();
+            match od.kind {
+                OpKind::Call { .. } => {
+                    if !compatible(&types(&od.operands), &g_params)
+                        || !compatible(&types(&od.results), &g.result_types)
+                    {
+                        return Err(err(format!(
+                            "call types differ from @{}'s signature",
+                            g.name
+                        )));
+                    }
                 }
-            }
-            if let OpKind::MakeCont { func } = od.kind {
-                let err = |message: String| VerifyError {
-                    func: f.name.clone(),
-                    location: format!("op{i} (cont)"),
-                    message,
-                };
-                let Some(g) = m.funcs.get(func.index()) else {
-                    return Err(err(format!("continuation function {func} does not exist")));
-                };
-                let k = f
-                    .ty(od.results[0])
-                    .as_cont()
-                    .expect("checked by verify_function");
-                let mut params: Vec<_> = od.operands.iter().map(|v| f.ty(*v).clone()).collect();
-                params.extend(k.args.iter().cloned().map(Type::Tensor));
-                let g_params: Vec<_> = g.params().iter().map(|v| g.ty(*v).clone()).collect();
-                let n = k.results.len();
-                let results: Vec<_> = k.results.iter().cloned().map(Type::Tensor).collect();
-                if !compatible(&params, &g_params)
-                    || g.result_types.len() < n
-                    || !compatible(&results, &g.result_types[..n])
-                {
-                    return Err(err(format!("@{} does not take the captures and arguments and return the results of {k}", g.name)));
+                OpKind::MakeCont { .. } => {
+                    let k = f
+                        .ty(od.results[0])
+                        .as_cont()
+                        .expect("checked by verify_function");
+                    let mut params = types(&od.operands);
+                    params.extend(k.args.iter().cloned().map(Type::Tensor));
+                    let n = k.results.len();
+                    let results: Vec<_> = k.results.iter().cloned().map(Type::Tensor).collect();
+                    if !compatible(&params, &g_params)
+                        || g.result_types.len() < n
+                        || !compatible(&results, &g.result_types[..n])
+                    {
+                        return Err(err(format!(
+                            "@{} does not take the captures and arguments and return the results of {k}",
+                            g.name
+                        )));
+                    }
                 }
-                for user in 0..f.num_ops() {
-                    let ud = f.op(OpId(user as u32));
-                    if ud.kind == OpKind::ContOutputs && ud.operands[0] == od.results[0] {
-                        let outs: Vec<_> = ud.results.iter().map(|v| f.ty(*v).clone()).collect();
-                        if !compatible(&outs, &g.result_types[n..]) {
-                            return Err(err(format!(
-                                "cont_outputs types differ from the outputs of @{}",
-                                g.name
-                            )));
-                        }
+                _ => {
+                    let k = f.ty(od.operands[0]).as_cont().expect("made by cont");
+                    let outputs = g.result_types.get(k.results.len()..).unwrap_or(&[]);
+                    if !compatible(&types(&od.results), outputs) {
+                        return Err(err(format!(
+                            "cont_outputs types differ from the outputs of @{}",
+                            g.name
+                        )));
                     }
                 }
             }

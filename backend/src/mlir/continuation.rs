@@ -537,10 +537,7 @@ fn raw_call_decl(c: &ContEntry, k: &agc_ir::Function) -> String {
     let args: Vec<String> = k
         .params()
         .iter()
-        .map(|&p| match k.ty(p).as_tensor() {
-            Some(t) => types::memref(t),
-            None => "i64".to_string(),
-        })
+        .map(|&p| types::value_memref(k.ty(p)))
         .collect();
     let mut results: Vec<String> = c.results.iter().map(types::memref).collect();
     results.extend(c.outputs.iter().map(|(_, t)| descriptor(t.rank())));
@@ -612,16 +609,7 @@ fn emit_entry(c: &ContEntry) -> String {
             store_slot(&mut e, &envp, slot + 2 + i, &s);
         }
     }
-    let ret = &names[..c.results.len()];
-    if ret.is_empty() {
-        e.line("func.return");
-    } else {
-        e.line(&format!(
-            "func.return {} : {}",
-            ret.join(", "),
-            res_tys.join(", ")
-        ));
-    }
+    e.func_return(&names[..c.results.len()], &res_tys);
     let params: Vec<String> = std::iter::once("%env: i64".to_string())
         .chain(
             arg_tys

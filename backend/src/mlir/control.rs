@@ -202,7 +202,7 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
     for &v in &od.operands {
         if e.f.ty(v).as_cont().is_some() {
             args.push(e.val(v)?);
-            arg_tys.push("i64".to_string());
+            arg_tys.push(types::value_memref(e.f.ty(v)));
             continue;
         }
         let (t, ty) = (e.val(v)?, e.ty(v));
@@ -245,10 +245,7 @@ pub fn buffer_call_decl(symbol: &str, f: &agc_ir::Function) -> String {
     let args: Vec<String> = f
         .params()
         .iter()
-        .map(|&p| match f.ty(p).as_tensor() {
-            Some(t) => types::memref(t),
-            None => "i64".to_string(),
-        })
+        .map(|&p| types::value_memref(f.ty(p)))
         .collect();
     let results: Vec<String> = f
         .result_types

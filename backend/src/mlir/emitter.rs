@@ -556,6 +556,19 @@ impl<'f> FnEmitter<'f> {
         })
     }
 
+    /// `func.return` of `values` of MLIR types `tys`.
+    pub fn func_return(&mut self, values: &[String], tys: &[String]) {
+        if values.is_empty() {
+            self.line("func.return");
+        } else {
+            self.line(&format!(
+                "func.return {} : {}",
+                values.join(", "),
+                tys.join(", ")
+            ));
+        }
+    }
+
     /// `scf.if cond -> (tys..)` whose branches `then` and `els` emit their
     /// ops and return the values they yield; returns the results.
     pub fn scf_if_results(

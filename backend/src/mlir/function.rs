@@ -362,15 +362,7 @@ fn emit_return(e: &mut FnEmitter, values: &[String], body: RegionId) -> Result<(
         }
         tys.push(ty);
     }
-    if names.is_empty() {
-        e.line("func.return");
-    } else {
-        e.line(&format!(
-            "func.return {} : {}",
-            names.join(", "),
-            tys.join(", ")
-        ));
-    }
+    e.func_return(&names, &tys);
     Ok(())
 }
 

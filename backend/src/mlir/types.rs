@@ -38,6 +38,15 @@ pub fn memref(t: &TensorType) -> String {
     format!("memref<{}{}>", shape_prefix(&t.dims), elem(t.dtype))
 }
 
+/// The MLIR type of a value at buffer level: the identity-layout memref of
+/// a tensor, `i64` (its environment record's address) for a continuation.
+pub fn value_memref(t: &agc_ir::Type) -> String {
+    match t.as_tensor() {
+        Some(t) => memref(t),
+        None => "i64".to_string(),
+    }
+}
+
 /// A tensor type of the given dims and dtype.
 pub fn tensor_of(dtype: DType, dims: &[Dim]) -> String {
     format!("tensor<{}{}>", shape_prefix(dims), elem(dtype))
