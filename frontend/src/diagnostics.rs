@@ -35,17 +35,32 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A user error.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { kind: DiagnosticKind::Error, span, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: DiagnosticKind::Error,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     /// An unsupported construct.
     pub fn unsupported(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { kind: DiagnosticKind::Unsupported, span, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: DiagnosticKind::Unsupported,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     /// An internal error.
     pub fn internal(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { kind: DiagnosticKind::Internal, span, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            kind: DiagnosticKind::Internal,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     /// Adds a note.
@@ -74,11 +89,21 @@ impl Diagnostic {
         let text = file.line_text(line);
         let gutter = line.to_string().len();
         let (end_line, end_col) = file.line_col(self.span.end.max(self.span.start));
-        let width = if end_line == line && end_col > col { end_col - col } else { 1 };
+        let width = if end_line == line && end_col > col {
+            end_col - col
+        } else {
+            1
+        };
         let width = width.min(text.chars().count().saturating_sub(col - 1).max(1));
         let _ = writeln!(out, "{:gutter$} |", "");
         let _ = writeln!(out, "{line} | {text}");
-        let _ = writeln!(out, "{:gutter$} | {}{}", "", " ".repeat(col - 1), "^".repeat(width));
+        let _ = writeln!(
+            out,
+            "{:gutter$} | {}{}",
+            "",
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        );
         for note in &self.notes {
             let _ = writeln!(out, "{:gutter$} = note: {note}", "");
         }
@@ -93,7 +118,8 @@ mod tests {
     #[test]
     fn renders_file_line_col_source_and_caret() {
         let f = SourceFile::new("m.py", "import agc\ny = x @ w\n");
-        let d = Diagnostic::error(Span::new(15, 20), "matmul: shapes differ").with_note("called here");
+        let d =
+            Diagnostic::error(Span::new(15, 20), "matmul: shapes differ").with_note("called here");
         let text = d.render(&f);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "m.py:2:5: error: matmul: shapes differ");

@@ -30,7 +30,10 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
     match stager.exec_block(body, &globals)? {
         Flow::Normal => {}
         _ => {
-            return Err(Diagnostic::error(agc_ir::Span::new(0, 1), "'return', 'break' or 'continue' outside a function"))
+            return Err(Diagnostic::error(
+                agc_ir::Span::new(0, 1),
+                "'return', 'break' or 'continue' outside a function",
+            ))
         }
     }
     if stager.exports.is_empty() {
@@ -43,13 +46,18 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
     for req in stager.exports.clone() {
         let id = stager.stage_export(&req)?;
         let doc = req.func.doc.clone();
-        stager.module.exports.push(agc_ir::Export { func: id, c_name: req.name.clone(), doc });
+        stager.module.exports.push(agc_ir::Export {
+            func: id,
+            c_name: req.name.clone(),
+            doc,
+        });
     }
     let mut module = std::mem::take(&mut stager.module);
     module.line_starts = std::iter::once(0)
         .chain(file.text.match_indices('\n').map(|(i, _)| i as u32 + 1))
         .collect();
-    agc_ir::verify::verify_module(&module).map_err(|e| Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string()))?;
+    agc_ir::verify::verify_module(&module)
+        .map_err(|e| Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string()))?;
     tracing::debug!(exports = module.exports.len(), "staged module");
     Ok(module)
 }

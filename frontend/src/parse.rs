@@ -11,10 +11,16 @@ use rustpython_parser::{parse, Mode};
 pub fn parse_module(file: &SourceFile) -> Result<&'static [ast::Stmt], Diagnostic> {
     match parse(&file.text, Mode::Module, &file.path) {
         Ok(ast::Mod::Module(m)) => Ok(Box::leak(m.body.into_boxed_slice())),
-        Ok(_) => Err(Diagnostic::internal(Span::UNKNOWN, "parser returned a non-module")),
+        Ok(_) => Err(Diagnostic::internal(
+            Span::UNKNOWN,
+            "parser returned a non-module",
+        )),
         Err(e) => {
             let at = u32::from(e.offset);
-            Err(Diagnostic::error(Span::new(at, at + 1), format!("invalid syntax: {}", e.error)))
+            Err(Diagnostic::error(
+                Span::new(at, at + 1),
+                format!("invalid syntax: {}", e.error),
+            ))
         }
     }
 }

@@ -16,7 +16,11 @@ impl SourceFile {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceFile { path: path.into(), text, line_starts }
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -34,7 +38,10 @@ impl SourceFile {
     /// The text of a 1-based line, without its newline.
     pub fn line_text(&self, line: usize) -> &str {
         let start = self.line_starts[line - 1];
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e - 1);
         self.text[start..end].trim_end_matches('\r')
     }
 }

@@ -29,7 +29,9 @@ pub fn check(body: &[Stmt]) -> Result<(), Diagnostic> {
         walk::stmt_exprs(s, &mut |e| {
             walk::all_exprs(e, &mut |x| {
                 let what = match x {
-                    Expr::Yield(_) | Expr::YieldFrom(_) => Some("generators (`yield`) are not supported"),
+                    Expr::Yield(_) | Expr::YieldFrom(_) => {
+                        Some("generators (`yield`) are not supported")
+                    }
                     Expr::Await(_) => Some("`await` is not supported"),
                     Expr::NamedExpr(_) => Some("assignment expressions (`:=`) are not supported"),
                     Expr::Set(_) | Expr::SetComp(_) => Some("sets are not supported"),

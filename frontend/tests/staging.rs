@@ -15,7 +15,14 @@ fn stage(src: &str) -> Result<String, String> {
 }
 
 fn count_ops(ir: &str, op: &str) -> usize {
-    ir.lines().filter(|l| l.trim_start().split(" = ").last().is_some_and(|r| r.starts_with(&format!("{op} ")) || r == op)).count()
+    ir.lines()
+        .filter(|l| {
+            l.trim_start()
+                .split(" = ")
+                .last()
+                .is_some_and(|r| r.starts_with(&format!("{op} ")) || r == op)
+        })
+        .count()
 }
 
 const HEADER: &str = "import agc\nimport agc.numpy as np\n";
@@ -65,7 +72,10 @@ fn one_branch_definition_is_an_error_at_the_use() {
         "{HEADER}@agc.export\ndef f(x: agc.f32[3], c: agc.f32[()]):\n    if c > 0:\n        y = x * 2\n    return y\n"
     ))
     .unwrap_err();
-    assert!(err.starts_with("m.py:7:12: error: 'y' is undefined here"), "{err}");
+    assert!(
+        err.starts_with("m.py:7:12: error: 'y' is undefined here"),
+        "{err}"
+    );
     assert!(err.contains("only in the then branch"), "{err}");
 }
 
@@ -75,7 +85,10 @@ fn loop_state_changing_dtype_is_an_error() {
         "{HEADER}@agc.export\ndef f(x: agc.i32[3], n: agc.i64[()]):\n    i = 0\n    while i < n:\n        x = x / 2\n        i += 1\n    return x\n"
     ))
     .unwrap_err();
-    assert!(err.contains("loop variable 'x'") && err.contains("int32") && err.contains("float64"), "{err}");
+    assert!(
+        err.contains("loop variable 'x'") && err.contains("int32") && err.contains("float64"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -20,15 +20,21 @@ pub struct Args {
 impl Args {
     /// Arguments from positional values only.
     pub fn positional(pos: Vec<Value>, span: Span) -> Self {
-        Args { pos, kw: Vec::new(), span }
+        Args {
+            pos,
+            kw: Vec::new(),
+            span,
+        }
     }
 
     /// Argument `index` by position, or by keyword `name`.
     pub fn get(&self, index: usize, name: &str) -> Option<Value> {
-        self.pos
-            .get(index)
-            .cloned()
-            .or_else(|| self.kw.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+        self.pos.get(index).cloned().or_else(|| {
+            self.kw
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+        })
     }
 
     /// Like [`Args::get`], with `None` treated as absent.
@@ -38,8 +44,12 @@ impl Args {
 
     /// A required argument.
     pub fn req(&self, index: usize, name: &str, func: &str) -> R<Value> {
-        self.get(index, name)
-            .ok_or_else(|| Diagnostic::error(self.span, format!("{func}() missing required argument '{name}'")))
+        self.get(index, name).ok_or_else(|| {
+            Diagnostic::error(
+                self.span,
+                format!("{func}() missing required argument '{name}'"),
+            )
+        })
     }
 
     /// Rejects positional arguments beyond `max` and keywords outside `names`.
@@ -47,12 +57,18 @@ impl Args {
         if self.pos.len() > max {
             return Err(Diagnostic::error(
                 self.span,
-                format!("{func}() takes at most {max} positional arguments but {} were given", self.pos.len()),
+                format!(
+                    "{func}() takes at most {max} positional arguments but {} were given",
+                    self.pos.len()
+                ),
             ));
         }
         for (k, _) in &self.kw {
             if !names.contains(&k.as_str()) {
-                return Err(Diagnostic::error(self.span, format!("{func}() got an unexpected keyword argument '{k}'")));
+                return Err(Diagnostic::error(
+                    self.span,
+                    format!("{func}() got an unexpected keyword argument '{k}'"),
+                ));
             }
         }
         Ok(())

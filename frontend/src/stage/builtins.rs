@@ -9,23 +9,74 @@ use crate::diagnostics::Diagnostic;
 use std::rc::Rc;
 
 const BUILTINS: &[&str] = &[
-    "len", "range", "zip", "enumerate", "list", "tuple", "dict", "int", "float", "bool", "str", "abs", "min", "max",
-    "sum", "isinstance", "print", "reversed", "sorted", "map", "filter", "any", "all", "round", "pow", "divmod",
-    "hasattr", "getattr", "setattr", "callable", "repr", "object", "super", "property", "staticmethod", "classmethod", "ValueError", "TypeError",
-    "RuntimeError", "NotImplementedError", "AssertionError", "Exception", "IndexError", "KeyError",
+    "len",
+    "range",
+    "zip",
+    "enumerate",
+    "list",
+    "tuple",
+    "dict",
+    "int",
+    "float",
+    "bool",
+    "str",
+    "abs",
+    "min",
+    "max",
+    "sum",
+    "isinstance",
+    "print",
+    "reversed",
+    "sorted",
+    "map",
+    "filter",
+    "any",
+    "all",
+    "round",
+    "pow",
+    "divmod",
+    "hasattr",
+    "getattr",
+    "setattr",
+    "callable",
+    "repr",
+    "object",
+    "super",
+    "property",
+    "staticmethod",
+    "classmethod",
+    "ValueError",
+    "TypeError",
+    "RuntimeError",
+    "NotImplementedError",
+    "AssertionError",
+    "Exception",
+    "IndexError",
+    "KeyError",
 ];
 
 /// The builtin bound to `name`, if any.
 pub fn builtin(name: &str) -> Option<Value> {
-    BUILTINS.contains(&name).then(|| Value::Builtin(Rc::from(name), None))
+    BUILTINS
+        .contains(&name)
+        .then(|| Value::Builtin(Rc::from(name), None))
 }
 
 fn int_arg(v: &Value, span: agc_ir::Span, what: &str) -> R<i64> {
     v.as_int().ok_or_else(|| {
         if v.is_staged() {
-            Diagnostic::unsupported(span, format!("{what} with a run-time value is not supported yet"))
+            Diagnostic::unsupported(
+                span,
+                format!("{what} with a run-time value is not supported yet"),
+            )
         } else {
-            Diagnostic::error(span, format!("'{}' object cannot be interpreted as an integer", v.type_name()))
+            Diagnostic::error(
+                span,
+                format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    v.type_name()
+                ),
+            )
         }
     })
 }
@@ -35,7 +86,14 @@ impl Stager {
     pub fn call_builtin(&mut self, name: &str, recv: Option<&Value>, args: Args) -> R<Value> {
         let span = args.span;
         let absorbs = !name.starts_with("list.") && !name.starts_with("dict.");
-        if absorbs && (recv.is_some_and(Value::has_bottom) || args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)).any(Value::has_bottom)) {
+        if absorbs
+            && (recv.is_some_and(Value::has_bottom)
+                || args
+                    .pos
+                    .iter()
+                    .chain(args.kw.iter().map(|(_, v)| v))
+                    .any(Value::has_bottom))
+        {
             return Ok(Value::Bottom);
         }
         if name.starts_with("np.") || name.starts_with("tensor.") {
@@ -48,7 +106,11 @@ impl Stager {
             return math(f, &args);
         }
         let a = &args.pos;
-        let arg0 = || a.first().cloned().ok_or_else(|| Diagnostic::error(span, format!("{name}() takes at least one argument")));
+        let arg0 = || {
+            a.first().cloned().ok_or_else(|| {
+                Diagnostic::error(span, format!("{name}() takes at least one argument"))
+            })
+        };
         match name {
             "agc.export" => self.export(args),
             "agc.grad" => self.make_grad(&args, false),
@@ -370,13 +432,28 @@ impl Stager {
     }
 
     /// `len(range(start, stop, step))` on possibly staged bounds.
-    pub fn range_len(&mut self, start: &Value, stop: &Value, step: i64, span: agc_ir::Span) -> R<Value> {
+    pub fn range_len(
+        &mut self,
+        start: &Value,
+        stop: &Value,
+        step: i64,
+        span: agc_ir::Span,
+    ) -> R<Value> {
         use rustpython_parser::ast::Operator;
         // ceil((stop - start) / step), at least 0: (stop - start + step - sign) // step.
         let diff = self.binop(Operator::Sub, stop, start, span)?;
-        let adj = self.binop(Operator::Add, &diff, &Value::Int(step - step.signum()), span)?;
+        let adj = self.binop(
+            Operator::Add,
+            &diff,
+            &Value::Int(step - step.signum()),
+            span,
+        )?;
         let n = self.binop(Operator::FloorDiv, &adj, &Value::Int(step), span)?;
-        self.call_numpy("np.maximum", None, Args::positional(vec![n, Value::Int(0)], span))
+        self.call_numpy(
+            "np.maximum",
+            None,
+            Args::positional(vec![n, Value::Int(0)], span),
+        )
     }
 
     fn call_method(&mut self, name: &str, recv: &Value, args: Args) -> R<Value> {
@@ -384,8 +461,14 @@ impl Stager {
         let a = &args.pos;
         match (name, recv) {
             ("agc.export_with", Value::Dict(kw)) => {
-                let f = a.first().cloned().ok_or_else(|| Diagnostic::error(span, "agc.export(...) must decorate a function"))?;
-                let kwargs: Vec<(String, Value)> = kw.borrow().iter().map(|(k, v)| (pyops::py_str(k), v.clone())).collect();
+                let f = a.first().cloned().ok_or_else(|| {
+                    Diagnostic::error(span, "agc.export(...) must decorate a function")
+                })?;
+                let kwargs: Vec<(String, Value)> = kw
+                    .borrow()
+                    .iter()
+                    .map(|(k, v)| (pyops::py_str(k), v.clone()))
+                    .collect();
                 self.register_export(f, kwargs, span)
             }
             ("agc.grad_fn", spec) => self.call_grad(spec, args),
@@ -406,7 +489,8 @@ impl Stager {
                 let i = int_arg(&args.req(0, "index", "insert")?, span, "insert")?;
                 let n = l.borrow().len() as i64;
                 let j = if i < 0 { (i + n).max(0) } else { i.min(n) };
-                l.borrow_mut().insert(j as usize, args.req(1, "object", "insert")?);
+                l.borrow_mut()
+                    .insert(j as usize, args.req(1, "object", "insert")?);
                 Ok(Value::None)
             }
             ("list.pop", Value::List(l)) => {
@@ -434,19 +518,37 @@ impl Stager {
             }
             ("list.count", seq) => {
                 let x = args.req(0, "value", "count")?;
-                Ok(Value::Int(pyops::iterate(seq, span)?.iter().filter(|v| pyops::py_eq(v, &x)).count() as i64))
+                Ok(Value::Int(
+                    pyops::iterate(seq, span)?
+                        .iter()
+                        .filter(|v| pyops::py_eq(v, &x))
+                        .count() as i64,
+                ))
             }
             ("dict.get", Value::Dict(d)) => {
                 let k = args.req(0, "key", "get")?;
-                let found = d.borrow().iter().find(|(x, _)| pyops::py_eq(x, &k)).map(|(_, v)| v.clone());
+                let found = d
+                    .borrow()
+                    .iter()
+                    .find(|(x, _)| pyops::py_eq(x, &k))
+                    .map(|(_, v)| v.clone());
                 Ok(found.unwrap_or_else(|| args.get(1, "default").unwrap_or(Value::None)))
             }
-            ("dict.keys", Value::Dict(d)) => Ok(Value::list(d.borrow().iter().map(|(k, _)| k.clone()).collect())),
-            ("dict.values", Value::Dict(d)) => Ok(Value::list(d.borrow().iter().map(|(_, v)| v.clone()).collect())),
-            ("dict.items", Value::Dict(d)) => Ok(Value::list(
-                d.borrow().iter().map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()])).collect(),
+            ("dict.keys", Value::Dict(d)) => Ok(Value::list(
+                d.borrow().iter().map(|(k, _)| k.clone()).collect(),
             )),
-            ("dict.copy", Value::Dict(d)) => Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d.borrow().clone())))),
+            ("dict.values", Value::Dict(d)) => Ok(Value::list(
+                d.borrow().iter().map(|(_, v)| v.clone()).collect(),
+            )),
+            ("dict.items", Value::Dict(d)) => Ok(Value::list(
+                d.borrow()
+                    .iter()
+                    .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+                    .collect(),
+            )),
+            ("dict.copy", Value::Dict(d)) => Ok(Value::Dict(Rc::new(std::cell::RefCell::new(
+                d.borrow().clone(),
+            )))),
             ("dict.update", Value::Dict(d)) => {
                 if let Some(Value::Dict(other)) = a.first() {
                     let items = other.borrow().clone();
@@ -465,12 +567,19 @@ impl Stager {
                 match (pos, args.get(1, "default")) {
                     (Some(i), _) => Ok(d.borrow_mut().remove(i).1),
                     (None, Some(def)) => Ok(def),
-                    (None, None) => Err(Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(&k)))),
+                    (None, None) => Err(Diagnostic::error(
+                        span,
+                        format!("KeyError: {}", pyops::py_repr(&k)),
+                    )),
                 }
             }
             ("dict.setdefault", Value::Dict(d)) => {
                 let k = args.req(0, "key", "setdefault")?;
-                let found = d.borrow().iter().find(|(x, _)| pyops::py_eq(x, &k)).map(|(_, v)| v.clone());
+                let found = d
+                    .borrow()
+                    .iter()
+                    .find(|(x, _)| pyops::py_eq(x, &k))
+                    .map(|(_, v)| v.clone());
                 match found {
                     Some(v) => Ok(v),
                     None => {
@@ -481,7 +590,10 @@ impl Stager {
                 }
             }
             (m, Value::Str(s)) => string_method(m, s, &args),
-            _ => Err(Diagnostic::internal(span, format!("no method {name} for '{}'", recv.type_name()))),
+            _ => Err(Diagnostic::internal(
+                span,
+                format!("no method {name} for '{}'", recv.type_name()),
+            )),
         }
     }
 
@@ -491,31 +603,63 @@ impl Stager {
         match args.pos.as_slice() {
             [f] if args.kw.is_empty() => self.register_export(f.clone(), Vec::new(), span),
             [] => {
-                let items = args.kw.iter().map(|(k, v)| (Value::str(k), v.clone())).collect();
+                let items = args
+                    .kw
+                    .iter()
+                    .map(|(k, v)| (Value::str(k), v.clone()))
+                    .collect();
                 Ok(Value::Builtin(
                     Rc::from("agc.export_with"),
-                    Some(Box::new(Value::Dict(Rc::new(std::cell::RefCell::new(items))))),
+                    Some(Box::new(Value::Dict(Rc::new(std::cell::RefCell::new(
+                        items,
+                    ))))),
                 ))
             }
-            _ => Err(Diagnostic::error(span, "use @agc.export or @agc.export(name=..., **compile_time_kwargs)")),
+            _ => Err(Diagnostic::error(
+                span,
+                "use @agc.export or @agc.export(name=..., **compile_time_kwargs)",
+            )),
         }
     }
 
-    fn register_export(&mut self, f: Value, mut kwargs: Vec<(String, Value)>, span: agc_ir::Span) -> R<Value> {
+    fn register_export(
+        &mut self,
+        f: Value,
+        mut kwargs: Vec<(String, Value)>,
+        span: agc_ir::Span,
+    ) -> R<Value> {
         let Value::Function(c) = &f else {
-            return Err(Diagnostic::error(span, "@agc.export must decorate a function"));
+            return Err(Diagnostic::error(
+                span,
+                "@agc.export must decorate a function",
+            ));
         };
         let name = match kwargs.iter().position(|(k, _)| k == "name") {
             Some(i) => pyops::py_str(&kwargs.remove(i).1),
             None => c.name.clone(),
         };
-        if !name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') || name.starts_with(|ch: char| ch.is_ascii_digit()) {
-            return Err(Diagnostic::error(span, format!("export name '{name}' is not a valid C identifier")));
+        if !name
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+            || name.starts_with(|ch: char| ch.is_ascii_digit())
+        {
+            return Err(Diagnostic::error(
+                span,
+                format!("export name '{name}' is not a valid C identifier"),
+            ));
         }
         if self.exports.iter().any(|e| e.name == name) {
-            return Err(Diagnostic::error(span, format!("two exports are named '{name}'")));
+            return Err(Diagnostic::error(
+                span,
+                format!("two exports are named '{name}'"),
+            ));
         }
-        self.exports.push(ExportRequest { name, func: c.clone(), static_kwargs: kwargs, span });
+        self.exports.push(ExportRequest {
+            name,
+            func: c.clone(),
+            static_kwargs: kwargs,
+            span,
+        });
         Ok(f)
     }
 }
@@ -540,7 +684,11 @@ impl Stager {
     /// `max(a, b, ...)` / `min(...)` of numbers some of which are staged
     /// (rank-0): `np.maximum`/`np.minimum` folded over them.
     fn staged_extremum(&mut self, name: &str, items: &[Value], span: agc_ir::Span) -> R<Value> {
-        let op = if name == "max" { agc_ir::BinaryOp::Max } else { agc_ir::BinaryOp::Min };
+        let op = if name == "max" {
+            agc_ir::BinaryOp::Max
+        } else {
+            agc_ir::BinaryOp::Min
+        };
         let mut acc: Option<Value> = None;
         for it in items {
             if let Value::Tensor(t) = it {
@@ -560,15 +708,30 @@ impl Stager {
 fn convert_scalar(name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
     Ok(match (name, v) {
         ("bool", v) => Value::Bool(pyops::truthy(v).unwrap_or(false)),
-        ("int", Value::Str(s)) => Value::Int(s.trim().parse().map_err(|_| Diagnostic::error(span, "invalid literal for int()"))?),
+        ("int", Value::Str(s)) => Value::Int(
+            s.trim()
+                .parse()
+                .map_err(|_| Diagnostic::error(span, "invalid literal for int()"))?,
+        ),
         ("float", Value::Str(s)) => Value::Float(match s.trim().to_ascii_lowercase().as_str() {
             "inf" | "+inf" | "infinity" => f64::INFINITY,
             "-inf" | "-infinity" => f64::NEG_INFINITY,
             "nan" => f64::NAN,
-            t => t.parse().map_err(|_| Diagnostic::error(span, "could not convert string to float"))?,
+            t => t
+                .parse()
+                .map_err(|_| Diagnostic::error(span, "could not convert string to float"))?,
         }),
-        ("int", other) => Value::Int(other.as_f64().ok_or_else(|| Diagnostic::error(span, "int() argument must be a number"))?.trunc() as i64),
-        (_, other) => Value::Float(other.as_f64().ok_or_else(|| Diagnostic::error(span, "float() argument must be a number"))?),
+        ("int", other) => Value::Int(
+            other
+                .as_f64()
+                .ok_or_else(|| Diagnostic::error(span, "int() argument must be a number"))?
+                .trunc() as i64,
+        ),
+        (_, other) => Value::Float(
+            other
+                .as_f64()
+                .ok_or_else(|| Diagnostic::error(span, "float() argument must be a number"))?,
+        ),
     })
 }
 
@@ -596,11 +759,16 @@ fn math(f: &str, args: &Args) -> R<Value> {
         .iter()
         .map(|v| {
             v.as_f64().ok_or_else(|| {
-                Diagnostic::error(span, format!("math.{f}() needs compile-time numbers; use np.{f} on tensors"))
+                Diagnostic::error(
+                    span,
+                    format!("math.{f}() needs compile-time numbers; use np.{f} on tensors"),
+                )
             })
         })
         .collect::<R<_>>()?;
-    let x = *nums.first().ok_or_else(|| Diagnostic::error(span, format!("math.{f}() takes an argument")))?;
+    let x = *nums
+        .first()
+        .ok_or_else(|| Diagnostic::error(span, format!("math.{f}() takes an argument")))?;
     let y = nums.get(1).copied().unwrap_or(0.0);
     Ok(match f {
         "floor" => Value::Int(x.floor() as i64),
@@ -615,7 +783,9 @@ fn math(f: &str, args: &Args) -> R<Value> {
         }
         "prod" => {
             let items = pyops::iterate(&args.pos[0], span)?;
-            let all_int = items.iter().all(|v| matches!(v, Value::Int(_) | Value::Bool(_)));
+            let all_int = items
+                .iter()
+                .all(|v| matches!(v, Value::Int(_) | Value::Bool(_)));
             if all_int {
                 Value::Int(items.iter().filter_map(Value::as_int).product())
             } else {
@@ -646,7 +816,12 @@ fn math(f: &str, args: &Args) -> R<Value> {
             "fabs" => x.abs(),
             "pow" => x.powf(y),
             "erf" => erf(x),
-            _ => return Err(Diagnostic::unsupported(span, format!("math.{f} is not supported"))),
+            _ => {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    format!("math.{f} is not supported"),
+                ))
+            }
         }),
     })
 }
@@ -694,7 +869,10 @@ fn string_method(m: &str, s: &str, args: &Args) -> R<Value> {
             let mut rest = s;
             while let Some(open) = rest.find('{') {
                 out.push_str(&rest[..open]);
-                let close = rest[open..].find('}').map(|c| c + open).ok_or_else(|| Diagnostic::error(span, "bad format string"))?;
+                let close = rest[open..]
+                    .find('}')
+                    .map(|c| c + open)
+                    .ok_or_else(|| Diagnostic::error(span, "bad format string"))?;
                 let field = &rest[open + 1..close];
                 let key = field.split(':').next().unwrap_or("");
                 let v = if key.is_empty() {
@@ -703,7 +881,10 @@ fn string_method(m: &str, s: &str, args: &Args) -> R<Value> {
                 } else if let Ok(i) = key.parse::<usize>() {
                     args.pos.get(i).cloned()
                 } else {
-                    args.kw.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+                    args.kw
+                        .iter()
+                        .find(|(k, _)| k == key)
+                        .map(|(_, v)| v.clone())
                 };
                 out.push_str(&pyops::py_str(&v.unwrap_or(Value::None)));
                 rest = &rest[close + 1..];

@@ -25,13 +25,19 @@ impl Stager {
                 self.call(f, args)
             }
             Value::Class(class) => {
-                let inst = Value::Instance(Rc::new(Instance { class: class.clone(), attrs: RefCell::default() }));
+                let inst = Value::Instance(Rc::new(Instance {
+                    class: class.clone(),
+                    attrs: RefCell::default(),
+                }));
                 if let Some(init) = class.lookup("__init__") {
                     let mut a = args;
                     a.pos.insert(0, inst.clone());
                     self.call(&init, a)?;
                 } else if !args.pos.is_empty() || !args.kw.is_empty() {
-                    return Err(Diagnostic::error(span, format!("{}() takes no arguments", class.name)));
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("{}() takes no arguments", class.name),
+                    ));
                 }
                 Ok(inst)
             }
@@ -40,11 +46,17 @@ impl Stager {
                     let m = self.get_attr(func, "__call__", span)?;
                     self.call(&m, args)
                 }
-                None => Err(Diagnostic::error(span, format!("'{}' object is not callable", i.class.name))),
+                None => Err(Diagnostic::error(
+                    span,
+                    format!("'{}' object is not callable", i.class.name),
+                )),
             },
             Value::Builtin(name, recv) => self.call_builtin(name, recv.as_deref(), args),
             Value::DType(d) => self.call_builtin(&format!("np.{}", d.numpy_name()), None, args),
-            other => Err(Diagnostic::error(span, format!("'{}' object is not callable", other.type_name()))),
+            other => Err(Diagnostic::error(
+                span,
+                format!("'{}' object is not callable", other.type_name()),
+            )),
         }
     }
 
@@ -52,10 +64,20 @@ impl Stager {
     pub fn call_closure(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
         let span = args.span;
         if self.call_depth >= MAX_CALL_DEPTH {
-            let err = Diagnostic::error(span, format!("maximum compile-time recursion depth ({MAX_CALL_DEPTH}) exceeded in '{}'", c.name));
+            let err = Diagnostic::error(
+                span,
+                format!(
+                    "maximum compile-time recursion depth ({MAX_CALL_DEPTH}) exceeded in '{}'",
+                    c.name
+                ),
+            );
             // Staged recursion that specialises anew at every level: a compile-time argument changes.
             let prefix = format!("{:p}|", Rc::as_ptr(c));
-            let staged_levels = self.specialisations.keys().filter(|k| k.starts_with(&prefix)).count();
+            let staged_levels = self
+                .specialisations
+                .keys()
+                .filter(|k| k.starts_with(&prefix))
+                .count();
             return Err(if staged_levels > 1 {
                 err.with_note(format!(
                     "'{}' recursed through staged control flow with a different compile-time argument at each level, so each level is a new specialisation; pass a run-time value instead (e.g. np.int64(i) for a Python int i) so that one function serves every level",
@@ -69,30 +91,45 @@ impl Stager {
             ScopeKind::Function,
             c.env.clone(),
             c.locals.clone(),
-            activity::declared_outer(c.body).into_iter().filter(|n| !is_nonlocal(c, n)).collect(),
+            activity::declared_outer(c.body)
+                .into_iter()
+                .filter(|n| !is_nonlocal(c, n))
+                .collect(),
         );
         if self.is_staged_reentry(c) {
             return self.staged_recursive_call(c, args);
         }
         bind_arguments(c, args, &frame)?;
         self.call_depth += 1;
-        self.call_stack.push(super::ActiveCall { closure: c.clone(), generation: self.generation, regions: self.open_regions.len() });
+        self.call_stack.push(super::ActiveCall {
+            closure: c.clone(),
+            generation: self.generation,
+            regions: self.open_regions.len(),
+        });
         let result = match c.lambda_body {
             Some(e) => self.eval(e, &frame),
             None => self.exec_block(c.body, &frame).and_then(|flow| match flow {
                 Flow::Return(v) => self.merge_staged_return(&frame, v, span),
                 Flow::Normal => self.merge_staged_return(&frame, Value::None, span),
-                Flow::Break | Flow::Continue => Err(Diagnostic::error(span, "'break' outside loop")),
+                Flow::Break | Flow::Continue => {
+                    Err(Diagnostic::error(span, "'break' outside loop"))
+                }
             }),
         };
         self.call_stack.pop();
         self.call_depth -= 1;
         result.map_err(|d| {
-            if d.kind == crate::diagnostics::DiagnosticKind::Internal || d.span == span || self.call_depth == 0 {
+            if d.kind == crate::diagnostics::DiagnosticKind::Internal
+                || d.span == span
+                || self.call_depth == 0
+            {
                 return d;
             }
             let (line, col) = self.file.line_col(span.start);
-            d.with_note(format!("in '{}', called from line {line}, column {col}", c.name))
+            d.with_note(format!(
+                "in '{}', called from line {line}, column {col}",
+                c.name
+            ))
         })
     }
 }
@@ -100,7 +137,12 @@ impl Stager {
 impl Stager {
     /// A function's result when some `return` ran under staged control flow:
     /// the returned value where the flag is set, the fall-through value elsewhere.
-    fn merge_staged_return(&mut self, frame: &Rc<Scope>, fallthrough: Value, span: agc_ir::Span) -> R<Value> {
+    fn merge_staged_return(
+        &mut self,
+        frame: &Rc<Scope>,
+        fallthrough: Value,
+        span: agc_ir::Span,
+    ) -> R<Value> {
         use super::control_flow::{RETURNED, RETVAL};
         match (frame.get_here(RETURNED), frame.get_here(RETVAL)) {
             (Some(Value::Tensor(flag)), Some(ret)) => {
@@ -116,10 +158,20 @@ impl Stager {
     }
 
     /// Elementwise choice between two values of the same structure.
-    fn select_value(&mut self, flag: &super::value::Tensor, a: &Value, b: &Value, span: agc_ir::Span) -> R<Value> {
+    fn select_value(
+        &mut self,
+        flag: &super::value::Tensor,
+        a: &Value,
+        b: &Value,
+        span: agc_ir::Span,
+    ) -> R<Value> {
         match (a, b) {
             (Value::Tuple(x), Value::Tuple(y)) if x.len() == y.len() => {
-                let items = x.iter().zip(y.iter()).map(|(p, q)| self.select_value(flag, p, q, span)).collect::<R<_>>()?;
+                let items = x
+                    .iter()
+                    .zip(y.iter())
+                    .map(|(p, q)| self.select_value(flag, p, q, span))
+                    .collect::<R<_>>()?;
                 Ok(Value::tuple(items))
             }
             _ => {
@@ -146,7 +198,13 @@ fn is_nonlocal(c: &Closure, name: &str) -> bool {
 /// Python's argument binding: positional, keywords, defaults, `*args`, `**kwargs`.
 fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
     let span = args.span;
-    let positional: Vec<&str> = c.args.posonlyargs.iter().chain(&c.args.args).map(|a| a.def.arg.as_str()).collect();
+    let positional: Vec<&str> = c
+        .args
+        .posonlyargs
+        .iter()
+        .chain(&c.args.args)
+        .map(|a| a.def.arg.as_str())
+        .collect();
     let mut bound: HashMap<String, Value> = HashMap::new();
     let mut extra_pos = Vec::new();
     for (i, v) in args.pos.into_iter().enumerate() {
@@ -158,13 +216,22 @@ fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
         }
     }
     let mut extra_kw = Vec::new();
-    let kwonly: Vec<&str> = c.args.kwonlyargs.iter().map(|a| a.def.arg.as_str()).collect();
+    let kwonly: Vec<&str> = c
+        .args
+        .kwonlyargs
+        .iter()
+        .map(|a| a.def.arg.as_str())
+        .collect();
     let posonly = c.args.posonlyargs.len();
     for (k, v) in args.kw {
-        let is_param = positional.iter().skip(posonly).any(|p| *p == k) || kwonly.contains(&k.as_str());
+        let is_param =
+            positional.iter().skip(posonly).any(|p| *p == k) || kwonly.contains(&k.as_str());
         if is_param {
             if bound.contains_key(&k) {
-                return Err(Diagnostic::error(span, format!("{}() got multiple values for argument '{k}'", c.name)));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("{}() got multiple values for argument '{k}'", c.name),
+                ));
             }
             bound.insert(k, v);
         } else {
@@ -192,7 +259,10 @@ fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
                     bound.insert(name.to_string(), d.clone());
                 }
                 None => {
-                    return Err(Diagnostic::error(span, format!("{}() missing required keyword argument '{name}'", c.name)))
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("{}() missing required keyword argument '{name}'", c.name),
+                    ))
                 }
             }
         }
@@ -204,19 +274,33 @@ fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
         None if !extra_pos.is_empty() => {
             return Err(Diagnostic::error(
                 span,
-                format!("{}() takes {} positional arguments but {} were given", c.name, positional.len(), positional.len() + extra_pos.len()),
+                format!(
+                    "{}() takes {} positional arguments but {} were given",
+                    c.name,
+                    positional.len(),
+                    positional.len() + extra_pos.len()
+                ),
             ))
         }
         None => {}
     }
     match &c.args.kwarg {
         Some(ka) => {
-            let items = extra_kw.into_iter().map(|(k, v)| (Value::str(&k), v)).collect();
-            bound.insert(ka.arg.to_string(), Value::Dict(Rc::new(RefCell::new(items))));
+            let items = extra_kw
+                .into_iter()
+                .map(|(k, v)| (Value::str(&k), v))
+                .collect();
+            bound.insert(
+                ka.arg.to_string(),
+                Value::Dict(Rc::new(RefCell::new(items))),
+            );
         }
         None => {
             if let Some((k, _)) = extra_kw.first() {
-                return Err(Diagnostic::error(span, format!("{}() got an unexpected keyword argument '{k}'", c.name)));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("{}() got an unexpected keyword argument '{k}'", c.name),
+                ));
             }
         }
     }

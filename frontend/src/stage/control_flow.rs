@@ -30,7 +30,13 @@ impl Stager {
     /// Traces `body` into `region`, turning its exit (return/break/continue)
     /// into flag variables. When `clear_flags`, the flags start out false
     /// (the region only runs when no exit happened before it).
-    pub fn trace_region(&mut self, region: RegionId, body: &'static [Stmt], scope: &Rc<Scope>, clear_flags: bool) -> R<()> {
+    pub fn trace_region(
+        &mut self,
+        region: RegionId,
+        body: &'static [Stmt],
+        scope: &Rc<Scope>,
+        clear_flags: bool,
+    ) -> R<()> {
         if clear_flags {
             for flag in EXIT_FLAGS {
                 if scope.get_here(flag).is_some() {
@@ -65,16 +71,40 @@ impl Stager {
     }
 
     /// Runs `rest` only where no staged exit happened.
-    pub fn guard_rest(&mut self, exit: Tensor, rest: &'static [Stmt], scope: &Rc<Scope>, span: Span) -> R<()> {
+    pub fn guard_rest(
+        &mut self,
+        exit: Tensor,
+        rest: &'static [Stmt],
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<()> {
         let ty = exit.ty.clone();
         let go_on = self.emit(OpKind::Unary(UnaryOp::Not), &[&exit], ty, span)?;
-        let arms = IfArms { then: rest, orelse: &[], within: rest, owner: None, clear_flags_in_then: true };
+        let arms = IfArms {
+            then: rest,
+            orelse: &[],
+            within: rest,
+            owner: None,
+            clear_flags_in_then: true,
+        };
         self.staged_if(go_on, arms, scope, span)
     }
 
     /// `if cond: then else: orelse` with a staged rank-0 bool `cond`.
-    pub fn staged_if(&mut self, cond: Tensor, arms: IfArms, scope: &Rc<Scope>, span: Span) -> R<()> {
-        let IfArms { then: body, orelse, within, owner, clear_flags_in_then } = arms;
+    pub fn staged_if(
+        &mut self,
+        cond: Tensor,
+        arms: IfArms,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<()> {
+        let IfArms {
+            then: body,
+            orelse,
+            within,
+            owner,
+            clear_flags_in_then,
+        } = arms;
         let mut assigned: BTreeSet<String> = activity::bound_names(body);
         assigned.extend(activity::bound_names(orelse));
         for block in [body, orelse] {
@@ -82,7 +112,9 @@ impl Stager {
         }
         // Only what is read later leaves the `if` (unknown liveness: all of it).
         let live = self.facts.live_leaving(within);
-        let (carried, dead): (BTreeSet<String>, BTreeSet<String>) = assigned.into_iter().partition(|n| live.as_ref().is_none_or(|l| l.contains(n)));
+        let (carried, dead): (BTreeSet<String>, BTreeSet<String>) = assigned
+            .into_iter()
+            .partition(|n| live.as_ref().is_none_or(|l| l.contains(n)));
         let mut names = carried;
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
@@ -112,7 +144,10 @@ impl Stager {
         }
         // Staged lists are updated in place: keep the then-branch's contents
         // as new objects, and put the originals back for the else-branch.
-        let mut after_then: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n).map(detach_list)).collect();
+        let mut after_then: Vec<Option<Value>> = names
+            .iter()
+            .map(|n| self.peek(scope, n).map(detach_list))
+            .collect();
         let attrs_then = object_state::snapshot(scope);
         let containers_then = containers.changed();
         containers.restore(false);
@@ -121,7 +156,8 @@ impl Stager {
         if self.stage_appended_lists(&containers, scope, span, &undo)? {
             return self.staged_if(cond, arms, scope, span);
         }
-        let mut after_else: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
+        let mut after_else: Vec<Option<Value>> =
+            names.iter().map(|n| self.peek(scope, n)).collect();
         // Object attributes either branch changed are merged like variables.
         let attrs_else = object_state::snapshot(scope);
         let mut changed = object_state::changed(&attrs_before, &attrs_then);
@@ -136,14 +172,22 @@ impl Stager {
         // So are lists and dicts either branch changed in place: each side as
         // a copy, and the objects themselves get their old contents back.
         let containers_else = containers.changed();
-        let extra: BTreeSet<String> = containers_then.iter().chain(&containers_else).map(|(n, _)| n.clone()).filter(|n| !names.contains(n)).collect();
+        let extra: BTreeSet<String> = containers_then
+            .iter()
+            .chain(&containers_else)
+            .map(|(n, _)| n.clone())
+            .filter(|n| !names.contains(n))
+            .collect();
         for name in extra {
             let current = self.peek(scope, &name);
             after_then.push(current.clone());
             after_else.push(current);
             names.push(name);
         }
-        for (changes, side) in [(&containers_then, &mut after_then), (&containers_else, &mut after_else)] {
+        for (changes, side) in [
+            (&containers_then, &mut after_then),
+            (&containers_else, &mut after_else),
+        ] {
             for (name, copy) in changes {
                 if let Some(i) = names.iter().position(|n| n == name) {
                     side[i] = Some(copy.clone());
@@ -160,14 +204,29 @@ impl Stager {
             match (&after_then[i], &after_else[i]) {
                 (None, None) => {}
                 (Some(a), Some(b)) => plans.push((i, merge::plan(a, b, &what, span)?)),
-                (Some(v), None) | (None, Some(v)) if pseudo || !self.read_after_branch(owner, if after_then[i].is_some() { orelse } else { body }, name) => {
+                (Some(v), None) | (None, Some(v))
+                    if pseudo
+                        || !self.read_after_branch(
+                            owner,
+                            if after_then[i].is_some() {
+                                orelse
+                            } else {
+                                body
+                            },
+                            name,
+                        ) =>
+                {
                     // A placeholder on the other side, which never reads it.
                     if let Some(p) = merge::plan_one(v) {
                         plans.push((i, p));
                     }
                 }
                 (Some(_), None) | (None, Some(_)) => {
-                    let (branch, block) = if after_then[i].is_some() { ("then", body) } else { ("else", orelse) };
+                    let (branch, block) = if after_then[i].is_some() {
+                        ("then", body)
+                    } else {
+                        ("else", orelse)
+                    };
                     let at = self.lines_assigning(owner, block, name);
                     let why = format!(
                         "it is assigned only in the {branch} branch of the staged `if` at line {line}{at}, so it has no value when the other branch runs"
@@ -180,16 +239,26 @@ impl Stager {
             merge::name_list_sizes(p, false, &mut || self.fresh_dim("capacity"));
         }
         let mut yields = [Vec::new(), Vec::new()];
-        for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)].into_iter().enumerate() {
+        for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)]
+            .into_iter()
+            .enumerate()
+        {
             let out = &mut yields[k];
             self.in_region(region, |s| {
                 for (i, p) in &plans {
-                    s.materialize(vals[*i].as_ref(), p, span, &format!("variable '{}'", names[*i]), out)?;
+                    s.materialize(
+                        vals[*i].as_ref(),
+                        p,
+                        span,
+                        &format!("variable '{}'", names[*i]),
+                        out,
+                    )?;
                 }
                 Ok(())
             })?;
             let ops = yields[k].iter().map(|t| t.value).collect();
-            self.func_mut().append_op(region, OpKind::Yield, ops, vec![], vec![], span);
+            self.func_mut()
+                .append_op(region, OpKind::Yield, ops, vec![], vec![], span);
         }
         let mut types = Vec::new();
         for (_, p) in &plans {
@@ -198,12 +267,22 @@ impl Stager {
         let cond_v = self.localize(&cond, span)?;
         let region = self.region;
         let result_types = types.iter().map(|t| Type::Tensor(t.clone())).collect();
-        let (_, results) = self.func_mut().append_op(region, OpKind::If, vec![cond_v], result_types, vec![then_r, else_r], span);
+        let (_, results) = self.func_mut().append_op(
+            region,
+            OpKind::If,
+            vec![cond_v],
+            result_types,
+            vec![then_r, else_r],
+            span,
+        );
         let origin = self.generation;
-        let mut values = results
-            .into_iter()
-            .zip(types)
-            .map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor {
+            value,
+            ty,
+            origin,
+            region,
+            weak: false,
+        });
         self.bind_merged(&plans, &names, &mut values, scope);
         for name in &dead {
             let why = format!("it is assigned in the staged `if` at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
@@ -218,8 +297,14 @@ impl Stager {
     /// this one does not is an error only then (the for-else idiom assigns it
     /// on every path that reads it).
     fn read_after_branch(&self, owner: Option<&'static Stmt>, block: &[Stmt], name: &str) -> bool {
-        let Some(owner @ Stmt::If(_)) = owner else { return true };
-        let live = if block.is_empty() { self.facts.live_after(owner).cloned() } else { self.facts.live_leaving(block) };
+        let Some(owner @ Stmt::If(_)) = owner else {
+            return true;
+        };
+        let live = if block.is_empty() {
+            self.facts.live_after(owner).cloned()
+        } else {
+            self.facts.live_leaving(block)
+        };
         live.is_none_or(|l| l.contains(name))
     }
 
@@ -248,9 +333,21 @@ impl Stager {
     }
 
     /// ` (line 7)` / ` (lines 7, 9)`: where `name` is assigned in `block` of statement `owner`.
-    pub fn lines_assigning(&self, owner: Option<&'static Stmt>, block: &[Stmt], name: &str) -> String {
-        let Some(owner) = owner else { return String::new() };
-        let lines: Vec<String> = self.facts.assignments_in(owner, block, name).into_iter().map(|o| self.file.line_col(o).0.to_string()).collect();
+    pub fn lines_assigning(
+        &self,
+        owner: Option<&'static Stmt>,
+        block: &[Stmt],
+        name: &str,
+    ) -> String {
+        let Some(owner) = owner else {
+            return String::new();
+        };
+        let lines: Vec<String> = self
+            .facts
+            .assignments_in(owner, block, name)
+            .into_iter()
+            .map(|o| self.file.line_col(o).0.to_string())
+            .collect();
         match lines.len() {
             0 => String::new(),
             1 => format!(" (line {})", lines[0]),
@@ -260,7 +357,9 @@ impl Stager {
 
     /// A variable's current binding in this frame (not enclosing ones).
     pub fn peek(&self, scope: &Rc<Scope>, name: &str) -> Option<Value> {
-        scope.get_here(name).filter(|v| !matches!(v, Value::Undefined(_)))
+        scope
+            .get_here(name)
+            .filter(|v| !matches!(v, Value::Undefined(_)))
     }
 }
 
@@ -283,7 +382,9 @@ pub struct IfArms {
 /// A staged list's current contents as a new list object (others unchanged).
 fn detach_list(v: Value) -> Value {
     match v {
-        Value::TensorList(l) => Value::TensorList(Rc::new(std::cell::RefCell::new(l.borrow().clone()))),
+        Value::TensorList(l) => {
+            Value::TensorList(Rc::new(std::cell::RefCell::new(l.borrow().clone())))
+        }
         other => other,
     }
 }

@@ -15,13 +15,21 @@ impl Stager {
     pub fn stage_export(&mut self, req: &ExportRequest) -> R<agc_ir::FuncId> {
         let c = &req.func;
         let mut params: Vec<(String, Type)> = Vec::new();
-        let mut call = Args { span: req.span, ..Args::default() };
+        let mut call = Args {
+            span: req.span,
+            ..Args::default()
+        };
         let positional: Vec<_> = c.args.posonlyargs.iter().chain(&c.args.args).collect();
         let first_default = positional.len() - c.defaults.len();
         let mut staged_slots = Vec::new();
         for (i, a) in positional.iter().enumerate() {
             let name = a.def.arg.to_string();
-            let v = self.export_param(req, &name, span_of(&a.def), (i >= first_default).then(|| c.defaults[i - first_default].clone()))?;
+            let v = self.export_param(
+                req,
+                &name,
+                span_of(&a.def),
+                (i >= first_default).then(|| c.defaults[i - first_default].clone()),
+            )?;
             match v {
                 Some(v) => call.pos.push(v),
                 None => {
@@ -33,7 +41,12 @@ impl Stager {
         }
         for a in &c.args.kwonlyargs {
             let name = a.def.arg.to_string();
-            match self.export_param(req, &name, span_of(&a.def), c.kw_defaults.get(&name).cloned())? {
+            match self.export_param(
+                req,
+                &name,
+                span_of(&a.def),
+                c.kw_defaults.get(&name).cloned(),
+            )? {
                 Some(v) => call.kw.push((name, v)),
                 None => {
                     staged_slots.push((false, call.kw.len()));
@@ -42,8 +55,15 @@ impl Stager {
                 }
             }
         }
-        if let Some((k, _)) = req.static_kwargs.iter().find(|(k, _)| !c.locals.contains(k) || !has_param(c, k)) {
-            return Err(Diagnostic::error(req.span, format!("'{k}' is not a parameter of '{}'", c.name)));
+        if let Some((k, _)) = req
+            .static_kwargs
+            .iter()
+            .find(|(k, _)| !c.locals.contains(k) || !has_param(c, k))
+        {
+            return Err(Diagnostic::error(
+                req.span,
+                format!("'{k}' is not a parameter of '{}'", c.name),
+            ));
         }
         let f = Function::new(req.name.clone(), &params, c.span);
         let (saved, tensors) = self.begin_function(f);
@@ -58,7 +78,11 @@ impl Stager {
         }
         let outs = self.call_closure(c, call).and_then(|r| {
             let mut outs = Vec::new();
-            let at = if self.last_return.is_unknown() { c.span } else { self.last_return };
+            let at = if self.last_return.is_unknown() {
+                c.span
+            } else {
+                self.last_return
+            };
             self.flatten_result(&r, at, &req.name, &mut outs)?;
             Ok(outs)
         });
@@ -66,7 +90,13 @@ impl Stager {
     }
 
     /// The compile-time value bound to an export parameter, or `None` if it is a staged tensor.
-    fn export_param(&mut self, req: &ExportRequest, name: &str, span: Span, default: Option<Value>) -> R<Option<Value>> {
+    fn export_param(
+        &mut self,
+        req: &ExportRequest,
+        name: &str,
+        span: Span,
+        default: Option<Value>,
+    ) -> R<Option<Value>> {
         if let Some((_, v)) = req.static_kwargs.iter().find(|(k, _)| k == name) {
             return Ok(Some(v.clone()));
         }
@@ -85,7 +115,13 @@ impl Stager {
         }
     }
 
-    fn flatten_result(&mut self, v: &Value, span: Span, name: &str, out: &mut Vec<Tensor>) -> R<()> {
+    fn flatten_result(
+        &mut self,
+        v: &Value,
+        span: Span,
+        name: &str,
+        out: &mut Vec<Tensor>,
+    ) -> R<()> {
         match v {
             Value::Tuple(_) | Value::List(_) => {
                 for item in super::pyops::iterate(v, span)? {
@@ -121,5 +157,7 @@ fn param_type(c: &super::value::Closure, name: &str) -> Type {
 }
 
 fn has_param(c: &super::value::Closure, name: &str) -> bool {
-    agc_analysis::py::activity::parameter_names(c.args).iter().any(|p| p == name)
+    agc_analysis::py::activity::parameter_names(c.args)
+        .iter()
+        .any(|p| p == name)
 }

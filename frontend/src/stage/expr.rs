@@ -100,15 +100,28 @@ impl Stager {
                                 }
                             }
                             other => {
-                                return Err(Diagnostic::error(span, format!("'{}' object is not a mapping", other.type_name())))
+                                return Err(Diagnostic::error(
+                                    span,
+                                    format!("'{}' object is not a mapping", other.type_name()),
+                                ))
                             }
                         },
                     }
                 }
                 Ok(Value::Dict(Rc::new(std::cell::RefCell::new(items))))
             }
-            Expr::ListComp(c) => Ok(Value::list(self.comprehension(&c.elt, None, &c.generators, scope)?)),
-            Expr::GeneratorExp(c) => Ok(Value::list(self.comprehension(&c.elt, None, &c.generators, scope)?)),
+            Expr::ListComp(c) => Ok(Value::list(self.comprehension(
+                &c.elt,
+                None,
+                &c.generators,
+                scope,
+            )?)),
+            Expr::GeneratorExp(c) => Ok(Value::list(self.comprehension(
+                &c.elt,
+                None,
+                &c.generators,
+                scope,
+            )?)),
             Expr::DictComp(c) => {
                 let flat = self.comprehension(&c.key, Some(&c.value), &c.generators, scope)?;
                 let mut items = Vec::new();
@@ -137,19 +150,28 @@ impl Stager {
             Expr::FormattedValue(f) => {
                 let v = self.eval(&f.value, scope)?;
                 if v.is_staged() {
-                    return Err(Diagnostic::error(span, "a staged tensor has no value at compile time to format"));
+                    return Err(Diagnostic::error(
+                        span,
+                        "a staged tensor has no value at compile time to format",
+                    ));
                 }
                 Ok(Value::str(&pyops::py_str(&v)))
             }
             Expr::Starred(_) => Err(Diagnostic::error(span, "can't use starred expression here")),
-            other => Err(Diagnostic::unsupported(span, format!("unsupported expression: {}", expr_name(other)))),
+            other => Err(Diagnostic::unsupported(
+                span,
+                format!("unsupported expression: {}", expr_name(other)),
+            )),
         }
     }
 
     /// Name lookup: scopes, then builtins.
     pub fn lookup(&mut self, name: &str, scope: &Rc<Scope>, span: Span) -> R<Value> {
         match scope.lookup(name) {
-            Ok(Value::Undefined(why)) => Err(Diagnostic::error(span, format!("'{name}' is undefined here: {why}"))),
+            Ok(Value::Undefined(why)) => Err(Diagnostic::error(
+                span,
+                format!("'{name}' is undefined here: {why}"),
+            )),
             Ok(v) => Ok(v),
             Err(LookupError::Unbound) => Err(Diagnostic::error(
                 span,
@@ -192,14 +214,19 @@ impl Stager {
                         for (key, val) in d.borrow().iter() {
                             match key {
                                 Value::Str(s) => kw.push((s.to_string(), val.clone())),
-                                _ => return Err(Diagnostic::error(span, "keywords must be strings")),
+                                _ => {
+                                    return Err(Diagnostic::error(span, "keywords must be strings"))
+                                }
                             }
                         }
                     }
                     other => {
                         return Err(Diagnostic::error(
                             span,
-                            format!("argument after ** must be a mapping, not {}", other.type_name()),
+                            format!(
+                                "argument after ** must be a mapping, not {}",
+                                other.type_name()
+                            ),
                         ))
                     }
                 },
@@ -218,7 +245,9 @@ impl Stager {
         }
         // Products of run-time sizes stay symbolic (usable as reshape dims).
         if let (Operator::Mult, Some(a), Some(b)) = (op, sym_dim(l), sym_dim(r)) {
-            return Ok(super::methods::dim_value(&agc_ir::infer::dim_product(&[a, b])));
+            return Ok(super::methods::dim_value(&agc_ir::infer::dim_product(&[
+                a, b,
+            ])));
         }
         if let Some(v) = self.instance_operator(op, l, r, span)? {
             return Ok(v);
@@ -230,13 +259,22 @@ impl Stager {
             Some(b) => self.binary(b, l, r, span),
             None => Err(Diagnostic::unsupported(
                 span,
-                format!("operator {} is not supported on tensors", pyops::op_symbol(op)),
+                format!(
+                    "operator {} is not supported on tensors",
+                    pyops::op_symbol(op)
+                ),
             )),
         }
     }
 
     /// `__add__`-style methods of user classes.
-    fn instance_operator(&mut self, op: Operator, l: &Value, r: &Value, span: Span) -> R<Option<Value>> {
+    fn instance_operator(
+        &mut self,
+        op: Operator,
+        l: &Value,
+        r: &Value,
+        span: Span,
+    ) -> R<Option<Value>> {
         let name = match op {
             Operator::Add => "__add__",
             Operator::Sub => "__sub__",
@@ -248,7 +286,9 @@ impl Stager {
         if let Value::Instance(i) = l {
             if i.class.lookup(name).is_some() {
                 let m = self.get_attr(l, name, span)?;
-                return self.call(&m, Args::positional(vec![r.clone()], span)).map(Some);
+                return self
+                    .call(&m, Args::positional(vec![r.clone()], span))
+                    .map(Some);
             }
         }
         Ok(None)
@@ -270,16 +310,23 @@ impl Stager {
             (ast::UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
             (ast::UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
             (ast::UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
-            (ast::UnaryOp::UAdd, Value::Int(_) | Value::Float(_) | Value::Tensor(_)) => Ok(v.clone()),
+            (ast::UnaryOp::UAdd, Value::Int(_) | Value::Float(_) | Value::Tensor(_)) => {
+                Ok(v.clone())
+            }
             (ast::UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
             (ast::UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
             (ast::UnaryOp::USub, _) if v.is_staged() => self.unary(U::Neg, v, span),
-            (ast::UnaryOp::Invert, Value::Tensor(t)) if t.ty.dtype == agc_ir::DType::Bool => self.unary(U::Not, v, span),
+            (ast::UnaryOp::Invert, Value::Tensor(t)) if t.ty.dtype == agc_ir::DType::Bool => {
+                self.unary(U::Not, v, span)
+            }
             (ast::UnaryOp::Invert, Value::Tensor(_)) => {
                 let minus_one = Value::Int(-1);
                 self.binary(BinaryOp::Xor, v, &minus_one, span)
             }
-            _ => Err(Diagnostic::error(span, format!("bad operand type for unary operator: '{}'", v.type_name()))),
+            _ => Err(Diagnostic::error(
+                span,
+                format!("bad operand type for unary operator: '{}'", v.type_name()),
+            )),
         }
     }
 
@@ -328,7 +375,12 @@ impl Stager {
         Ok(acc)
     }
 
-    fn compare_chain(&mut self, c: &'static ast::ExprCompare, scope: &Rc<Scope>, span: Span) -> R<Value> {
+    fn compare_chain(
+        &mut self,
+        c: &'static ast::ExprCompare,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<Value> {
         let mut left = self.eval(&c.left, scope)?;
         let mut result: Option<Value> = None;
         for (op, right_e) in c.ops.iter().zip(&c.comparators) {
@@ -340,7 +392,10 @@ impl Stager {
                 Some(b) => Value::Bool(b),
                 None => {
                     let op = cmp_op_of(*op).ok_or_else(|| {
-                        Diagnostic::unsupported(span, "`in`/`is` on staged tensors is not supported")
+                        Diagnostic::unsupported(
+                            span,
+                            "`in`/`is` on staged tensors is not supported",
+                        )
                     })?;
                     self.compare(op, &left, &right, span)?
                 }
@@ -351,7 +406,10 @@ impl Stager {
                     (Some(false), _) => return Ok(prev),
                     (Some(true), _) => r,
                     _ => {
-                        let (a, b) = (self.to_tensor(&prev, None, span)?, self.to_tensor(&r, None, span)?);
+                        let (a, b) = (
+                            self.to_tensor(&prev, None, span)?,
+                            self.to_tensor(&r, None, span)?,
+                        );
                         Value::Tensor(self.binary_same(BinaryOp::And, &a, &b, span)?)
                     }
                 },
@@ -375,7 +433,13 @@ impl Stager {
         span: Span,
     ) -> R<Value> {
         let c = self.truth_tensor(test, span)?;
-        self.staged_choice(c, |s| s.eval(body, scope), |s| s.eval(orelse, scope), "the two sides of a staged conditional expression", span)
+        self.staged_choice(
+            c,
+            |s| s.eval(body, scope),
+            |s| s.eval(orelse, scope),
+            "the two sides of a staged conditional expression",
+            span,
+        )
     }
 
     /// The value of `then` where `cond` holds and of `otherwise` elsewhere,
@@ -399,27 +463,50 @@ impl Stager {
         let mut yields = [Vec::new(), Vec::new()];
         for (k, (region, v)) in [(then_r, &a), (else_r, &b)].into_iter().enumerate() {
             let out = &mut yields[k];
-            self.in_region(region, |s| s.materialize(Some(v), &plan, span, what, out).map(|_| Value::None))?;
+            self.in_region(region, |s| {
+                s.materialize(Some(v), &plan, span, what, out)
+                    .map(|_| Value::None)
+            })?;
             let ops = yields[k].iter().map(|t| t.value).collect();
-            self.func_mut().append_op(region, agc_ir::OpKind::Yield, ops, vec![], vec![], span);
+            self.func_mut()
+                .append_op(region, agc_ir::OpKind::Yield, ops, vec![], vec![], span);
         }
         let mut types = Vec::new();
         super::merge::staged_types(&plan, &mut types);
         let cond_v = self.localize(&cond, span)?;
         let region = self.region;
-        let result_types = types.iter().map(|t| agc_ir::Type::Tensor(t.clone())).collect();
-        let (_, results) =
-            self.func_mut().append_op(region, agc_ir::OpKind::If, vec![cond_v], result_types, vec![then_r, else_r], span);
+        let result_types = types
+            .iter()
+            .map(|t| agc_ir::Type::Tensor(t.clone()))
+            .collect();
+        let (_, results) = self.func_mut().append_op(
+            region,
+            agc_ir::OpKind::If,
+            vec![cond_v],
+            result_types,
+            vec![then_r, else_r],
+            span,
+        );
         let origin = self.generation;
         let mut values = results
             .into_iter()
             .zip(types)
-            .map(|(value, ty)| super::value::Tensor { value, ty, origin, region, weak: false });
+            .map(|(value, ty)| super::value::Tensor {
+                value,
+                ty,
+                origin,
+                region,
+                weak: false,
+            });
         Ok(super::merge::rebuild(&plan, &mut values))
     }
 
     /// Runs `f` with ops appended to `region` (nested in the current one).
-    pub fn in_region<T>(&mut self, region: agc_ir::RegionId, f: impl FnOnce(&mut Stager) -> R<T>) -> R<T> {
+    pub fn in_region<T>(
+        &mut self,
+        region: agc_ir::RegionId,
+        f: impl FnOnce(&mut Stager) -> R<T>,
+    ) -> R<T> {
         let saved = std::mem::replace(&mut self.region, region);
         self.open_regions.push(region);
         let r = f(self);
@@ -435,7 +522,12 @@ impl Stager {
         generators: &'static [ast::Comprehension],
         scope: &Rc<Scope>,
     ) -> R<Vec<Value>> {
-        let inner = Scope::child(super::scope::ScopeKind::Function, scope.clone(), Rc::default(), Default::default());
+        let inner = Scope::child(
+            super::scope::ScopeKind::Function,
+            scope.clone(),
+            Rc::default(),
+            Default::default(),
+        );
         let mut out = Vec::new();
         self.comprehension_level(elt, value, generators, &inner, &mut out)?;
         Ok(out)
@@ -500,14 +592,27 @@ fn constant(c: &Constant, span: Span) -> R<Value> {
         Constant::None => Value::None,
         Constant::Bool(b) => Value::Bool(*b),
         Constant::Str(s) => Value::str(s),
-        Constant::Int(i) => Value::Int(i64::try_from(i).map_err(|_| {
-            Diagnostic::error(span, "integer literal does not fit in 64 bits")
-        })?),
+        Constant::Int(i) => Value::Int(
+            i64::try_from(i)
+                .map_err(|_| Diagnostic::error(span, "integer literal does not fit in 64 bits"))?,
+        ),
         Constant::Float(f) => Value::Float(*f),
-        Constant::Tuple(items) => Value::tuple(items.iter().map(|c| constant(c, span)).collect::<R<_>>()?),
+        Constant::Tuple(items) => {
+            Value::tuple(items.iter().map(|c| constant(c, span)).collect::<R<_>>()?)
+        }
         Constant::Ellipsis => Value::Ellipsis,
-        Constant::Bytes(_) => return Err(Diagnostic::unsupported(span, "bytes literals are not supported")),
-        Constant::Complex { .. } => return Err(Diagnostic::unsupported(span, "complex numbers are not supported")),
+        Constant::Bytes(_) => {
+            return Err(Diagnostic::unsupported(
+                span,
+                "bytes literals are not supported",
+            ))
+        }
+        Constant::Complex { .. } => {
+            return Err(Diagnostic::unsupported(
+                span,
+                "complex numbers are not supported",
+            ))
+        }
     })
 }
 

@@ -59,7 +59,11 @@ impl FlowFacts {
     pub fn live_leaving(&self, stmts: &[Stmt]) -> Option<BTreeSet<String>> {
         let (first, last) = (stmts.first()?, stmts.last()?);
         let facts = self.by_stmt.get(&key(first))?;
-        Some(facts.liveness.live_leaving(TextRange::new(first.start(), last.end())))
+        Some(
+            facts
+                .liveness
+                .live_leaving(TextRange::new(first.start(), last.end())),
+        )
     }
 
     /// The names live when `s` completes normally (falls through), if known.
@@ -77,12 +81,20 @@ impl FlowFacts {
     pub fn assignments_in(&self, owner: &Stmt, block: &[Stmt], name: &str) -> Vec<u32> {
         self.by_stmt
             .get(&key(owner))
-            .map(|f| f.reaching.defs_in(block, name).into_iter().map(|r| r.start().to_u32()).collect())
+            .map(|f| {
+                f.reaching
+                    .defs_in(block, name)
+                    .into_iter()
+                    .map(|r| r.start().to_u32())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
     /// Whether a definition of `name` made before loop `s` reaches its head.
     pub fn defined_before_loop(&self, s: &Stmt, name: &str) -> bool {
-        self.by_stmt.get(&key(s)).is_none_or(|f| f.reaching.reaching_from_outside_loop(s, name))
+        self.by_stmt
+            .get(&key(s))
+            .is_none_or(|f| f.reaching.reaching_from_outside_loop(s, name))
     }
 }

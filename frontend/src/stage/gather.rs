@@ -32,7 +32,11 @@ pub(super) fn is_array_index(v: &Value) -> bool {
 }
 
 fn full_slice() -> Value {
-    Value::Slice(Rc::new(SliceValue { start: Value::None, stop: Value::None, step: Value::None }))
+    Value::Slice(Rc::new(SliceValue {
+        start: Value::None,
+        stop: Value::None,
+        step: Value::None,
+    }))
 }
 
 fn is_full_slice(v: &Value) -> bool {
@@ -41,8 +45,15 @@ fn is_full_slice(v: &Value) -> bool {
 
 impl Stager {
     /// `t[items]` where some item is an index array (see [`is_array_index`]).
-    pub(super) fn index_with_array(&mut self, t: &Tensor, items: &[Value], span: Span) -> R<Tensor> {
-        let arrays: Vec<usize> = (0..items.len()).filter(|&i| is_array_index(&items[i])).collect();
+    pub(super) fn index_with_array(
+        &mut self,
+        t: &Tensor,
+        items: &[Value],
+        span: Span,
+    ) -> R<Tensor> {
+        let arrays: Vec<usize> = (0..items.len())
+            .filter(|&i| is_array_index(&items[i]))
+            .collect();
         let k = arrays[0];
         if let Value::Tensor(m) = &items[k] {
             if m.ty.dtype == DType::Bool {
@@ -53,7 +64,10 @@ impl Stager {
             }
         }
         let basic = |v: &Value| matches!(v, Value::Slice(_) | Value::None | Value::Ellipsis);
-        if arrays.len() > 1 || !items[..k].iter().all(is_full_slice) || !items[k + 1..].iter().all(basic) {
+        if arrays.len() > 1
+            || !items[..k].iter().all(is_full_slice)
+            || !items[k + 1..].iter().all(basic)
+        {
             return Err(Diagnostic::unsupported(
                 span,
                 "an index array must be the only array or integer index, after full slices `:` only (as in x[idx] or x[:, idx]); index in two steps",
@@ -62,7 +76,11 @@ impl Stager {
         if k >= t.ty.rank() {
             return Err(Diagnostic::error(
                 span,
-                format!("too many indices for array: array is {}-dimensional, but {} were indexed", t.ty.rank(), k + 1),
+                format!(
+                    "too many indices for array: array is {}-dimensional, but {} were indexed",
+                    t.ty.rank(),
+                    k + 1
+                ),
             ));
         }
         let idx = self.index_array(&items[k], span)?;
@@ -75,7 +93,10 @@ impl Stager {
         again.extend_from_slice(rest);
         match self.get_item(&Value::Tensor(picked), &Value::tuple(again), span)? {
             Value::Tensor(r) => Ok(r),
-            other => Err(Diagnostic::internal(span, format!("indexing a tensor gave {}", other.type_name()))),
+            other => Err(Diagnostic::internal(
+                span,
+                format!("indexing a tensor gave {}", other.type_name()),
+            )),
         }
     }
 
@@ -104,7 +125,10 @@ impl Stager {
         args.check("take", 3, &["a", "indices", "axis", "mode"])?;
         if let Some(mode) = args.get_some(3, "mode") {
             if !matches!(&mode, Value::Str(s) if &**s == "raise") {
-                return Err(Diagnostic::unsupported(span, "np.take supports only mode='raise'"));
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "np.take supports only mode='raise'",
+                ));
             }
         }
         let a = self.to_tensor(&args.req(0, "a", "take")?, None, span)?;
@@ -112,8 +136,13 @@ impl Stager {
         let (src, axis) = match args.get_some(2, "axis") {
             None => (self.flatten(&a, span)?, 0),
             Some(v) => {
-                let ax = v.as_int().ok_or_else(|| Diagnostic::unsupported(span, "np.take: 'axis' must be a compile-time int"))?;
-                (a.clone(), infer::normalize_axis(ax, a.ty.rank()).map_err(|e| type_error(span, e))?)
+                let ax = v.as_int().ok_or_else(|| {
+                    Diagnostic::unsupported(span, "np.take: 'axis' must be a compile-time int")
+                })?;
+                (
+                    a.clone(),
+                    infer::normalize_axis(ax, a.ty.rank()).map_err(|e| type_error(span, e))?,
+                )
             }
         };
         Ok(Value::Tensor(self.gather(&src, &idx, axis, span)?))

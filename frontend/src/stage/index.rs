@@ -20,10 +20,15 @@ enum IndexItem {
 fn opt_int(v: &Value, span: Span) -> R<Option<i64>> {
     match v {
         Value::None => Ok(None),
-        other => other
-            .as_int()
-            .map(Some)
-            .ok_or_else(|| Diagnostic::unsupported(span, format!("slice bounds must be compile-time ints, got '{}'", other.type_name()))),
+        other => other.as_int().map(Some).ok_or_else(|| {
+            Diagnostic::unsupported(
+                span,
+                format!(
+                    "slice bounds must be compile-time ints, got '{}'",
+                    other.type_name()
+                ),
+            )
+        }),
     }
 }
 
@@ -32,7 +37,11 @@ fn slice_dim(s: &SliceValue, span: Span) -> R<SliceDim> {
     if step == 0 {
         return Err(Diagnostic::error(span, "slice step cannot be zero"));
     }
-    Ok(SliceDim { start: opt_int(&s.start, span)?, stop: opt_int(&s.stop, span)?, step })
+    Ok(SliceDim {
+        start: opt_int(&s.start, span)?,
+        stop: opt_int(&s.stop, span)?,
+        step,
+    })
 }
 
 impl Stager {
@@ -53,11 +62,17 @@ impl Stager {
                 .iter()
                 .find(|(k, _)| pyops::py_eq(k, index))
                 .map(|(_, v)| v.clone())
-                .ok_or_else(|| Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(index)))),
+                .ok_or_else(|| {
+                    Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(index)))
+                }),
             // A list of tensors indexed at run time: stack it, then index.
             Value::List(_) | Value::Tuple(_) if index.is_staged() && is_int_index(index) => {
                 let stacked = self.to_tensor(base, None, span)?;
-                Ok(Value::Tensor(self.dyn_index(&stacked, std::slice::from_ref(index), span)?))
+                Ok(Value::Tensor(self.dyn_index(
+                    &stacked,
+                    std::slice::from_ref(index),
+                    span,
+                )?))
             }
             Value::List(_) | Value::Tuple(_) | Value::Str(_) => {
                 let items = pyops::iterate(base, span)?;
@@ -71,16 +86,30 @@ impl Stager {
                         let sd = slice_dim(s, span)?;
                         let (start, _) = sd.bounds_for(items.len() as i64);
                         let n = sd.len_for(items.len() as i64);
-                        Ok(rebuild((0..n).map(|k| items[(start + k * sd.step) as usize].clone()).collect()))
+                        Ok(rebuild(
+                            (0..n)
+                                .map(|k| items[(start + k * sd.step) as usize].clone())
+                                .collect(),
+                        ))
                     }
                     other => {
                         let i = other.as_int().ok_or_else(|| {
-                            Diagnostic::error(span, format!("{} indices must be integers, not {}", base.type_name(), other.type_name()))
+                            Diagnostic::error(
+                                span,
+                                format!(
+                                    "{} indices must be integers, not {}",
+                                    base.type_name(),
+                                    other.type_name()
+                                ),
+                            )
                         })?;
                         let n = items.len() as i64;
                         let j = if i < 0 { i + n } else { i };
                         if j < 0 || j >= n {
-                            return Err(Diagnostic::error(span, format!("{} index out of range", base.type_name())));
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("{} index out of range", base.type_name()),
+                            ));
                         }
                         Ok(items[j as usize].clone())
                     }
@@ -90,7 +119,10 @@ impl Stager {
                 let m = self.get_attr(base, "__getitem__", span)?;
                 self.call(&m, Args::positional(vec![index.clone()], span))
             }
-            other => Err(Diagnostic::error(span, format!("'{}' object is not subscriptable", other.type_name()))),
+            other => Err(Diagnostic::error(
+                span,
+                format!("'{}' object is not subscriptable", other.type_name()),
+            )),
         }
     }
 
@@ -103,12 +135,25 @@ impl Stager {
             return self.index_with_array(t, &raw, span);
         }
         // With run-time indices, spell `...` out as full slices first.
-        let raw: Vec<Value> = if raw.iter().any(Value::is_staged) && raw.iter().any(|v| matches!(v, Value::Ellipsis)) {
-            let consumed = raw.iter().filter(|v| !matches!(v, Value::None | Value::Ellipsis)).count();
-            let full = || Value::Slice(std::rc::Rc::new(SliceValue { start: Value::None, stop: Value::None, step: Value::None }));
+        let raw: Vec<Value> = if raw.iter().any(Value::is_staged)
+            && raw.iter().any(|v| matches!(v, Value::Ellipsis))
+        {
+            let consumed = raw
+                .iter()
+                .filter(|v| !matches!(v, Value::None | Value::Ellipsis))
+                .count();
+            let full = || {
+                Value::Slice(std::rc::Rc::new(SliceValue {
+                    start: Value::None,
+                    stop: Value::None,
+                    step: Value::None,
+                }))
+            };
             raw.iter()
                 .flat_map(|v| match v {
-                    Value::Ellipsis => (0..t.ty.rank().saturating_sub(consumed)).map(|_| full()).collect::<Vec<_>>(),
+                    Value::Ellipsis => (0..t.ty.rank().saturating_sub(consumed))
+                        .map(|_| full())
+                        .collect::<Vec<_>>(),
                     other => vec![other.clone()],
                 })
                 .collect()
@@ -117,11 +162,16 @@ impl Stager {
         };
         // `x[:, .., :, j, ...]` with a run-time `j`: move that axis first.
         let lead_full = raw.iter().take_while(|v| is_full_slice(v)).count();
-        if lead_full > 0 && lead_full < raw.len() && raw[lead_full].is_staged() && is_int_index(&raw[lead_full]) {
+        if lead_full > 0
+            && lead_full < raw.len()
+            && raw[lead_full].is_staged()
+            && is_int_index(&raw[lead_full])
+        {
             let k = lead_full;
             let mut perm = vec![k];
             perm.extend((0..t.ty.rank()).filter(|&a| a != k));
-            let ty = infer::transpose(&t.ty, &perm).map_err(|e| super::tensor::type_error(span, e))?;
+            let ty =
+                infer::transpose(&t.ty, &perm).map_err(|e| super::tensor::type_error(span, e))?;
             let moved = self.emit(OpKind::Transpose { perm }, &[t], ty, span)?;
             let picked = self.dyn_index(&moved, &raw[k..k + 1], span)?;
             let mut rest: Vec<Value> = raw[..k].to_vec();
@@ -129,7 +179,11 @@ impl Stager {
             return self.index_rest(picked, &rest, span);
         }
         // Run-time indices: leading integer indices with at least one staged.
-        let ints = raw.iter().take_while(|v| is_int_index(v)).count().min(t.ty.rank());
+        let ints = raw
+            .iter()
+            .take_while(|v| is_int_index(v))
+            .count()
+            .min(t.ty.rank());
         // Run-time indices, and integer indices into run-time sized axes, are
         // bounds-checked when the library runs.
         let symbolic_axis = t.ty.dims[..ints].iter().any(|d| matches!(d, Dim::Sym(_)));
@@ -142,7 +196,10 @@ impl Stager {
                 return self.dyn_slice(t, s, &raw[1..], span);
             }
         }
-        let consumed = raw.iter().filter(|v| !matches!(v, Value::None | Value::Ellipsis)).count();
+        let consumed = raw
+            .iter()
+            .filter(|v| !matches!(v, Value::None | Value::Ellipsis))
+            .count();
         if consumed > t.ty.rank() {
             return Err(Diagnostic::error(
                 span,
@@ -150,7 +207,10 @@ impl Stager {
             ));
         }
         if raw.iter().filter(|v| matches!(v, Value::Ellipsis)).count() > 1 {
-            return Err(Diagnostic::error(span, "an index can only have a single ellipsis ('...')"));
+            return Err(Diagnostic::error(
+                span,
+                "an index can only have a single ellipsis ('...')",
+            ));
         }
         let mut items = Vec::new();
         for v in &raw {
@@ -171,7 +231,10 @@ impl Stager {
                 })?)),
             }
         }
-        let used = items.iter().filter(|i| !matches!(i, IndexItem::NewAxis)).count();
+        let used = items
+            .iter()
+            .filter(|i| !matches!(i, IndexItem::NewAxis))
+            .count();
         items.extend((used..t.ty.rank()).map(|_| IndexItem::Slice(SliceDim::FULL)));
         // Per-axis slices and the final dims.
         let mut slices = Vec::new();
@@ -201,7 +264,11 @@ impl Stager {
                         _ => *i,
                     };
                     let stop = if start == -1 { None } else { Some(start + 1) };
-                    slices.push(SliceDim { start: Some(start), stop, step: 1 });
+                    slices.push(SliceDim {
+                        start: Some(start),
+                        stop,
+                        step: 1,
+                    });
                     axis += 1;
                 }
                 IndexItem::Slice(s) => {
@@ -213,7 +280,8 @@ impl Stager {
         }
         let mut cur = t.clone();
         if slices.iter().any(|s| !s.is_full()) {
-            let ty = infer::slice(&t.ty, &slices).map_err(|e| super::tensor::type_error(span, e))?;
+            let ty =
+                infer::slice(&t.ty, &slices).map_err(|e| super::tensor::type_error(span, e))?;
             cur = self.emit(OpKind::Slice { dims: slices }, &[t], ty, span)?;
         }
         self.reshape_to(&cur, final_dims, span)
@@ -244,9 +312,14 @@ impl Stager {
     /// `t[a:b, rest...]` with run-time bounds on the first axis (step 1).
     fn dyn_slice(&mut self, t: &Tensor, s: &SliceValue, rest: &[Value], span: Span) -> R<Tensor> {
         if !matches!(s.step, Value::None) && s.step.as_int() != Some(1) {
-            return Err(Diagnostic::unsupported(span, "a slice with run-time bounds must have step 1"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "a slice with run-time bounds must have step 1",
+            ));
         }
-        let first = t.ty.dims.first().cloned().ok_or_else(|| Diagnostic::error(span, "too many indices for array: array is 0-dimensional"))?;
+        let first = t.ty.dims.first().cloned().ok_or_else(|| {
+            Diagnostic::error(span, "too many indices for array: array is 0-dimensional")
+        })?;
         let start = match &s.start {
             Value::None => Value::Int(0),
             v => v.clone(),
@@ -261,11 +334,20 @@ impl Stager {
         // Named by the source size and the bound values: equal slices have equal sizes.
         let (av, bv) = (self.localize(&a, span)?, self.localize(&b, span)?);
         dims[0] = Dim::Sym(format!("{first}[{av}:{bv}]"));
-        let sliced = self.emit(OpKind::DynSlice, &[t, &a, &b], TensorType::new(t.ty.dtype, dims), span)?;
+        let sliced = self.emit(
+            OpKind::DynSlice,
+            &[t, &a, &b],
+            TensorType::new(t.ty.dtype, dims),
+            span,
+        )?;
         if rest.is_empty() {
             return Ok(sliced);
         }
-        let mut items = vec![Value::Slice(std::rc::Rc::new(SliceValue { start: Value::None, stop: Value::None, step: Value::None }))];
+        let mut items = vec![Value::Slice(std::rc::Rc::new(SliceValue {
+            start: Value::None,
+            stop: Value::None,
+            step: Value::None,
+        }))];
         items.extend_from_slice(rest);
         self.index_tensor(&sliced, &Value::tuple(items), span)
     }
@@ -284,7 +366,10 @@ fn spec(dtype: agc_ir::DType, index: &Value, span: Span) -> R<Value> {
             Value::Str(s) if !s.is_empty() && !s.starts_with('_') => Ok(Dim::Sym(s.to_string())),
             other => Err(Diagnostic::error(
                 span,
-                format!("a tensor spec dim must be a non-negative int or a name, got {}", pyops::py_repr(other)),
+                format!(
+                    "a tensor spec dim must be a non-negative int or a name, got {}",
+                    pyops::py_repr(other)
+                ),
             )),
         })
         .collect::<R<Vec<_>>>()?;

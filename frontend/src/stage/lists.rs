@@ -40,17 +40,29 @@ pub fn snapshot_tensor_lists(scope: &Rc<Scope>) -> Vec<(ListCell, (Tensor, Tenso
 
 /// Names bound to staged lists in this frame (state of any loop or branch that appends).
 pub fn tensor_list_names(scope: &Rc<Scope>) -> Vec<String> {
-    scope.bindings().into_iter().filter(|(_, v)| matches!(v, Value::TensorList(_))).map(|(n, _)| n).collect()
+    scope
+        .bindings()
+        .into_iter()
+        .filter(|(_, v)| matches!(v, Value::TensorList(_)))
+        .map(|(n, _)| n)
+        .collect()
 }
 
 /// Python lists that become staged lists because a region (a loop's probe,
 /// a branch) appended to them (or an inner staged loop made them staged lists): their names, items
 /// before the region, and the item type.
-pub fn lists_to_stage(s: &mut Stager, lists: &super::object_state::Snapshot<Vec<Value>>, scope: &Rc<Scope>, span: Span) -> R<Vec<(String, Vec<Value>, TensorType)>> {
+pub fn lists_to_stage(
+    s: &mut Stager,
+    lists: &super::object_state::Snapshot<Vec<Value>>,
+    scope: &Rc<Scope>,
+    span: Span,
+) -> R<Vec<(String, Vec<Value>, TensorType)>> {
     let mut out = Vec::new();
     for (name, l, before) in lists {
         let item = match scope.get_here(name) {
-            Some(Value::TensorList(t)) => TensorType::new(t.borrow().0.ty.dtype, t.borrow().0.ty.dims[1..].to_vec()),
+            Some(Value::TensorList(t)) => {
+                TensorType::new(t.borrow().0.ty.dtype, t.borrow().0.ty.dims[1..].to_vec())
+            }
             _ => {
                 let now = l.borrow();
                 if now.len() <= before.len() {
@@ -73,20 +85,39 @@ impl Stager {
 
     /// An empty staged list of `item`-typed items holding `initial` first,
     /// with room for `room` more (a rank-0 `i64`; `None`: a few).
-    pub fn new_tensor_list(&mut self, initial: &[Value], item: &TensorType, room: Option<Tensor>, span: Span) -> R<Value> {
+    pub fn new_tensor_list(
+        &mut self,
+        initial: &[Value],
+        item: &TensorType,
+        room: Option<Tensor>,
+        span: Span,
+    ) -> R<Value> {
         let room = match room {
             Some(n) => n,
             None => self.scalar(MIN_CAPACITY, DType::I64, span)?,
         };
         let zero = self.scalar(0.0, item.dtype, span)?;
-        let mut dims = vec![Dim::Sym(format!("{}.capacity", self.localize(&room, span)?))];
+        let mut dims = vec![Dim::Sym(format!(
+            "{}.capacity",
+            self.localize(&room, span)?
+        ))];
         dims.extend(item.dims.iter().cloned());
-        let mut buffer = self.emit(OpKind::Fill, &[&zero, &room], TensorType::new(item.dtype, dims), span)?;
+        let mut buffer = self.emit(
+            OpKind::Fill,
+            &[&zero, &room],
+            TensorType::new(item.dtype, dims),
+            span,
+        )?;
         if !initial.is_empty() {
             // Items already in the list come first.
-            let items: Vec<Value> = initial.iter().map(|v| self.to_tensor_as(v, item.dtype, span).map(Value::Tensor)).collect::<R<_>>()?;
+            let items: Vec<Value> = initial
+                .iter()
+                .map(|v| self.to_tensor_as(v, item.dtype, span).map(Value::Tensor))
+                .collect::<R<_>>()?;
             let head = self.stack(&items, 0, span)?;
-            if let Value::Tensor(joined) = self.concat(&[head, Value::Tensor(buffer.clone())], 0, span)? {
+            if let Value::Tensor(joined) =
+                self.concat(&[head, Value::Tensor(buffer.clone())], 0, span)?
+            {
                 buffer = joined;
             }
         }
@@ -110,10 +141,23 @@ impl Stager {
         }
         let buf = self.reserve_one(&buf, &len, span)?;
         let ty = buf.ty.clone();
-        let buf2 = self.emit(OpKind::DynUpdate { axes: 1, accumulate: false }, &[&buf, &x, &len], ty, span)?;
+        let buf2 = self.emit(
+            OpKind::DynUpdate {
+                axes: 1,
+                accumulate: false,
+            },
+            &[&buf, &x, &len],
+            ty,
+            span,
+        )?;
         let len2 = match self.binary(BinaryOp::Add, &Value::Tensor(len), &Value::Int(1), span)? {
             Value::Tensor(t) => t,
-            _ => return Err(Diagnostic::internal(span, "length increment was not staged")),
+            _ => {
+                return Err(Diagnostic::internal(
+                    span,
+                    "length increment was not staged",
+                ))
+            }
         };
         *l.borrow_mut() = (buf2, len2);
         Ok(())
@@ -122,8 +166,18 @@ impl Stager {
     /// `buf`, or a copy with more room when its `len` items fill it: an IR
     /// `if` whose result size is a fresh symbolic dim.
     fn reserve_one(&mut self, buf: &Tensor, len: &Tensor, span: Span) -> R<Tensor> {
-        let cap = self.emit(OpKind::Dim { axis: 0 }, &[buf], TensorType::scalar(DType::I64), span)?;
-        let full = self.compare(CmpOp::Ge, &Value::Tensor(len.clone()), &Value::Tensor(cap.clone()), span)?;
+        let cap = self.emit(
+            OpKind::Dim { axis: 0 },
+            &[buf],
+            TensorType::scalar(DType::I64),
+            span,
+        )?;
+        let full = self.compare(
+            CmpOp::Ge,
+            &Value::Tensor(len.clone()),
+            &Value::Tensor(cap.clone()),
+            span,
+        )?;
         let full = self.to_tensor(&full, Some(DType::Bool), span)?;
         let f = self.func_mut();
         let (grow_r, keep_r) = (f.new_region(&[]), f.new_region(&[]));
@@ -140,12 +194,14 @@ impl Stager {
                 return Err(Diagnostic::internal(span, "buffer growth was not staged"));
             };
             let v = s.localize(&grown, span)?;
-            s.func_mut().append_op(grow_r, OpKind::Yield, vec![v], vec![], vec![], span);
+            s.func_mut()
+                .append_op(grow_r, OpKind::Yield, vec![v], vec![], vec![], span);
             Ok(())
         })?;
         self.in_region(keep_r, |s| {
             let v = s.localize(buf, span)?;
-            s.func_mut().append_op(keep_r, OpKind::Yield, vec![v], vec![], vec![], span);
+            s.func_mut()
+                .append_op(keep_r, OpKind::Yield, vec![v], vec![], vec![], span);
             Ok(())
         })?;
         let mut dims = buf.ty.dims.clone();
@@ -153,8 +209,21 @@ impl Stager {
         let ty = TensorType::new(buf.ty.dtype, dims);
         let cond = self.localize(&full, span)?;
         let region = self.region;
-        let (_, results) = self.func_mut().append_op(region, OpKind::If, vec![cond], vec![Type::Tensor(ty.clone())], vec![grow_r, keep_r], span);
-        let grown = Tensor { value: results[0], ty, origin: self.generation, region, weak: false };
+        let (_, results) = self.func_mut().append_op(
+            region,
+            OpKind::If,
+            vec![cond],
+            vec![Type::Tensor(ty.clone())],
+            vec![grow_r, keep_r],
+            span,
+        );
+        let grown = Tensor {
+            value: results[0],
+            ty,
+            origin: self.generation,
+            region,
+            weak: false,
+        };
         self.register_sym_sources(&grown);
         Ok(grown)
     }
@@ -166,6 +235,11 @@ impl Stager {
         let mut dims = buf.ty.dims.clone();
         let lv = self.localize(&len, span)?;
         dims[0] = Dim::Sym(format!("{}[:{lv}]", buf.ty.dims[0]));
-        self.emit(OpKind::DynSlice, &[&buf, &zero, &len], TensorType::new(buf.ty.dtype, dims), span)
+        self.emit(
+            OpKind::DynSlice,
+            &[&buf, &zero, &len],
+            TensorType::new(buf.ty.dtype, dims),
+            span,
+        )
     }
 }

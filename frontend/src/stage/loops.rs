@@ -10,8 +10,8 @@
 //! `continue` and `return` set flags (see [`super::control_flow`]); the loop
 //! condition includes "no break, no return", so no extra iteration runs.
 
-use super::lists::snapshot_tensor_lists;
 use super::control_flow::{restore, IfArms, BROKE, CONTINUED, EXIT_FLAGS, RETURNED, RETVAL};
+use super::lists::snapshot_tensor_lists;
 use super::merge::{self, Plan};
 use super::object_state;
 use super::scope::Scope;
@@ -85,7 +85,10 @@ impl Stager {
             names.insert(counter.clone());
             scope.set_local(&counter, start.clone());
         }
-        let outer_flags: Vec<Option<Value>> = [BROKE, CONTINUED].iter().map(|n| scope.get_here(n)).collect();
+        let outer_flags: Vec<Option<Value>> = [BROKE, CONTINUED]
+            .iter()
+            .map(|n| scope.get_here(n))
+            .collect();
         if !spec.continuing {
             scope.set_local(BROKE, Value::Bool(false));
         }
@@ -97,19 +100,52 @@ impl Stager {
         let mut names: Vec<String> = names.into_iter().collect();
         let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 
-        // 1. Probe: which variables change, and to what types.
-        let containers = object_state::Containers::take(scope);
-        let staged_lists = snapshot_tensor_lists(scope);
-        let attrs_before = object_state::snapshot(scope);
-        let probe = self.func_mut().new_region(&[]);
-        // The probe's counter is staged, so what depends on it shows as changing.
-        let probed = self.in_region(probe, |s| {
-            s.stage_counter(scope, &counter, span)?;
-            s.loop_body(&spec, &counter, scope)
-        });
-        probed?;
-        let mut after_probe: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
-        restore(scope, &names, &initial);
+        // 1. Probe: which variables change, and to what types. The probe's
+        // counter is staged, and so is every compile-time number the body
+        // changed in an earlier probe: what depends on them shows as changing
+        // too, until nothing new does (`s = s + i` with `i` the changing one).
+        let mut widened: BTreeSet<usize> = BTreeSet::new();
+        let (containers, staged_lists, attrs_before, mut after_probe) = loop {
+            let containers = object_state::Containers::take(scope);
+            let staged_lists = snapshot_tensor_lists(scope);
+            let attrs_before = object_state::snapshot(scope);
+            let probe = self.func_mut().new_region(&[]);
+            self.in_region(probe, |s| {
+                s.stage_counter(scope, &counter, span)?;
+                for &i in widened.iter().filter(|&&i| !names[i].starts_with("__agc_")) {
+                    s.stage_counter(scope, &names[i], span)?;
+                }
+                s.loop_body(&spec, &counter, scope)
+            })?;
+            let after_probe: Vec<Option<Value>> =
+                names.iter().map(|n| self.peek(scope, n)).collect();
+            restore(scope, &names, &initial);
+            // The counter and the exit flags are staged by the loop itself.
+            widened.extend(
+                names
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.starts_with("__agc_"))
+                    .map(|(i, _)| i),
+            );
+            let newly = changed_numbers(&initial, &after_probe, &widened);
+            // Probe again only if a number that stayed put might now change.
+            let waiting = (0..names.len()).any(|i| {
+                !widened.contains(&i)
+                    && !newly.contains(&i)
+                    && initial[i].as_ref().is_some_and(is_number)
+            });
+            if newly.is_empty() || !waiting {
+                break (containers, staged_lists, attrs_before, after_probe);
+            }
+            widened.extend(newly);
+            object_state::restore(scope, &attrs_before);
+            containers.rebind_lists(scope);
+            containers.restore(true);
+            for (list, contents) in staged_lists {
+                *list.borrow_mut() = contents;
+            }
+        };
         // Object attributes the body changed (directly or in a method) are state too.
         let attrs_after = object_state::snapshot(scope);
         object_state::restore(scope, &attrs_before);
@@ -119,6 +155,13 @@ impl Stager {
                 after_probe.push(attrs_after.get(&name).cloned());
                 names.push(name);
             }
+        }
+        // A compile-time list cannot lose items at run time: `pop` would run once, at compile time.
+        if let Some((name, before, after)) = containers.shrunk().into_iter().next() {
+            let why = format!(
+                "the staged loop at line {line} removes items from the compile-time list '{name}' ({before} items before an iteration, {after} after), which would run once at compile time, not once per iteration; make it an array (np.array) and index it with a run-time counter"
+            );
+            return Err(Diagnostic::error(span, why));
         }
         let grown = super::lists::lists_to_stage(self, containers.lists(), scope, span)?;
         // Lists and dicts the body changed in place (not by appending tensors) are state too.
@@ -146,7 +189,11 @@ impl Stager {
             let room = self.trip_count(&spec, span)?;
             let list = self.new_tensor_list(&before, &item, room, span)?;
             scope.set_local(&name, list.clone());
-            plans.push((names.len(), merge::plan_one(&list).ok_or_else(|| Diagnostic::internal(span, "staged list plan"))?));
+            plans.push((
+                names.len(),
+                merge::plan_one(&list)
+                    .ok_or_else(|| Diagnostic::internal(span, "staged list plan"))?,
+            ));
             names.push(name);
             initial.push(Some(list));
         }
@@ -159,8 +206,15 @@ impl Stager {
             Some(live)
         });
         // Attributes (`obj.attr`) are always carried: the object may be reachable elsewhere.
-        let head_live = spec.stmt.and_then(|s| self.facts.live_at_loop_head(s)).cloned();
-        let carried = |n: &String| n.starts_with("__agc_") || n.contains('.') || live.as_ref().is_none_or(|l| l.contains(n));
+        let head_live = spec
+            .stmt
+            .and_then(|s| self.facts.live_at_loop_head(s))
+            .cloned();
+        let carried = |n: &String| {
+            n.starts_with("__agc_")
+                || n.contains('.')
+                || live.as_ref().is_none_or(|l| l.contains(n))
+        };
         let (mut body_local, mut dead) = (Vec::new(), Vec::new());
         for (i, name) in names.iter().enumerate() {
             let what = format!("loop variable '{name}' of the staged loop at line {line}");
@@ -173,7 +227,12 @@ impl Stager {
             }
             match (&initial[i], after_probe.get(i).unwrap_or(&None)) {
                 (Some(a), Some(b)) => {
-                    let p = if name == &counter { merge::plan_one(a).ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))? } else { merge::plan(a, b, &what, self.assigned_at(name, span))? };
+                    let p = if name == &counter {
+                        merge::plan_one(a)
+                            .ok_or_else(|| Diagnostic::internal(span, "bad loop counter"))?
+                    } else {
+                        merge::plan(a, b, &what, self.assigned_at(name, span))?
+                    };
                     if !matches!(p, Plan::Static(_)) {
                         plans.push((i, p));
                     }
@@ -181,7 +240,9 @@ impl Stager {
                 // No value before the loop: fine where nothing reads that (a
                 // placeholder starts the loop), e.g. a result assigned before
                 // `break` and by the loop's `else`.
-                (None, Some(b)) if name == RETVAL || head_live.as_ref().is_some_and(|l| !l.contains(name)) => {
+                (None, Some(b))
+                    if name == RETVAL || head_live.as_ref().is_some_and(|l| !l.contains(name)) =>
+                {
                     if let Some(p) = merge::plan_one(b) {
                         plans.push((i, p));
                     }
@@ -197,7 +258,13 @@ impl Stager {
         // 2. The loop op: initial state, then the two regions.
         let mut init = Vec::new();
         for (i, p) in &plans {
-            self.materialize(initial[*i].as_ref(), p, span, &format!("loop variable '{}'", names[*i]), &mut init)?;
+            self.materialize(
+                initial[*i].as_ref(),
+                p,
+                span,
+                &format!("loop variable '{}'", names[*i]),
+                &mut init,
+            )?;
         }
         let mut types = Vec::new();
         for (_, p) in &plans {
@@ -213,7 +280,8 @@ impl Stager {
             let params = s.func_mut().region(before).params.clone();
             let mut ops = vec![s.localize(&c, span)?];
             ops.extend(params);
-            s.func_mut().append_op(before, OpKind::Condition, ops, vec![], vec![], span);
+            s.func_mut()
+                .append_op(before, OpKind::Condition, ops, vec![], vec![], span);
             Ok(())
         })?;
 
@@ -223,20 +291,43 @@ impl Stager {
             let mut next = Vec::new();
             for (i, p) in &plans {
                 let v = s.peek(scope, &names[*i]);
-                let what = format!("loop variable '{}' of the staged loop at line {line}", names[*i]);
+                let what = format!(
+                    "loop variable '{}' of the staged loop at line {line}",
+                    names[*i]
+                );
                 let at = s.assigned_at(&names[*i], span);
                 s.materialize(v.as_ref(), p, at, &what, &mut next)?;
             }
-            let ops = next.iter().map(|t| s.localize(t, span)).collect::<R<Vec<_>>>()?;
-            s.func_mut().append_op(after, OpKind::Yield, ops, vec![], vec![], span);
+            let ops = next
+                .iter()
+                .map(|t| s.localize(t, span))
+                .collect::<R<Vec<_>>>()?;
+            s.func_mut()
+                .append_op(after, OpKind::Yield, ops, vec![], vec![], span);
             Ok(())
         })?;
 
         let region = self.region;
-        let init_values = init.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
-        let (_, results) = self.func_mut().append_op(region, OpKind::While, init_values, state_types, vec![before, after], span);
+        let init_values = init
+            .iter()
+            .map(|t| self.localize(t, span))
+            .collect::<R<Vec<_>>>()?;
+        let (_, results) = self.func_mut().append_op(
+            region,
+            OpKind::While,
+            init_values,
+            state_types,
+            vec![before, after],
+            span,
+        );
         let origin = self.generation;
-        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor {
+            value,
+            ty,
+            origin,
+            region,
+            weak: false,
+        });
         restore(scope, &names, &initial);
         self.bind_merged(&plans, &names, &mut values, scope);
         for i in body_local {
@@ -260,7 +351,13 @@ impl Stager {
                 Some(Value::Tensor(b)) => {
                     let ty = b.ty.clone();
                     let no_break = self.emit(OpKind::Unary(UnaryOp::Not), &[&b], ty, span)?;
-                    let arms = IfArms { then: spec.orelse, orelse: &[], within: spec.orelse, owner: spec.stmt, clear_flags_in_then: false };
+                    let arms = IfArms {
+                        then: spec.orelse,
+                        orelse: &[],
+                        within: spec.orelse,
+                        owner: spec.stmt,
+                        clear_flags_in_then: false,
+                    };
                     self.staged_if(no_break, arms, scope, span)?;
                 }
                 _ => {
@@ -284,10 +381,26 @@ impl Stager {
     }
 
     /// Binds the state variables to a region's parameters.
-    fn bind_state(&mut self, r: RegionId, plans: &[(usize, Plan)], names: &[String], types: &[TensorType], scope: &Rc<Scope>) {
+    fn bind_state(
+        &mut self,
+        r: RegionId,
+        plans: &[(usize, Plan)],
+        names: &[String],
+        types: &[TensorType],
+        scope: &Rc<Scope>,
+    ) {
         let origin = self.generation;
         let params = self.func_mut().region(r).params.clone();
-        let mut values = params.into_iter().zip(types.iter().cloned()).map(|(value, ty)| Tensor { value, ty, origin, region: r, weak: false });
+        let mut values = params
+            .into_iter()
+            .zip(types.iter().cloned())
+            .map(|(value, ty)| Tensor {
+                value,
+                ty,
+                origin,
+                region: r,
+                weak: false,
+            });
         self.bind_merged(plans, names, &mut values, scope);
     }
 
@@ -308,7 +421,12 @@ impl Stager {
                 let op = if *step > 0 { CmpOp::Lt } else { CmpOp::Gt };
                 match self.compare(op, &i, stop, span)? {
                     Value::Tensor(t) => t,
-                    _ => return Err(Diagnostic::internal(span, "range comparison was not staged")),
+                    _ => {
+                        return Err(Diagnostic::internal(
+                            span,
+                            "range comparison was not staged",
+                        ))
+                    }
                 }
             }
         };
@@ -334,10 +452,29 @@ impl Stager {
             let item = match items {
                 LoopItems::Counter => i.clone(),
                 LoopItems::Rows(r) => {
-                    let mut rows: Vec<Value> = r.tensors.iter().map(|t| self.dyn_index(t, std::slice::from_ref(&i), span).map(Value::Tensor)).collect::<R<_>>()?;
-                    let item = if r.zipped { Value::tuple(rows) } else { rows.remove(0) };
+                    let mut rows: Vec<Value> = r
+                        .tensors
+                        .iter()
+                        .map(|t| {
+                            self.dyn_index(t, std::slice::from_ref(&i), span)
+                                .map(Value::Tensor)
+                        })
+                        .collect::<R<_>>()?;
+                    let item = if r.zipped {
+                        Value::tuple(rows)
+                    } else {
+                        rows.remove(0)
+                    };
                     match r.enumerate_from {
-                        Some(start) => Value::tuple(vec![self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(start), span)?, item]),
+                        Some(start) => Value::tuple(vec![
+                            self.binop(
+                                rustpython_parser::ast::Operator::Add,
+                                &i,
+                                &Value::Int(start),
+                                span,
+                            )?,
+                            item,
+                        ]),
                         None => item,
                     }
                 }
@@ -348,53 +485,119 @@ impl Stager {
         self.trace_region(region, spec.body, scope, false)?;
         if let LoopKind::Range { step, .. } = &spec.kind {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
-            let next = self.binop(rustpython_parser::ast::Operator::Add, &i, &Value::Int(*step), span)?;
+            let next = self.binop(
+                rustpython_parser::ast::Operator::Add,
+                &i,
+                &Value::Int(*step),
+                span,
+            )?;
             scope.set_local(counter, next);
         }
         Ok(())
     }
 
-    /// Makes the loop counter a staged (weak) integer, if it is not one already.
-    fn stage_counter(&mut self, scope: &Rc<Scope>, counter: &str, span: Span) -> R<()> {
-        if let Some(v @ (Value::Int(_) | Value::SymInt(_))) = scope.get_here(counter) {
-            let t = self.to_tensor(&v, Some(DType::I64), span)?.into_weak();
-            scope.set_local(counter, Value::Tensor(t));
-        }
+    /// Makes a compile-time number bound to `name` (the loop counter, or a
+    /// variable the probe found changing) a staged weak scalar of its kind.
+    fn stage_counter(&mut self, scope: &Rc<Scope>, name: &str, span: Span) -> R<()> {
+        let dtype = match scope.get_here(name) {
+            Some(Value::Int(_) | Value::SymInt(_)) => DType::I64,
+            Some(Value::Float(_)) => DType::F64,
+            Some(Value::Bool(_)) => DType::Bool,
+            _ => return Ok(()),
+        };
+        let v = scope.get_here(name).unwrap_or(Value::Int(0));
+        let t = self.to_tensor(&v, Some(dtype), span)?.into_weak();
+        scope.set_local(name, Value::Tensor(t));
         Ok(())
     }
 
     /// `t[i0, i1, ..]` with run-time integer indices on the leading axes.
     pub fn dyn_index(&mut self, t: &Tensor, indices: &[Value], span: Span) -> R<Tensor> {
         if indices.len() > t.ty.rank() {
-            return Err(Diagnostic::error(span, format!("too many indices for array: array is {}-dimensional", t.ty.rank())));
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "too many indices for array: array is {}-dimensional",
+                    t.ty.rank()
+                ),
+            ));
         }
         let mut idx = Vec::new();
         for v in indices {
             let x = self.to_tensor(v, Some(DType::I64), span)?;
             if x.ty.rank() != 0 || !matches!(x.ty.dtype, DType::I32 | DType::I64) {
-                return Err(Diagnostic::error(span, format!("array indices must be integers, got {}", x.ty)));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("array indices must be integers, got {}", x.ty),
+                ));
             }
             idx.push(self.cast(&x, DType::I64, span)?);
         }
         let ty = TensorType::new(t.ty.dtype, t.ty.dims[indices.len()..].to_vec());
         let mut operands = vec![t];
         operands.extend(idx.iter());
-        self.emit(OpKind::DynIndex { axes: indices.len() }, &operands, ty, span)
+        self.emit(
+            OpKind::DynIndex {
+                axes: indices.len(),
+            },
+            &operands,
+            ty,
+            span,
+        )
     }
 }
-
 
 impl Stager {
     /// The number of iterations of a loop, when known before it runs.
     fn trip_count(&mut self, spec: &LoopSpec, span: Span) -> R<Option<Tensor>> {
-        let rows = |s: &mut Stager, t: &Tensor| s.emit(OpKind::Dim { axis: 0 }, &[t], TensorType::scalar(DType::I64), span).map(Some);
+        let rows = |s: &mut Stager, t: &Tensor| {
+            s.emit(
+                OpKind::Dim { axis: 0 },
+                &[t],
+                TensorType::scalar(DType::I64),
+                span,
+            )
+            .map(Some)
+        };
         match &spec.kind {
-            LoopKind::Range { items: LoopItems::Rows(r), .. } => rows(self, &r.tensors[0]),
-            LoopKind::Range { start, stop, step, .. } => {
+            LoopKind::Range {
+                items: LoopItems::Rows(r),
+                ..
+            } => rows(self, &r.tensors[0]),
+            LoopKind::Range {
+                start, stop, step, ..
+            } => {
                 let n = self.range_len(start, stop, *step, span)?;
                 self.to_tensor_as(&n, DType::I64, span).map(Some)
             }
             LoopKind::While(_) => Ok(None),
         }
     }
+}
+
+/// The state variables holding a compile-time number before the loop that
+/// the probe saw changed (a staged value, another type or another value
+/// after one iteration), and not yet staged in the probe.
+fn changed_numbers(
+    initial: &[Option<Value>],
+    after: &[Option<Value>],
+    widened: &BTreeSet<usize>,
+) -> Vec<usize> {
+    (0..initial.len())
+        .filter(|i| !widened.contains(i))
+        .filter(|&i| match (&initial[i], &after[i]) {
+            (Some(a), Some(b)) if is_number(a) => {
+                b.is_staged() || a.type_name() != b.type_name() || !super::pyops::py_eq(a, b)
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// A compile-time Python number (what a probe may stage).
+fn is_number(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Int(_) | Value::SymInt(_) | Value::Float(_) | Value::Bool(_)
+    )
 }

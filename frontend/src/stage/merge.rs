@@ -41,7 +41,10 @@ pub fn plan_one(v: &Value) -> Option<Plan> {
         }
         Value::Dict(d) => {
             let items = d.borrow().clone();
-            let plans = items.iter().map(|(k, x)| plan_one(x).map(|p| (k.clone(), p))).collect::<Option<Vec<_>>>()?;
+            let plans = items
+                .iter()
+                .map(|(k, x)| plan_one(x).map(|p| (k.clone(), p)))
+                .collect::<Option<Vec<_>>>()?;
             Some(Plan::Dict(plans))
         }
         other => kind_of(other).map(|k| Plan::Staged(TensorType::scalar(result_dtype(&[k])), true)),
@@ -55,8 +58,16 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
     // A recursive call's result while its type is being found takes the other side's type.
     match (a.has_bottom(), b.has_bottom()) {
         (true, true) => return Ok(Plan::Static(Value::Bottom)),
-        (true, false) => return plan_one(b).ok_or_else(|| incompatible("a recursive result meets a value that cannot be staged".into())),
-        (false, true) => return plan_one(a).ok_or_else(|| incompatible("a recursive result meets a value that cannot be staged".into())),
+        (true, false) => {
+            return plan_one(b).ok_or_else(|| {
+                incompatible("a recursive result meets a value that cannot be staged".into())
+            })
+        }
+        (false, true) => {
+            return plan_one(a).ok_or_else(|| {
+                incompatible("a recursive result meets a value that cannot be staged".into())
+            })
+        }
         _ => {}
     }
     if !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b) {
@@ -67,7 +78,11 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
             let (tx, ty) = (x.borrow().0.ty.clone(), y.borrow().0.ty.clone());
             if tx.dtype != ty.dtype || tx.dims[1..] != ty.dims[1..] {
                 let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
-                return Err(incompatible(format!("a list of {} items on one path and of {} items on the other", item(&tx), item(&ty))));
+                return Err(incompatible(format!(
+                    "a list of {} items on one path and of {} items on the other",
+                    item(&tx),
+                    item(&ty)
+                )));
             }
             if tx.dims[0] == ty.dims[0] {
                 return Ok(Plan::TensorList(tx));
@@ -80,14 +95,27 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
         (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
             let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
             if xs.len() != ys.len() {
-                return Err(incompatible(format!("sequences of lengths {} and {}", xs.len(), ys.len())));
+                return Err(incompatible(format!(
+                    "sequences of lengths {} and {}",
+                    xs.len(),
+                    ys.len()
+                )));
             }
-            let plans = xs.iter().zip(&ys).map(|(x, y)| plan(x, y, what, span)).collect::<R<_>>()?;
+            let plans = xs
+                .iter()
+                .zip(&ys)
+                .map(|(x, y)| plan(x, y, what, span))
+                .collect::<R<_>>()?;
             Ok(Plan::Seq(plans, matches!(a, Value::List(_))))
         }
         (Value::Dict(x), Value::Dict(y)) => {
             let (xs, ys) = (x.borrow().clone(), y.borrow().clone());
-            if xs.len() != ys.len() || xs.iter().zip(&ys).any(|((k1, _), (k2, _))| !pyops::py_eq(k1, k2)) {
+            if xs.len() != ys.len()
+                || xs
+                    .iter()
+                    .zip(&ys)
+                    .any(|((k1, _), (k2, _))| !pyops::py_eq(k1, k2))
+            {
                 return Err(incompatible("dicts with different keys".into()));
             }
             let plans = xs
@@ -99,10 +127,18 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
         }
         (Value::Tensor(x), Value::Tensor(y)) => {
             if x.ty.dtype != y.ty.dtype {
-                return Err(incompatible(format!("dtype {} on one path and {} on the other", x.ty.dtype.numpy_name(), y.ty.dtype.numpy_name())));
+                return Err(incompatible(format!(
+                    "dtype {} on one path and {} on the other",
+                    x.ty.dtype.numpy_name(),
+                    y.ty.dtype.numpy_name()
+                )));
             }
             if x.ty.dims != y.ty.dims {
-                return Err(incompatible(format!("shape {} on one path and {} on the other", x.ty.shape_string(), y.ty.shape_string())));
+                return Err(incompatible(format!(
+                    "shape {} on one path and {} on the other",
+                    x.ty.shape_string(),
+                    y.ty.shape_string()
+                )));
             }
             Ok(Plan::Staged(x.ty.clone(), x.weak && y.weak))
         }
@@ -122,7 +158,9 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
                         )));
                     }
                 }
-                let weak = ![a, b].iter().any(|v| matches!(kind_of(v), Some(super::tensor::Kind::Strong(_))));
+                let weak = ![a, b]
+                    .iter()
+                    .any(|v| matches!(kind_of(v), Some(super::tensor::Kind::Strong(_))));
                 Ok(Plan::Staged(TensorType::new(dtype, dims), weak))
             }
             _ => Err(incompatible(format!(
@@ -144,7 +182,14 @@ fn short(v: &Value) -> String {
 impl Stager {
     /// Appends to the current region the tensors carrying `v` under `plan`
     /// (`None`: a placeholder of zeros, for a path where the variable is unused).
-    pub fn materialize(&mut self, v: Option<&Value>, plan: &Plan, span: Span, what: &str, out: &mut Vec<Tensor>) -> R<()> {
+    pub fn materialize(
+        &mut self,
+        v: Option<&Value>,
+        plan: &Plan,
+        span: Span,
+        what: &str,
+        out: &mut Vec<Tensor>,
+    ) -> R<()> {
         match plan {
             Plan::Static(_) => Ok(()),
             Plan::TensorList(ty) => match v {
@@ -160,12 +205,22 @@ impl Stager {
                     out.push(self.scalar(0.0, agc_ir::DType::I64, span)?);
                     Ok(())
                 }
-                Some(other) => Err(Diagnostic::error(span, format!("{what}: a staged list on one path and a {} on the other", other.type_name()))),
+                Some(other) => Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "{what}: a staged list on one path and a {} on the other",
+                        other.type_name()
+                    ),
+                )),
             },
             Plan::Dict(plans) => {
                 for (k, p) in plans {
                     let item = match v {
-                        Some(Value::Dict(d)) => d.borrow().iter().find(|(x, _)| pyops::py_eq(x, k)).map(|(_, x)| x.clone()),
+                        Some(Value::Dict(d)) => d
+                            .borrow()
+                            .iter()
+                            .find(|(x, _)| pyops::py_eq(x, k))
+                            .map(|(_, x)| x.clone()),
                         _ => None,
                     };
                     self.materialize(item.as_ref(), p, span, what, out)?;
@@ -178,7 +233,10 @@ impl Stager {
                     None => vec![None; plans.len()],
                 };
                 if items.len() != plans.len() {
-                    return Err(Diagnostic::error(span, format!("{what}: a sequence changes length")));
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("{what}: a sequence changes length"),
+                    ));
                 }
                 for (item, p) in items.iter().zip(plans) {
                     self.materialize(item.as_ref(), p, span, what, out)?;
@@ -189,23 +247,38 @@ impl Stager {
                 let t = match v.filter(|x| !matches!(x, Value::Bottom)) {
                     None => {
                         let zero = self.scalar(0.0, ty.dtype, span)?;
-                        if ty.dims.is_empty() { zero } else { self.emit(OpKind::Fill, &[&zero], ty.clone(), span)? }
+                        if ty.dims.is_empty() {
+                            zero
+                        } else {
+                            self.emit(OpKind::Fill, &[&zero], ty.clone(), span)?
+                        }
                     }
                     Some(Value::Tensor(t)) if t.ty.dtype != ty.dtype => {
                         return Err(Diagnostic::error(
                             span,
-                            format!("{what}: dtype changes from {} to {}", ty.dtype.numpy_name(), t.ty.dtype.numpy_name()),
+                            format!(
+                                "{what}: dtype changes from {} to {}",
+                                ty.dtype.numpy_name(),
+                                t.ty.dtype.numpy_name()
+                            ),
                         ))
                     }
                     Some(Value::Tensor(t)) if t.ty.dims != ty.dims => {
                         return Err(Diagnostic::error(
                             span,
-                            format!("{what}: shape changes from {} to {}", ty.shape_string(), t.ty.shape_string()),
+                            format!(
+                                "{what}: shape changes from {} to {}",
+                                ty.shape_string(),
+                                t.ty.shape_string()
+                            ),
                         ))
                     }
                     Some(other) => {
                         if kind_of(other).is_none() {
-                            return Err(Diagnostic::error(span, format!("{what}: a {} cannot be staged", other.type_name())));
+                            return Err(Diagnostic::error(
+                                span,
+                                format!("{what}: a {} cannot be staged", other.type_name()),
+                            ));
                         }
                         let t = self.to_tensor_as(other, ty.dtype, span)?;
                         self.broadcast_to(&t, ty.dims.clone(), span)?
@@ -221,7 +294,13 @@ impl Stager {
 impl Stager {
     /// Binds each planned variable (`plans` index `names`) to its value
     /// rebuilt from the merged IR `values`.
-    pub fn bind_merged(&mut self, plans: &[(usize, Plan)], names: &[String], values: &mut impl Iterator<Item = Tensor>, scope: &std::rc::Rc<super::scope::Scope>) {
+    pub fn bind_merged(
+        &mut self,
+        plans: &[(usize, Plan)],
+        names: &[String],
+        values: &mut impl Iterator<Item = Tensor>,
+        scope: &std::rc::Rc<super::scope::Scope>,
+    ) {
         for (i, p) in plans {
             let v = rebuild(p, values);
             if let Value::TensorList(l) = &v {
@@ -236,17 +315,29 @@ impl Stager {
 pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value {
     match plan {
         Plan::Static(v) => v.clone(),
-        Plan::Staged(_, weak) => values.next().map(|t| Value::Tensor(if *weak { t.into_weak() } else { t })).unwrap_or(Value::None),
+        Plan::Staged(_, weak) => values
+            .next()
+            .map(|t| Value::Tensor(if *weak { t.into_weak() } else { t }))
+            .unwrap_or(Value::None),
         Plan::TensorList(_) => match (values.next(), values.next()) {
-            (Some(buf), Some(len)) => Value::TensorList(std::rc::Rc::new(std::cell::RefCell::new((buf, len)))),
+            (Some(buf), Some(len)) => {
+                Value::TensorList(std::rc::Rc::new(std::cell::RefCell::new((buf, len))))
+            }
             _ => Value::None,
         },
         Plan::Dict(plans) => Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(
-            plans.iter().map(|(k, p)| (k.clone(), rebuild(p, values))).collect(),
+            plans
+                .iter()
+                .map(|(k, p)| (k.clone(), rebuild(p, values)))
+                .collect(),
         ))),
         Plan::Seq(plans, is_list) => {
             let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
-            if *is_list { Value::list(items) } else { Value::tuple(items) }
+            if *is_list {
+                Value::list(items)
+            } else {
+                Value::tuple(items)
+            }
         }
     }
 }
@@ -268,8 +359,16 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::Static(v) => Plan::Static(v.clone()),
         Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
-        Plan::Seq(plans, is_list) => Plan::Seq(plans.iter().map(|p| rename_dims(p, renames)).collect(), *is_list),
-        Plan::Dict(plans) => Plan::Dict(plans.iter().map(|(k, p)| (k.clone(), rename_dims(p, renames))).collect()),
+        Plan::Seq(plans, is_list) => Plan::Seq(
+            plans.iter().map(|p| rename_dims(p, renames)).collect(),
+            *is_list,
+        ),
+        Plan::Dict(plans) => Plan::Dict(
+            plans
+                .iter()
+                .map(|(k, p)| (k.clone(), rename_dims(p, renames)))
+                .collect(),
+        ),
     }
 }
 
@@ -287,8 +386,12 @@ pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut() -> Di
                 t.dims[0] = fresh();
             }
         }
-        Plan::Seq(plans, _) => plans.iter_mut().for_each(|p| name_list_sizes(p, all, fresh)),
-        Plan::Dict(plans) => plans.iter_mut().for_each(|(_, p)| name_list_sizes(p, all, fresh)),
+        Plan::Seq(plans, _) => plans
+            .iter_mut()
+            .for_each(|p| name_list_sizes(p, all, fresh)),
+        Plan::Dict(plans) => plans
+            .iter_mut()
+            .for_each(|(_, p)| name_list_sizes(p, all, fresh)),
         Plan::Static(_) | Plan::Staged(..) => {}
     }
 }

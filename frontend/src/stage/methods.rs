@@ -8,16 +8,65 @@ use agc_ir::{DType, Dim, Span};
 use std::rc::Rc;
 
 const TENSOR_METHODS: &[&str] = &[
-    "reshape", "transpose", "astype", "sum", "mean", "max", "min", "prod", "argmax", "argmin", "squeeze",
-    "flatten", "ravel", "copy", "dot", "clip", "var", "std", "any", "all", "item", "round", "cumsum", "cumprod", "argsort", "repeat",
-    "swapaxes", "trace", "diagonal", "take",
+    "reshape",
+    "transpose",
+    "astype",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "prod",
+    "argmax",
+    "argmin",
+    "squeeze",
+    "flatten",
+    "ravel",
+    "copy",
+    "dot",
+    "clip",
+    "var",
+    "std",
+    "any",
+    "all",
+    "item",
+    "round",
+    "cumsum",
+    "cumprod",
+    "argsort",
+    "repeat",
+    "swapaxes",
+    "trace",
+    "diagonal",
+    "take",
 ];
-const LIST_METHODS: &[&str] = &["append", "extend", "pop", "insert", "index", "count", "copy", "reverse"];
-const DICT_METHODS: &[&str] = &["get", "keys", "values", "items", "update", "pop", "setdefault", "copy"];
-const STR_METHODS: &[&str] = &["format", "join", "upper", "lower", "startswith", "endswith", "replace", "split", "strip"];
+const LIST_METHODS: &[&str] = &[
+    "append", "extend", "pop", "insert", "index", "count", "copy", "reverse",
+];
+const DICT_METHODS: &[&str] = &[
+    "get",
+    "keys",
+    "values",
+    "items",
+    "update",
+    "pop",
+    "setdefault",
+    "copy",
+];
+const STR_METHODS: &[&str] = &[
+    "format",
+    "join",
+    "upper",
+    "lower",
+    "startswith",
+    "endswith",
+    "replace",
+    "split",
+    "strip",
+];
 const MATH_FUNCS: &[&str] = &[
-    "sqrt", "exp", "log", "log2", "log10", "tanh", "sin", "cos", "tan", "floor", "ceil", "fabs", "pow", "prod",
-    "isqrt", "gcd", "isclose", "erf", "atan", "atan2", "asin", "acos", "sinh", "cosh", "hypot", "log1p", "expm1",
+    "sqrt", "exp", "log", "log2", "log10", "tanh", "sin", "cos", "tan", "floor", "ceil", "fabs",
+    "pow", "prod", "isqrt", "gcd", "isclose", "erf", "atan", "atan2", "asin", "acos", "sinh",
+    "cosh", "hypot", "log1p", "expm1",
 ];
 
 fn method(name: &str, recv: &Value) -> Value {
@@ -38,7 +87,12 @@ fn dtype_attr(name: &str) -> Option<DType> {
 impl Stager {
     /// `base.name`.
     pub fn get_attr(&mut self, base: &Value, name: &str, span: Span) -> R<Value> {
-        let missing = || Diagnostic::error(span, format!("'{}' object has no attribute '{name}'", base.type_name()));
+        let missing = || {
+            Diagnostic::error(
+                span,
+                format!("'{}' object has no attribute '{name}'", base.type_name()),
+            )
+        };
         match base {
             Value::Bottom => Ok(Value::Bottom),
             Value::Namespace(ns, module) => namespace_attr(*ns, module, name, span),
@@ -55,35 +109,59 @@ impl Stager {
                     None => {
                         let mut acc = Value::Int(1);
                         for d in &t.ty.dims {
-                            acc = self.binop(rustpython_parser::ast::Operator::Mult, &acc, &dim_value(d), span)?;
+                            acc = self.binop(
+                                rustpython_parser::ast::Operator::Mult,
+                                &acc,
+                                &dim_value(d),
+                                span,
+                            )?;
                         }
                         Ok(acc)
                     }
                 },
-                "T" => self.call_builtin("tensor.transpose", Some(base), super::args::Args::positional(vec![], span)),
+                "T" => self.call_builtin(
+                    "tensor.transpose",
+                    Some(base),
+                    super::args::Args::positional(vec![], span),
+                ),
                 n if TENSOR_METHODS.contains(&n) => Ok(method(&format!("tensor.{n}"), base)),
                 _ => Err(missing()),
             },
-            Value::List(_) if LIST_METHODS.contains(&name) => Ok(method(&format!("list.{name}"), base)),
+            Value::List(_) if LIST_METHODS.contains(&name) => {
+                Ok(method(&format!("list.{name}"), base))
+            }
             Value::TensorList(_) if name == "append" => Ok(method("list.append", base)),
-            Value::Dict(_) if DICT_METHODS.contains(&name) => Ok(method(&format!("dict.{name}"), base)),
-            Value::Str(_) if STR_METHODS.contains(&name) => Ok(method(&format!("str.{name}"), base)),
-            Value::Tuple(_) if name == "index" || name == "count" => Ok(method(&format!("list.{name}"), base)),
+            Value::Dict(_) if DICT_METHODS.contains(&name) => {
+                Ok(method(&format!("dict.{name}"), base))
+            }
+            Value::Str(_) if STR_METHODS.contains(&name) => {
+                Ok(method(&format!("str.{name}"), base))
+            }
+            Value::Tuple(_) if name == "index" || name == "count" => {
+                Ok(method(&format!("list.{name}"), base))
+            }
             Value::Instance(i) => {
                 match i.attrs.borrow().get(name) {
-                    Some(Value::Undefined(why)) => return Err(Diagnostic::error(span, format!("attribute '{name}' is undefined here: {why}"))),
+                    Some(Value::Undefined(why)) => {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("attribute '{name}' is undefined here: {why}"),
+                        ))
+                    }
                     Some(v) => return Ok(v.clone()),
                     None => {}
                 }
                 match i.class.lookup(name) {
-                    Some(f @ Value::Function(_)) => Ok(Value::BoundMethod(Rc::new((base.clone(), f)))),
+                    Some(f @ Value::Function(_)) => {
+                        Ok(Value::BoundMethod(Rc::new((base.clone(), f))))
+                    }
                     Some(Value::Builtin(kind, Some(f))) if &*kind == "property" => {
                         self.call(&f, super::args::Args::positional(vec![base.clone()], span))
                     }
                     Some(Value::Builtin(kind, Some(f))) if &*kind == "staticmethod" => Ok(*f),
-                    Some(Value::Builtin(kind, Some(f))) if &*kind == "classmethod" => {
-                        Ok(Value::BoundMethod(Rc::new((Value::Class(i.class.clone()), *f))))
-                    }
+                    Some(Value::Builtin(kind, Some(f))) if &*kind == "classmethod" => Ok(
+                        Value::BoundMethod(Rc::new((Value::Class(i.class.clone()), *f))),
+                    ),
                     Some(v) => Ok(v),
                     None if name == "__class__" => Ok(Value::Class(i.class.clone())),
                     None => Err(missing()),

@@ -19,8 +19,8 @@ pub mod builtins;
 pub mod calls;
 pub mod control_flow;
 pub mod export;
-pub mod flow_facts;
 pub mod expr;
+pub mod flow_facts;
 pub mod gather;
 pub mod grad;
 pub mod index;
@@ -190,7 +190,13 @@ impl Stager {
         let params: Vec<value::Tensor> = f
             .params()
             .iter()
-            .map(|&v| value::Tensor { value: v, ty: f.ty(v).tensor().clone(), origin, region: body, weak: false })
+            .map(|&v| value::Tensor {
+                value: v,
+                ty: f.ty(v).tensor().clone(),
+                origin,
+                region: body,
+                weak: false,
+            })
             .collect();
         let saved = SavedFunction {
             func: self.func.replace(f),
@@ -221,23 +227,45 @@ impl Stager {
 
     /// Ends the function begun by [`Stager::begin_function`]: returns `outs`,
     /// verifies it, adds it to the module and restores the saved state.
-    pub fn end_function(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span) -> R<agc_ir::FuncId> {
+    pub fn end_function(
+        &mut self,
+        saved: SavedFunction,
+        outs: R<Vec<value::Tensor>>,
+        span: Span,
+    ) -> R<agc_ir::FuncId> {
         let f = self.finish_function(saved, outs, span)?;
         Ok(self.module.add_function(f))
     }
 
     /// Like [`Stager::end_function`], storing the function at a reserved id.
-    pub fn end_function_into(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span, id: agc_ir::FuncId) -> R<()> {
+    pub fn end_function_into(
+        &mut self,
+        saved: SavedFunction,
+        outs: R<Vec<value::Tensor>>,
+        span: Span,
+        id: agc_ir::FuncId,
+    ) -> R<()> {
         let f = self.finish_function(saved, outs, span)?;
         self.module.funcs[id.index()] = f;
         Ok(())
     }
 
-    fn finish_function(&mut self, saved: SavedFunction, outs: R<Vec<value::Tensor>>, span: Span) -> R<Function> {
+    fn finish_function(
+        &mut self,
+        saved: SavedFunction,
+        outs: R<Vec<value::Tensor>>,
+        span: Span,
+    ) -> R<Function> {
         let finished = outs.and_then(|outs| {
-            let values = outs.iter().map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+            let values = outs
+                .iter()
+                .map(|t| self.localize(t, span))
+                .collect::<R<Vec<_>>>()?;
             let f = self.func_mut();
-            f.result_types = outs.iter().map(|t| agc_ir::Type::Tensor(t.ty.clone())).collect();
+            f.result_types = outs
+                .iter()
+                .map(|t| agc_ir::Type::Tensor(t.ty.clone()))
+                .collect();
             let body = f.body;
             f.append_op(body, agc_ir::OpKind::Return, values, vec![], vec![], span);
             Ok(())
@@ -246,7 +274,8 @@ impl Stager {
         self.discard_function(saved);
         finished?;
         let f = f.ok_or_else(|| Diagnostic::internal(span, "lost the function being staged"))?;
-        agc_ir::verify::verify_function(&f).map_err(|e| Diagnostic::internal(span, e.to_string()))?;
+        agc_ir::verify::verify_function(&f)
+            .map_err(|e| Diagnostic::internal(span, e.to_string()))?;
         Ok(f)
     }
 
@@ -270,15 +299,26 @@ impl Stager {
         if t.origin != 0 {
             if self.enclosing.contains(&t.origin) {
                 if let Some(captures) = &self.captures {
-                    if let Some((_, p)) = captures.iter().find(|(o, _)| o.value == t.value && o.origin == t.origin) {
+                    if let Some((_, p)) = captures
+                        .iter()
+                        .find(|(o, _)| o.value == t.value && o.origin == t.origin)
+                    {
                         return Ok(p.value);
                     }
                     let f = self.func_mut();
                     let name = format!("capture{}", f.params().len());
                     let value = f.add_param(name, agc_ir::Type::Tensor(t.ty.clone()));
                     let body = f.body;
-                    let param = value::Tensor { value, ty: t.ty.clone(), origin: self.generation, region: body, weak: t.weak };
-                    self.captures.get_or_insert_with(Vec::new).push((t.clone(), param));
+                    let param = value::Tensor {
+                        value,
+                        ty: t.ty.clone(),
+                        origin: self.generation,
+                        region: body,
+                        weak: t.weak,
+                    };
+                    self.captures
+                        .get_or_insert_with(Vec::new)
+                        .push((t.clone(), param));
                     return Ok(value);
                 }
                 return Err(Diagnostic::unsupported(
@@ -286,7 +326,10 @@ impl Stager {
                     "this staged function cannot use tensors of the function around it; pass them as arguments",
                 ));
             }
-            return Err(Diagnostic::error(span, "a tensor staged in one exported function cannot be used in another"));
+            return Err(Diagnostic::error(
+                span,
+                "a tensor staged in one exported function cannot be used in another",
+            ));
         }
         Ok(self.import_from_prelude(t.value))
     }
@@ -300,8 +343,16 @@ impl Stager {
             agc_ir::ValueDef::Param { .. } => unreachable!("the prelude has no parameters"),
         };
         let data = self.prelude.op(op).clone();
-        let operands = data.operands.iter().map(|&o| self.import_from_prelude(o)).collect();
-        let types = data.results.iter().map(|&r| self.prelude.ty(r).clone()).collect();
+        let operands = data
+            .operands
+            .iter()
+            .map(|&o| self.import_from_prelude(o))
+            .collect();
+        let types = data
+            .results
+            .iter()
+            .map(|&r| self.prelude.ty(r).clone())
+            .collect();
         let f = self.func_mut();
         let body = f.body;
         let (_, results) = f.append_op(body, data.kind, operands, types, vec![], data.span);

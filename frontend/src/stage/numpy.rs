@@ -2,29 +2,115 @@
 //! tensors (and on compile-time numbers, which numpy turns into arrays).
 
 use super::args::Args;
-use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, numpy_sort, pyops};
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
+use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, numpy_sort, pyops};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
-use agc_ir::{infer, ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, ReduceKind, Span, TensorType, UnaryOp};
+use agc_ir::{
+    infer, ArgKind, BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, ReduceKind, Span, TensorType,
+    UnaryOp,
+};
 
 const FUNCTIONS: &[&str] = &[
-    "exp", "log", "tanh", "sqrt", "abs", "absolute", "sin", "cos", "floor", "ceil", "sign", "negative", "square",
-    "log1p", "expm1", "logical_not", "add", "subtract", "multiply", "divide", "true_divide", "floor_divide", "mod",
-    "remainder", "power", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "equal", "not_equal",
-    "less", "less_equal", "greater", "greater_equal", "where", "matmul", "dot", "clip", "outer", "sum", "mean",
-    "max", "amax", "min", "amin", "prod", "argmax", "argmin", "any", "all", "var", "std", "reshape", "transpose",
-    "expand_dims", "squeeze", "broadcast_to", "concatenate", "stack", "ravel", "zeros", "ones", "full", "empty",
-    "zeros_like", "ones_like", "full_like", "empty_like", "arange", "array", "asarray", "eye", "linspace",
-    "float32", "float64", "int32", "int64", "bool_", "shape", "ndim", "size",
+    "exp",
+    "log",
+    "tanh",
+    "sqrt",
+    "abs",
+    "absolute",
+    "sin",
+    "cos",
+    "floor",
+    "ceil",
+    "sign",
+    "negative",
+    "square",
+    "log1p",
+    "expm1",
+    "logical_not",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+    "floor_divide",
+    "mod",
+    "remainder",
+    "power",
+    "maximum",
+    "minimum",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "where",
+    "matmul",
+    "dot",
+    "clip",
+    "outer",
+    "sum",
+    "mean",
+    "max",
+    "amax",
+    "min",
+    "amin",
+    "prod",
+    "argmax",
+    "argmin",
+    "any",
+    "all",
+    "var",
+    "std",
+    "reshape",
+    "transpose",
+    "expand_dims",
+    "squeeze",
+    "broadcast_to",
+    "concatenate",
+    "stack",
+    "ravel",
+    "zeros",
+    "ones",
+    "full",
+    "empty",
+    "zeros_like",
+    "ones_like",
+    "full_like",
+    "empty_like",
+    "arange",
+    "array",
+    "asarray",
+    "eye",
+    "linspace",
+    "float32",
+    "float64",
+    "int32",
+    "int64",
+    "bool_",
+    "shape",
+    "ndim",
+    "size",
 ];
 
 /// True if `np.<name>` is part of the supported surface.
 pub fn is_function(name: &str) -> bool {
-    [FUNCTIONS, gather::FUNCTIONS, numpy_math::FUNCTIONS, numpy_shape::FUNCTIONS, numpy_diag::FUNCTIONS, numpy_contract::FUNCTIONS, numpy_sort::FUNCTIONS]
-        .iter()
-        .any(|list| list.contains(&name))
+    [
+        FUNCTIONS,
+        gather::FUNCTIONS,
+        numpy_math::FUNCTIONS,
+        numpy_shape::FUNCTIONS,
+        numpy_diag::FUNCTIONS,
+        numpy_contract::FUNCTIONS,
+        numpy_sort::FUNCTIONS,
+    ]
+    .iter()
+    .any(|list| list.contains(&name))
 }
 
 /// A `dtype=` argument.
@@ -32,16 +118,22 @@ pub(super) fn dtype_arg(v: Option<Value>, span: Span) -> R<Option<DType>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::DType(d)) => Ok(Some(d)),
-        Some(Value::Str(s)) => DType::from_name(&s)
-            .map(Some)
-            .ok_or_else(|| Diagnostic::unsupported(span, format!("dtype '{s}' is not supported (float32, float64, int32, int64, bool are)"))),
+        Some(Value::Str(s)) => DType::from_name(&s).map(Some).ok_or_else(|| {
+            Diagnostic::unsupported(
+                span,
+                format!("dtype '{s}' is not supported (float32, float64, int32, int64, bool are)"),
+            )
+        }),
         Some(Value::Builtin(n, None)) => match &*n {
             "float" => Ok(Some(DType::F64)),
             "int" => Ok(Some(DType::I64)),
             "bool" => Ok(Some(DType::Bool)),
             _ => Err(Diagnostic::error(span, "data type not understood")),
         },
-        Some(other) => Err(Diagnostic::error(span, format!("data type not understood: {}", other.type_name()))),
+        Some(other) => Err(Diagnostic::error(
+            span,
+            format!("data type not understood: {}", other.type_name()),
+        )),
     }
 }
 
@@ -57,7 +149,13 @@ fn shape_arg(v: &Value, span: Span) -> R<Vec<Dim>> {
             Value::SymInt(d) => Ok(d.clone()),
             other => match other.as_int() {
                 Some(n) if n >= 0 => Ok(Dim::Static(n)),
-                _ => Err(Diagnostic::error(span, format!("negative or non-integer dimension {}", pyops::py_repr(other)))),
+                _ => Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "negative or non-integer dimension {}",
+                        pyops::py_repr(other)
+                    ),
+                )),
             },
         })
         .collect()
@@ -76,7 +174,10 @@ fn reshape_arg(items: &[Value], span: Span) -> R<Vec<Option<Dim>>> {
             other => match other.as_int() {
                 Some(-1) => Ok(None),
                 Some(n) if n >= 0 => Ok(Some(Dim::Static(n))),
-                _ => Err(Diagnostic::error(span, format!("invalid reshape dimension {}", pyops::py_repr(other)))),
+                _ => Err(Diagnostic::error(
+                    span,
+                    format!("invalid reshape dimension {}", pyops::py_repr(other)),
+                )),
             },
         })
         .collect()
@@ -103,7 +204,10 @@ pub(super) fn axes_arg(v: Option<Value>, rank: usize, span: Span) -> R<Vec<usize
 }
 
 fn truthy_kw(args: &Args, index: usize, name: &str) -> bool {
-    args.get(index, name).as_ref().and_then(pyops::truthy).unwrap_or(false)
+    args.get(index, name)
+        .as_ref()
+        .and_then(pyops::truthy)
+        .unwrap_or(false)
 }
 
 impl Stager {
@@ -114,14 +218,16 @@ impl Stager {
             Some(f) => f,
             None => {
                 let m = name.trim_start_matches("tensor.");
-                let recv = recv.cloned().ok_or_else(|| Diagnostic::internal(span, "method without receiver"))?;
+                let recv = recv
+                    .cloned()
+                    .ok_or_else(|| Diagnostic::internal(span, "method without receiver"))?;
                 return self.tensor_method(m, recv, args);
             }
         };
         let x = || args.req(0, "x", &format!("np.{f}"));
         match f {
-            "exp" | "log" | "tanh" | "sqrt" | "abs" | "absolute" | "sin" | "cos" | "floor" | "ceil" | "sign"
-            | "negative" | "logical_not" => {
+            "exp" | "log" | "tanh" | "sqrt" | "abs" | "absolute" | "sin" | "cos" | "floor"
+            | "ceil" | "sign" | "negative" | "logical_not" => {
                 let op = match f {
                     "exp" => UnaryOp::Exp,
                     "log" => UnaryOp::Log,
@@ -160,8 +266,8 @@ impl Stager {
                     self.binary(BinaryOp::Sub, &e, &Value::Int(1), span)
                 }
             }
-            "add" | "subtract" | "multiply" | "divide" | "true_divide" | "floor_divide" | "mod" | "remainder"
-            | "power" | "maximum" | "minimum" => {
+            "add" | "subtract" | "multiply" | "divide" | "true_divide" | "floor_divide" | "mod"
+            | "remainder" | "power" | "maximum" | "minimum" => {
                 let op = match f {
                     "add" => BinaryOp::Add,
                     "subtract" => BinaryOp::Sub,
@@ -181,7 +287,10 @@ impl Stager {
                 let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
                 let a = self.to_tensor(&a, None, span)?;
                 let b = self.to_tensor(&b, None, span)?;
-                let (a, b) = (self.cast(&a, DType::Bool, span)?, self.cast(&b, DType::Bool, span)?);
+                let (a, b) = (
+                    self.cast(&a, DType::Bool, span)?,
+                    self.cast(&b, DType::Bool, span)?,
+                );
                 let op = match f {
                     "logical_and" => BinaryOp::And,
                     "logical_or" => BinaryOp::Or,
@@ -204,9 +313,16 @@ impl Stager {
             }
             "where" => {
                 if args.pos.len() != 3 {
-                    return Err(Diagnostic::unsupported(span, "np.where needs three arguments (condition, x, y) in agc"));
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        "np.where needs three arguments (condition, x, y) in agc",
+                    ));
                 }
-                let (c, a, b) = (args.pos[0].clone(), args.pos[1].clone(), args.pos[2].clone());
+                let (c, a, b) = (
+                    args.pos[0].clone(),
+                    args.pos[1].clone(),
+                    args.pos[2].clone(),
+                );
                 self.select(&c, &a, &b, span)
             }
             "matmul" => self.matmul(&args.req(0, "x1", f)?, &args.req(1, "x2", f)?, span),
@@ -223,18 +339,23 @@ impl Stager {
             }
             "clip" => {
                 let v = x()?;
-                let (lo, hi) = (args.get(1, "a_min").unwrap_or(Value::None), args.get(2, "a_max").unwrap_or(Value::None));
+                let (lo, hi) = (
+                    args.get(1, "a_min").unwrap_or(Value::None),
+                    args.get(2, "a_max").unwrap_or(Value::None),
+                );
                 self.clip(&v, &lo, &hi, span)
             }
-            "sum" | "mean" | "max" | "amax" | "min" | "amin" | "prod" | "any" | "all" | "var" | "std" | "argmax"
-            | "argmin" => {
+            "sum" | "mean" | "max" | "amax" | "min" | "amin" | "prod" | "any" | "all" | "var"
+            | "std" | "argmax" | "argmin" => {
                 let v = x()?;
                 args.pos.remove(0);
                 self.reduction(f, &v, &args)
             }
             "reshape" => {
                 let t = self.to_tensor(&x()?, None, span)?;
-                let shape = args.req(1, "newshape", f).or_else(|_| args.req(1, "shape", f))?;
+                let shape = args
+                    .req(1, "newshape", f)
+                    .or_else(|_| args.req(1, "shape", f))?;
                 self.reshape(&t, &[shape], span)
             }
             "ravel" => {
@@ -243,7 +364,10 @@ impl Stager {
             }
             "transpose" => {
                 let t = self.to_tensor(&x()?, None, span)?;
-                let axes = args.get_some(1, "axes").map(|a| pyops::iterate(&a, span)).transpose()?;
+                let axes = args
+                    .get_some(1, "axes")
+                    .map(|a| pyops::iterate(&a, span))
+                    .transpose()?;
                 self.transpose(&t, axes, span)
             }
             "expand_dims" => {
@@ -259,19 +383,33 @@ impl Stager {
                 let dims = shape_arg(&args.req(1, "shape", f)?, span)?;
                 Ok(Value::Tensor(self.broadcast_to(&t, dims, span)?))
             }
-            "stack" | "array" | "asarray" if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) => {
-                let Some(Value::TensorList(l)) = args.get(0, "arrays") else { unreachable!("matched above") };
+            "stack" | "array" | "asarray"
+                if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) =>
+            {
+                let Some(Value::TensorList(l)) = args.get(0, "arrays") else {
+                    unreachable!("matched above")
+                };
                 if f == "stack" {
                     let len = Value::Tensor(l.borrow().1.clone());
-                    if let Value::Tensor(nonempty) = self.compare(CmpOp::Gt, &len, &Value::Int(0), span)? {
-                        self.check(&nonempty, "ValueError: need at least one array to stack".into(), span)?;
+                    if let Value::Tensor(nonempty) =
+                        self.compare(CmpOp::Gt, &len, &Value::Int(0), span)?
+                    {
+                        self.check(
+                            &nonempty,
+                            "ValueError: need at least one array to stack".into(),
+                            span,
+                        )?;
                     }
                 }
                 let stacked = self.tensor_list_stack(&l, span)?;
-                let axis = args.get_some(1, "axis").and_then(|a| a.as_int()).unwrap_or(0);
+                let axis = args
+                    .get_some(1, "axis")
+                    .and_then(|a| a.as_int())
+                    .unwrap_or(0);
                 if f == "stack" && axis != 0 {
                     let rank = stacked.ty.rank() as i64;
-                    let a = infer::normalize_axis(axis, stacked.ty.rank()).map_err(|e| type_error(span, e))? as i64;
+                    let a = infer::normalize_axis(axis, stacked.ty.rank())
+                        .map_err(|e| type_error(span, e))? as i64;
                     let mut perm: Vec<Value> = (1..rank).map(Value::Int).collect();
                     perm.insert(a as usize, Value::Int(0));
                     return self.transpose(&stacked, Some(perm), span);
@@ -280,7 +418,14 @@ impl Stager {
             }
             "concatenate" | "stack" => {
                 let parts = pyops::iterate(&args.req(0, "arrays", f)?, span)?;
-                let axis = args.get_some(1, "axis").map(|a| a.as_int().ok_or_else(|| Diagnostic::error(span, "axis must be an int"))).transpose()?.unwrap_or(0);
+                let axis = args
+                    .get_some(1, "axis")
+                    .map(|a| {
+                        a.as_int()
+                            .ok_or_else(|| Diagnostic::error(span, "axis must be an int"))
+                    })
+                    .transpose()?
+                    .unwrap_or(0);
                 if f == "stack" {
                     self.stack(&parts, axis, span)
                 } else {
@@ -317,21 +462,47 @@ impl Stager {
                 }))
             }
             "eye" => {
-                let n = args.req(0, "N", f)?.as_int().ok_or_else(|| Diagnostic::error(span, "np.eye needs a compile-time size"))?;
+                let n = args
+                    .req(0, "N", f)?
+                    .as_int()
+                    .ok_or_else(|| Diagnostic::error(span, "np.eye needs a compile-time size"))?;
                 let dtype = dtype_arg(args.get(3, "dtype"), span)?.unwrap_or(DType::F64);
-                let data: Vec<f64> = (0..n * n).map(|i| ((i / n) == (i % n)) as i64 as f64).collect();
-                Ok(Value::Tensor(self.constant(ConstData::Float(data).cast(dtype), TensorType::static_shape(dtype, &[n, n]), span)?))
+                let data: Vec<f64> = (0..n * n)
+                    .map(|i| ((i / n) == (i % n)) as i64 as f64)
+                    .collect();
+                Ok(Value::Tensor(self.constant(
+                    ConstData::Float(data).cast(dtype),
+                    TensorType::static_shape(dtype, &[n, n]),
+                    span,
+                )?))
             }
             "linspace" => {
                 let (a, b) = (args.req(0, "start", f)?, args.req(1, "stop", f)?);
                 let n = args.get(2, "num").and_then(|v| v.as_int()).unwrap_or(50);
                 let (Some(a), Some(b)) = (a.as_f64(), b.as_f64()) else {
-                    return Err(Diagnostic::unsupported(span, "np.linspace needs compile-time bounds"));
+                    return Err(Diagnostic::unsupported(
+                        span,
+                        "np.linspace needs compile-time bounds",
+                    ));
                 };
                 let dtype = dtype_arg(args.get(5, "dtype"), span)?.unwrap_or(DType::F64);
                 let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
-                let data = ConstData::Float((0..n).map(|i| if i == n - 1 && n > 1 { b } else { a + step * i as f64 }).collect());
-                Ok(Value::Tensor(self.constant(data.cast(dtype), TensorType::static_shape(dtype, &[n]), span)?))
+                let data = ConstData::Float(
+                    (0..n)
+                        .map(|i| {
+                            if i == n - 1 && n > 1 {
+                                b
+                            } else {
+                                a + step * i as f64
+                            }
+                        })
+                        .collect(),
+                );
+                Ok(Value::Tensor(self.constant(
+                    data.cast(dtype),
+                    TensorType::static_shape(dtype, &[n]),
+                    span,
+                )?))
             }
             "float32" | "float64" | "int32" | "int64" | "bool_" => {
                 let dtype = DType::from_name(f).unwrap_or(DType::F64);
@@ -357,10 +528,16 @@ impl Stager {
             f if gather::FUNCTIONS.contains(&f) => self.numpy_take(&args),
             f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
             f if numpy_sort::FUNCTIONS.contains(&f) => self.numpy_sort(f, &args),
-            f if f.strip_prefix("linalg.").is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) => {
+            f if f
+                .strip_prefix("linalg.")
+                .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>
+            {
                 self.numpy_contract(f, &args)
             }
-            _ => Err(Diagnostic::unsupported(span, format!("np.{f} is not supported by agc"))),
+            _ => Err(Diagnostic::unsupported(
+                span,
+                format!("np.{f} is not supported by agc"),
+            )),
         }
     }
 
@@ -397,7 +574,8 @@ impl Stager {
                 self.transpose(&t, axes, span)
             }
             "astype" => {
-                let d = dtype_arg(args.get(0, "dtype"), span)?.ok_or_else(|| Diagnostic::error(span, "astype() needs a dtype"))?;
+                let d = dtype_arg(args.get(0, "dtype"), span)?
+                    .ok_or_else(|| Diagnostic::error(span, "astype() needs a dtype"))?;
                 Ok(Value::Tensor(self.cast(&t, d, span)?))
             }
             "squeeze" => self.squeeze(&t, args.get_some(0, "axis"), span),
@@ -405,12 +583,19 @@ impl Stager {
             "copy" => Ok(Value::Tensor(t)),
             "dot" => self.dot(&Value::Tensor(t), &args.req(0, "b", "dot")?, span),
             "clip" => {
-                let (lo, hi) = (args.get(0, "min").unwrap_or(Value::None), args.get(1, "max").unwrap_or(Value::None));
+                let (lo, hi) = (
+                    args.get(0, "min").unwrap_or(Value::None),
+                    args.get(1, "max").unwrap_or(Value::None),
+                );
                 self.clip(&Value::Tensor(t), &lo, &hi, span)
             }
-            "item" => Err(Diagnostic::error(span, ".item() of a staged tensor: its value is only known at run time")),
+            "item" => Err(Diagnostic::error(
+                span,
+                ".item() of a staged tensor: its value is only known at run time",
+            )),
             // Methods that are the function with the array first.
-            "round" | "cumsum" | "cumprod" | "argsort" | "repeat" | "swapaxes" | "trace" | "diagonal" | "take" => {
+            "round" | "cumsum" | "cumprod" | "argsort" | "repeat" | "swapaxes" | "trace"
+            | "diagonal" | "take" => {
                 let mut args = args;
                 args.pos.insert(0, Value::Tensor(t));
                 self.call_numpy(&format!("np.{m}"), None, args)
@@ -426,7 +611,10 @@ impl Stager {
             return self.binary(BinaryOp::Mul, a, b, span);
         }
         if ta.ty.rank() > 2 || tb.ty.rank() > 2 {
-            return Err(Diagnostic::unsupported(span, "np.dot of arrays with more than 2 dims is not supported; use np.matmul"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "np.dot of arrays with more than 2 dims is not supported; use np.matmul",
+            ));
         }
         self.matmul(&Value::Tensor(ta), &Value::Tensor(tb), span)
     }
@@ -460,7 +648,9 @@ impl Stager {
             Some(items) => items
                 .iter()
                 .map(|a| {
-                    let a = a.as_int().ok_or_else(|| Diagnostic::error(span, "transpose axes must be ints"))?;
+                    let a = a
+                        .as_int()
+                        .ok_or_else(|| Diagnostic::error(span, "transpose axes must be ints"))?;
                     infer::normalize_axis(a, t.ty.rank()).map_err(|e| type_error(span, e))
                 })
                 .collect::<R<_>>()?,
@@ -477,14 +667,22 @@ impl Stager {
         let axes = axes_arg(Some(Value::tuple(raw)), out_rank, span)?;
         let mut src = t.ty.dims.iter();
         let dims = (0..out_rank)
-            .map(|i| if axes.contains(&i) { Dim::Static(1) } else { src.next().cloned().unwrap_or(Dim::Static(1)) })
+            .map(|i| {
+                if axes.contains(&i) {
+                    Dim::Static(1)
+                } else {
+                    src.next().cloned().unwrap_or(Dim::Static(1))
+                }
+            })
             .collect();
         Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
     }
 
     fn squeeze(&mut self, t: &Tensor, axis: Option<Value>, span: Span) -> R<Value> {
         let axes: Vec<usize> = match axis {
-            None => (0..t.ty.rank()).filter(|&i| t.ty.dims[i] == Dim::Static(1)).collect(),
+            None => (0..t.ty.rank())
+                .filter(|&i| t.ty.dims[i] == Dim::Static(1))
+                .collect(),
             Some(a) => {
                 let axes = axes_arg(Some(a), t.ty.rank(), span)?;
                 if let Some(&bad) = axes.iter().find(|&&i| t.ty.dims[i] != Dim::Static(1)) {
@@ -496,7 +694,13 @@ impl Stager {
                 axes
             }
         };
-        let dims = t.ty.dims.iter().enumerate().filter(|(i, _)| !axes.contains(i)).map(|(_, d)| d.clone()).collect();
+        let dims =
+            t.ty.dims
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !axes.contains(i))
+                .map(|(_, d)| d.clone())
+                .collect();
         Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
     }
 
@@ -510,40 +714,78 @@ impl Stager {
         });
         let s = self.to_tensor(fill, Some(dtype), span)?;
         if s.ty.rank() != 0 {
-            return Err(Diagnostic::unsupported(span, "a non-scalar fill value is not supported; use np.broadcast_to"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "a non-scalar fill value is not supported; use np.broadcast_to",
+            ));
         }
         let s = self.cast(&s, dtype, span)?;
         if dims.is_empty() {
             return Ok(Value::Tensor(s));
         }
-        Ok(Value::Tensor(self.emit(OpKind::Fill, &[&s], TensorType::new(dtype, dims), span)?))
+        Ok(Value::Tensor(self.emit(
+            OpKind::Fill,
+            &[&s],
+            TensorType::new(dtype, dims),
+            span,
+        )?))
     }
 
     fn arange(&mut self, args: &Args) -> R<Value> {
         let span = args.span;
-        let dtype = dtype_arg(args.kw.iter().find(|(k, _)| k == "dtype").map(|(_, v)| v.clone()), span)?;
+        let dtype = dtype_arg(
+            args.kw
+                .iter()
+                .find(|(k, _)| k == "dtype")
+                .map(|(_, v)| v.clone()),
+            span,
+        )?;
         let pos = &args.pos;
         let (start, stop, step) = match pos.as_slice() {
             [n] => (Value::Int(0), n.clone(), Value::Int(1)),
             [a, b] => (a.clone(), b.clone(), Value::Int(1)),
             [a, b, c] => (a.clone(), b.clone(), c.clone()),
-            _ => return Err(Diagnostic::error(span, "np.arange takes 1 to 3 positional arguments")),
+            _ => {
+                return Err(Diagnostic::error(
+                    span,
+                    "np.arange takes 1 to 3 positional arguments",
+                ))
+            }
         };
-        let is_float = [&start, &stop, &step].iter().any(|v| matches!(v, Value::Float(_)));
+        let is_float = [&start, &stop, &step]
+            .iter()
+            .any(|v| matches!(v, Value::Float(_)));
         let d = dtype.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
-        if let (Value::SymInt(n @ Dim::Sym(_)), Some(0), Some(1)) = (&stop, start.as_int(), step.as_int()) {
+        if let (Value::SymInt(n @ Dim::Sym(_)), Some(0), Some(1)) =
+            (&stop, start.as_int(), step.as_int())
+        {
             let ty = TensorType::new(d, vec![n.clone()]);
-            return Ok(Value::Tensor(self.emit(OpKind::Iota { start: 0.0, step: 1.0 }, &[], ty, span)?));
+            return Ok(Value::Tensor(self.emit(
+                OpKind::Iota {
+                    start: 0.0,
+                    step: 1.0,
+                },
+                &[],
+                ty,
+                span,
+            )?));
         }
         let (Some(a), Some(b), Some(c)) = (start.as_f64(), stop.as_f64(), step.as_f64()) else {
             return Err(Diagnostic::unsupported(span, "np.arange bounds must be compile-time numbers (or np.arange(n) of a run-time size)"));
         };
         if c == 0.0 {
-            return Err(Diagnostic::error(span, "Maximum allowed size exceeded (arange step is zero)"));
+            return Err(Diagnostic::error(
+                span,
+                "Maximum allowed size exceeded (arange step is zero)",
+            ));
         }
         let n = ((b - a) / c).ceil().max(0.0) as i64;
         let data = ConstData::Float((0..n).map(|i| a + i as f64 * c).collect()).cast(d);
-        Ok(Value::Tensor(self.constant(data, TensorType::static_shape(d, &[n]), span)?))
+        Ok(Value::Tensor(self.constant(
+            data,
+            TensorType::static_shape(d, &[n]),
+            span,
+        )?))
     }
 
     /// Reductions: `sum mean max min prod any all var std argmax argmin`, function or method form
@@ -554,24 +796,43 @@ impl Stager {
         let axis = args.get(0, "axis").filter(|a| !matches!(a, Value::None));
         if matches!(f, "argmax" | "argmin") {
             let keepdims = truthy_kw(args, 2, "keepdims");
-            let kind = if f == "argmax" { ArgKind::ArgMax } else { ArgKind::ArgMin };
+            let kind = if f == "argmax" {
+                ArgKind::ArgMax
+            } else {
+                ArgKind::ArgMin
+            };
             let (src, ax) = match &axis {
                 None => (self.flatten(&t, span)?, 0),
                 Some(a) => (t.clone(), axes_arg(Some(a.clone()), t.ty.rank(), span)?[0]),
             };
             if src.ty.dims[ax] == Dim::Static(0) {
-                return Err(Diagnostic::error(span, format!("attempt to get {f} of an empty sequence")));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("attempt to get {f} of an empty sequence"),
+                ));
             }
             let dims = infer::reduce(&src.ty, &[ax], keepdims && axis.is_some());
             let ty = TensorType::new(DType::I64, dims);
-            return Ok(Value::Tensor(self.emit(OpKind::ArgReduce { kind, axis: ax, keepdims: false }, &[&src], ty, span).and_then(|r| {
-                if keepdims && axis.is_none() {
-                    let d = vec![Dim::Static(1); t.ty.rank()];
-                    self.reshape_to(&r, d, span)
-                } else {
-                    Ok(r)
-                }
-            })?));
+            return Ok(Value::Tensor(
+                self.emit(
+                    OpKind::ArgReduce {
+                        kind,
+                        axis: ax,
+                        keepdims: false,
+                    },
+                    &[&src],
+                    ty,
+                    span,
+                )
+                .and_then(|r| {
+                    if keepdims && axis.is_none() {
+                        let d = vec![Dim::Static(1); t.ty.rank()];
+                        self.reshape_to(&r, d, span)
+                    } else {
+                        Ok(r)
+                    }
+                })?,
+            ));
         }
         let axes = axes_arg(axis, t.ty.rank(), span)?;
         // Positions after the array: sum/prod/mean(axis, dtype, out, keepdims),
@@ -583,7 +844,11 @@ impl Stager {
             _ => 2,
         };
         let keepdims = truthy_kw(args, keepdims_index, "keepdims");
-        let dtype = if has_dtype { dtype_arg(args.get(1, "dtype"), span)? } else { None };
+        let dtype = if has_dtype {
+            dtype_arg(args.get(1, "dtype"), span)?
+        } else {
+            None
+        };
         match f {
             "sum" | "prod" => {
                 let d = dtype.unwrap_or(match t.ty.dtype {
@@ -591,7 +856,11 @@ impl Stager {
                     other => other,
                 });
                 let t = self.cast(&t, d, span)?;
-                let kind = if f == "sum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                let kind = if f == "sum" {
+                    ReduceKind::Sum
+                } else {
+                    ReduceKind::Prod
+                };
                 Ok(Value::Tensor(self.reduce(kind, &t, &axes, keepdims, span)?))
             }
             "max" | "amax" | "min" | "amin" | "any" | "all" => {
@@ -602,16 +871,35 @@ impl Stager {
                     }
                 }
                 let logical = matches!(f, "any" | "all");
-                let src = if logical { self.cast(&t, DType::Bool, span)? } else { t.clone() };
+                let src = if logical {
+                    self.cast(&t, DType::Bool, span)?
+                } else {
+                    t.clone()
+                };
                 let as_int = src.ty.dtype == DType::Bool;
-                let work = if as_int { self.cast(&src, DType::I32, span)? } else { src };
-                let kind = if is_max { ReduceKind::Max } else { ReduceKind::Min };
+                let work = if as_int {
+                    self.cast(&src, DType::I32, span)?
+                } else {
+                    src
+                };
+                let kind = if is_max {
+                    ReduceKind::Max
+                } else {
+                    ReduceKind::Min
+                };
                 let r = self.reduce(kind, &work, &axes, keepdims, span)?;
-                Ok(Value::Tensor(if as_int { self.cast(&r, DType::Bool, span)? } else { r }))
+                Ok(Value::Tensor(if as_int {
+                    self.cast(&r, DType::Bool, span)?
+                } else {
+                    r
+                }))
             }
             "mean" => Ok(Value::Tensor(self.mean(&t, &axes, keepdims, dtype, span)?)),
             "var" | "std" => {
-                let ddof = args.get_some(3, "ddof").and_then(|v| v.as_f64()).unwrap_or(0.0);
+                let ddof = args
+                    .get_some(3, "ddof")
+                    .and_then(|v| v.as_f64())
+                    .unwrap_or(0.0);
                 let m = self.mean(&t, &axes, true, dtype, span)?;
                 let tf = self.cast(&t, m.ty.dtype, span)?;
                 let diff = self.binary_same(BinaryOp::Sub, &tf, &m, span)?;
@@ -630,17 +918,36 @@ impl Stager {
                 }
                 Ok(Value::Tensor(var))
             }
-            _ => Err(Diagnostic::unsupported(span, format!("'{f}' is not a supported array method"))),
+            _ => Err(Diagnostic::unsupported(
+                span,
+                format!("'{f}' is not a supported array method"),
+            )),
         }
     }
 
     /// A reduction over `axes` (none: `t` itself).
-    pub(super) fn reduce(&mut self, kind: ReduceKind, t: &Tensor, axes: &[usize], keepdims: bool, span: Span) -> R<Tensor> {
+    pub(super) fn reduce(
+        &mut self,
+        kind: ReduceKind,
+        t: &Tensor,
+        axes: &[usize],
+        keepdims: bool,
+        span: Span,
+    ) -> R<Tensor> {
         if axes.is_empty() {
             return Ok(t.clone());
         }
         let ty = TensorType::new(t.ty.dtype, infer::reduce(&t.ty, axes, keepdims));
-        self.emit(OpKind::Reduce { kind, axes: axes.to_vec(), keepdims }, &[t], ty, span)
+        self.emit(
+            OpKind::Reduce {
+                kind,
+                axes: axes.to_vec(),
+                keepdims,
+            },
+            &[t],
+            ty,
+            span,
+        )
     }
 
     /// The number of elements over `axes`, as a rank-0 tensor of `dtype`.
@@ -651,7 +958,12 @@ impl Stager {
             match &t.ty.dims[a] {
                 Dim::Static(n) => static_part *= n,
                 Dim::Sym(_) => {
-                    let d = self.emit(OpKind::Dim { axis: a }, &[t], TensorType::scalar(DType::I64), span)?;
+                    let d = self.emit(
+                        OpKind::Dim { axis: a },
+                        &[t],
+                        TensorType::scalar(DType::I64),
+                        span,
+                    )?;
                     let d = self.cast(&d, dtype, span)?;
                     acc = Some(match acc {
                         None => d,
@@ -668,8 +980,19 @@ impl Stager {
         }
     }
 
-    fn mean(&mut self, t: &Tensor, axes: &[usize], keepdims: bool, dtype: Option<DType>, span: Span) -> R<Tensor> {
-        let d = dtype.unwrap_or(if t.ty.dtype.is_float() { t.ty.dtype } else { DType::F64 });
+    fn mean(
+        &mut self,
+        t: &Tensor,
+        axes: &[usize],
+        keepdims: bool,
+        dtype: Option<DType>,
+        span: Span,
+    ) -> R<Tensor> {
+        let d = dtype.unwrap_or(if t.ty.dtype.is_float() {
+            t.ty.dtype
+        } else {
+            DType::F64
+        });
         let tf = self.cast(t, d, span)?;
         let s = self.reduce(ReduceKind::Sum, &tf, axes, keepdims, span)?;
         let n = self.count(t, axes, d, span)?;

@@ -35,7 +35,13 @@ fn axis_list(v: &Value, span: Span) -> R<Vec<i64>> {
         Value::Tuple(_) | Value::List(_) => super::pyops::iterate(v, span)?,
         other => vec![other.clone()],
     };
-    items.iter().map(|x| x.as_int().ok_or_else(|| Diagnostic::error(span, "tensordot axes must be compile-time ints"))).collect()
+    items
+        .iter()
+        .map(|x| {
+            x.as_int()
+                .ok_or_else(|| Diagnostic::error(span, "tensordot axes must be compile-time ints"))
+        })
+        .collect()
 }
 
 /// One parsed `einsum` operand: its tensor and one label per axis.
@@ -50,17 +56,30 @@ impl Stager {
         let span = args.span;
         match f {
             "tensordot" => {
-                let (ts, _) = self.promote(&[&args.req(0, "a", f)?, &args.req(1, "b", f)?], span)?;
+                let (ts, _) =
+                    self.promote(&[&args.req(0, "a", f)?, &args.req(1, "b", f)?], span)?;
                 let (a, b) = (&ts[0], &ts[1]);
                 let (ax_a, ax_b) = match args.get(2, "axes").unwrap_or(Value::Int(2)) {
-                    v @ (Value::Tuple(_) | Value::List(_)) => match super::pyops::iterate(&v, span)?.as_slice() {
-                        [x, y] => (axis_list(x, span)?, axis_list(y, span)?),
-                        _ => return Err(Diagnostic::error(span, "tensordot: axes must be an int or a pair of axis lists")),
-                    },
+                    v @ (Value::Tuple(_) | Value::List(_)) => {
+                        match super::pyops::iterate(&v, span)?.as_slice() {
+                            [x, y] => (axis_list(x, span)?, axis_list(y, span)?),
+                            _ => {
+                                return Err(Diagnostic::error(
+                                    span,
+                                    "tensordot: axes must be an int or a pair of axis lists",
+                                ))
+                            }
+                        }
+                    }
                     v => {
-                        let n = v.as_int().ok_or_else(|| Diagnostic::error(span, "tensordot: axes must be a compile-time int"))?;
+                        let n = v.as_int().ok_or_else(|| {
+                            Diagnostic::error(span, "tensordot: axes must be a compile-time int")
+                        })?;
                         if n < 0 || n as usize > a.ty.rank() || n as usize > b.ty.rank() {
-                            return Err(Diagnostic::error(span, "tensordot: axes exceeds the dimensions of an operand"));
+                            return Err(Diagnostic::error(
+                                span,
+                                "tensordot: axes exceeds the dimensions of an operand",
+                            ));
                         }
                         let ra = a.ty.rank() as i64;
                         ((ra - n..ra).collect(), (0..n).collect())
@@ -70,10 +89,16 @@ impl Stager {
                     return Err(Diagnostic::error(span, "shape-mismatch for sum"));
                 }
                 let norm = |axes: &[i64], rank: usize| -> R<Vec<usize>> {
-                    axes.iter().map(|&x| infer::normalize_axis(x, rank).map_err(|e| type_error(span, e))).collect()
+                    axes.iter()
+                        .map(|&x| infer::normalize_axis(x, rank).map_err(|e| type_error(span, e)))
+                        .collect()
                 };
-                let pairs: Vec<(usize, usize)> = norm(&ax_a, a.ty.rank())?.into_iter().zip(norm(&ax_b, b.ty.rank())?).collect();
-                self.contract_pair(a, b, &[], &pairs, span).map(Value::Tensor)
+                let pairs: Vec<(usize, usize)> = norm(&ax_a, a.ty.rank())?
+                    .into_iter()
+                    .zip(norm(&ax_b, b.ty.rank())?)
+                    .collect();
+                self.contract_pair(a, b, &[], &pairs, span)
+                    .map(Value::Tensor)
             }
             "einsum" => self.einsum(args),
             "cumsum" | "cumprod" => {
@@ -84,16 +109,28 @@ impl Stager {
                     None => (self.flatten(&t, span)?, 0),
                     Some(a) => (t.clone(), axes_arg(Some(a), t.ty.rank(), span)?[0]),
                 };
-                let kind = if f == "cumsum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                let kind = if f == "cumsum" {
+                    ReduceKind::Sum
+                } else {
+                    ReduceKind::Prod
+                };
                 self.cumulative(kind, &t, axis, span).map(Value::Tensor)
             }
             "count_nonzero" => {
                 let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
-                let nonzero = staged(self.compare(CmpOp::Ne, &Value::Tensor(t.clone()), &Value::Int(0), span)?, span)?;
+                let nonzero = staged(
+                    self.compare(CmpOp::Ne, &Value::Tensor(t.clone()), &Value::Int(0), span)?,
+                    span,
+                )?;
                 let ones = self.cast(&nonzero, DType::I64, span)?;
                 let axes = axes_arg(args.get_some(1, "axis"), t.ty.rank(), span)?;
-                let keepdims = args.get(2, "keepdims").as_ref().and_then(super::pyops::truthy).unwrap_or(false);
-                self.reduce(ReduceKind::Sum, &ones, &axes, keepdims, span).map(Value::Tensor)
+                let keepdims = args
+                    .get(2, "keepdims")
+                    .as_ref()
+                    .and_then(super::pyops::truthy)
+                    .unwrap_or(false);
+                self.reduce(ReduceKind::Sum, &ones, &axes, keepdims, span)
+                    .map(Value::Tensor)
             }
             _ => self.norm(args),
         }
@@ -102,12 +139,22 @@ impl Stager {
     /// Contracts `a` and `b` (one dtype) with one matmul: the result's axes
     /// are the `batch` pairs, then `a`'s free axes, then `b`'s; `contracted`
     /// pairs are summed over. Paired axes must have equal sizes.
-    fn contract_pair(&mut self, a: &Tensor, b: &Tensor, batch: &[(usize, usize)], contracted: &[(usize, usize)], span: Span) -> R<Tensor> {
+    fn contract_pair(
+        &mut self,
+        a: &Tensor,
+        b: &Tensor,
+        batch: &[(usize, usize)],
+        contracted: &[(usize, usize)],
+        span: Span,
+    ) -> R<Tensor> {
         for &(i, j) in batch.iter().chain(contracted) {
             if a.ty.dims[i] != b.ty.dims[j] {
                 return Err(Diagnostic::error(
                     span,
-                    format!("shape-mismatch for sum: axis {i} of size {} against axis {j} of size {}", a.ty.dims[i], b.ty.dims[j]),
+                    format!(
+                        "shape-mismatch for sum: axis {i} of size {} against axis {j} of size {}",
+                        a.ty.dims[i], b.ty.dims[j]
+                    ),
                 ));
             }
         }
@@ -115,21 +162,43 @@ impl Stager {
         let paired_b: Vec<usize> = batch.iter().chain(contracted).map(|p| p.1).collect();
         let free_a: Vec<usize> = (0..a.ty.rank()).filter(|i| !paired_a.contains(i)).collect();
         let free_b: Vec<usize> = (0..b.ty.rank()).filter(|i| !paired_b.contains(i)).collect();
-        let dims = |t: &Tensor, axes: &[usize]| -> Vec<Dim> { axes.iter().map(|&i| t.ty.dims[i].clone()).collect() };
+        let dims = |t: &Tensor, axes: &[usize]| -> Vec<Dim> {
+            axes.iter().map(|&i| t.ty.dims[i].clone()).collect()
+        };
         let batch_dims = dims(a, &batch.iter().map(|p| p.0).collect::<Vec<_>>());
         let (ca, cb): (Vec<usize>, Vec<usize>) = contracted.iter().copied().unzip();
         let k = infer::dim_product(&dims(a, &ca));
         // a: (batch, free_a, contracted) -> (batch, Fa, K); b: (batch, contracted, free_b) -> (batch, K, Fb).
-        let perm_a: Vec<usize> = batch.iter().map(|p| p.0).chain(free_a.iter().copied()).chain(ca).collect();
-        let perm_b: Vec<usize> = batch.iter().map(|p| p.1).chain(cb).chain(free_b.iter().copied()).collect();
+        let perm_a: Vec<usize> = batch
+            .iter()
+            .map(|p| p.0)
+            .chain(free_a.iter().copied())
+            .chain(ca)
+            .collect();
+        let perm_b: Vec<usize> = batch
+            .iter()
+            .map(|p| p.1)
+            .chain(cb)
+            .chain(free_b.iter().copied())
+            .collect();
         let pa = self.permute(a, perm_a, span)?;
         let pb = self.permute(b, perm_b, span)?;
-        let with = |tail: [Dim; 2]| -> Vec<Dim> { batch_dims.iter().cloned().chain(tail).collect() };
-        let ma = self.reshape_to(&pa, with([infer::dim_product(&dims(a, &free_a)), k.clone()]), span)?;
+        let with =
+            |tail: [Dim; 2]| -> Vec<Dim> { batch_dims.iter().cloned().chain(tail).collect() };
+        let ma = self.reshape_to(
+            &pa,
+            with([infer::dim_product(&dims(a, &free_a)), k.clone()]),
+            span,
+        )?;
         let mb = self.reshape_to(&pb, with([k, infer::dim_product(&dims(b, &free_b))]), span)?;
         let ty = infer::matmul(&ma.ty, &mb.ty).map_err(|e| type_error(span, e))?;
         let m = self.emit(OpKind::MatMul, &[&ma, &mb], ty, span)?;
-        let out: Vec<Dim> = batch_dims.iter().cloned().chain(dims(a, &free_a)).chain(dims(b, &free_b)).collect();
+        let out: Vec<Dim> = batch_dims
+            .iter()
+            .cloned()
+            .chain(dims(a, &free_a))
+            .chain(dims(b, &free_b))
+            .collect();
         self.reshape_to(&m, out, span)
     }
 
@@ -140,25 +209,40 @@ impl Stager {
     fn einsum(&mut self, args: &Args) -> R<Value> {
         let span = args.span;
         let Some(Value::Str(spec)) = args.pos.first() else {
-            return Err(Diagnostic::unsupported(span, "np.einsum needs a compile-time subscripts string first"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "np.einsum needs a compile-time subscripts string first",
+            ));
         };
         let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
         if spec.contains('.') {
-            return Err(Diagnostic::unsupported(span, "np.einsum with '...' (broadcast dims) is not supported"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "np.einsum with '...' (broadcast dims) is not supported",
+            ));
         }
         let (lhs, out) = match spec.split_once("->") {
             Some((l, o)) => (l.to_string(), Some(o.chars().collect::<Vec<_>>())),
             None => (spec.clone(), None),
         };
         let terms: Vec<Vec<char>> = lhs.split(',').map(|t| t.chars().collect()).collect();
-        if let Some(c) = terms.iter().flatten().chain(out.iter().flatten()).find(|c| !c.is_ascii_alphabetic()) {
+        if let Some(c) = terms
+            .iter()
+            .flatten()
+            .chain(out.iter().flatten())
+            .find(|c| !c.is_ascii_alphabetic())
+        {
             return Err(Diagnostic::error(span, format!("invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")));
         }
         let operands = &args.pos[1..];
         if terms.len() != operands.len() {
             return Err(Diagnostic::error(
                 span,
-                format!("einsum: the subscripts name {} operands but {} were given", terms.len(), operands.len()),
+                format!(
+                    "einsum: the subscripts name {} operands but {} were given",
+                    terms.len(),
+                    operands.len()
+                ),
             ));
         }
         let count = |c: char| terms.iter().flatten().filter(|&&x| x == c).count();
@@ -175,7 +259,12 @@ impl Stager {
                 o
             }
             None => {
-                let mut o: Vec<char> = terms.iter().flatten().copied().filter(|&c| count(c) == 1).collect();
+                let mut o: Vec<char> = terms
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&c| count(c) == 1)
+                    .collect();
                 o.sort_unstable();
                 o
             }
@@ -187,49 +276,93 @@ impl Stager {
             if labels.len() != t.ty.rank() {
                 return Err(Diagnostic::error(
                     span,
-                    format!("einsum: operand {i} has {} dimensions but its subscripts name {}", t.ty.rank(), labels.len()),
+                    format!(
+                        "einsum: operand {i} has {} dimensions but its subscripts name {}",
+                        t.ty.rank(),
+                        labels.len()
+                    ),
                 ));
             }
             ops.push(self.collapse_repeated(Labelled { t, labels }, i, span)?);
         }
         // Sum each operand's labels that no other operand and not the output has.
         for i in 0..ops.len() {
-            let elsewhere = |c: &char| out.contains(c) || ops.iter().enumerate().any(|(j, o)| j != i && o.labels.contains(c));
-            let axes: Vec<usize> = (0..ops[i].labels.len()).filter(|&a| !elsewhere(&ops[i].labels[a])).collect();
+            let elsewhere = |c: &char| {
+                out.contains(c)
+                    || ops
+                        .iter()
+                        .enumerate()
+                        .any(|(j, o)| j != i && o.labels.contains(c))
+            };
+            let axes: Vec<usize> = (0..ops[i].labels.len())
+                .filter(|&a| !elsewhere(&ops[i].labels[a]))
+                .collect();
             if !axes.is_empty() {
                 let t = self.reduce(ReduceKind::Sum, &ops[i].t, &axes, false, span)?;
-                let labels = ops[i].labels.iter().enumerate().filter(|(a, _)| !axes.contains(a)).map(|(_, &c)| c).collect();
+                let labels = ops[i]
+                    .labels
+                    .iter()
+                    .enumerate()
+                    .filter(|(a, _)| !axes.contains(a))
+                    .map(|(_, &c)| c)
+                    .collect();
                 ops[i] = Labelled { t, labels };
             }
         }
         let mut rest = ops.into_iter();
-        let mut acc = rest.next().ok_or_else(|| Diagnostic::error(span, "einsum needs at least one operand"))?;
+        let mut acc = rest
+            .next()
+            .ok_or_else(|| Diagnostic::error(span, "einsum needs at least one operand"))?;
         let later: Vec<Labelled> = rest.collect();
         for (j, op) in later.iter().enumerate() {
-            let needed = |c: &char| out.contains(c) || later[j + 1..].iter().any(|o| o.labels.contains(c));
+            let needed =
+                |c: &char| out.contains(c) || later[j + 1..].iter().any(|o| o.labels.contains(c));
             let (mut batch, mut contracted) = (Vec::new(), Vec::new());
             for (a, c) in acc.labels.iter().enumerate() {
                 if let Some(b) = op.labels.iter().position(|x| x == c) {
-                    if needed(c) { batch.push((a, b)) } else { contracted.push((a, b)) }
+                    if needed(c) {
+                        batch.push((a, b))
+                    } else {
+                        contracted.push((a, b))
+                    }
                 }
             }
             let paired_b: Vec<usize> = batch.iter().chain(&contracted).map(|p| p.1).collect();
             let labels: Vec<char> = batch
                 .iter()
                 .map(|p| acc.labels[p.0])
-                .chain(acc.labels.iter().copied().filter(|c| !op.labels.contains(c)))
-                .chain(op.labels.iter().enumerate().filter(|(b, _)| !paired_b.contains(b)).map(|(_, &c)| c))
+                .chain(
+                    acc.labels
+                        .iter()
+                        .copied()
+                        .filter(|c| !op.labels.contains(c)),
+                )
+                .chain(
+                    op.labels
+                        .iter()
+                        .enumerate()
+                        .filter(|(b, _)| !paired_b.contains(b))
+                        .map(|(_, &c)| c),
+                )
                 .collect();
             let t = self.contract_pair(&acc.t, &op.t, &batch, &contracted, span)?;
             acc = Labelled { t, labels };
         }
-        let perm: Vec<usize> = out.iter().filter_map(|c| acc.labels.iter().position(|x| x == c)).collect();
+        let perm: Vec<usize> = out
+            .iter()
+            .filter_map(|c| acc.labels.iter().position(|x| x == c))
+            .collect();
         self.permute(&acc.t, perm, span).map(Value::Tensor)
     }
 
     /// Replaces each label repeated within one einsum operand by the diagonal of its axes.
     fn collapse_repeated(&mut self, mut op: Labelled, index: usize, span: Span) -> R<Labelled> {
-        while let Some((p, q)) = (0..op.labels.len()).find_map(|p| op.labels[p + 1..].iter().position(|&c| c == op.labels[p]).map(|q| (p, p + 1 + q))) {
+        while let Some((p, q)) = (0..op.labels.len()).find_map(|p| {
+            op.labels[p + 1..]
+                .iter()
+                .position(|&c| c == op.labels[p])
+                .map(|q| (p, p + 1 + q))
+        }) {
             let c = op.labels[p];
             if op.t.ty.dims[p] != op.t.ty.dims[q] {
                 return Err(Diagnostic::error(
@@ -260,7 +393,10 @@ impl Stager {
         let upper = self.compare(CmpOp::Ge, &grid, &Value::Int(0), span)?;
         let identity = if kind == ReduceKind::Prod { 1.0 } else { 0.0 };
         let identity = Value::Tensor(self.scalar(identity, t.ty.dtype, span)?);
-        let terms = staged(self.select(&upper, &Value::Tensor(column), &identity, span)?, span)?;
+        let terms = staged(
+            self.select(&upper, &Value::Tensor(column), &identity, span)?,
+            span,
+        )?;
         let sums = self.reduce(kind, &terms, &[rank - 1], false, span)?;
         self.permute(&sums, super::numpy_shape::inverse(&perm), span)
     }
@@ -274,18 +410,30 @@ impl Stager {
             return Err(Diagnostic::unsupported(span, "np.linalg.norm with 'ord' is not supported (only the default 2-norm / Frobenius norm)"));
         }
         let t = self.to_tensor(&args.req(0, "x", "np.linalg.norm")?, None, span)?;
-        let t = if t.ty.dtype.is_float() { t } else { self.cast(&t, DType::F64, span)? };
+        let t = if t.ty.dtype.is_float() {
+            t
+        } else {
+            self.cast(&t, DType::F64, span)?
+        };
         let axis = args.get_some(2, "axis");
         if let Some(a @ (Value::Tuple(_) | Value::List(_))) = &axis {
             if super::pyops::iterate(a, span)?.len() > 2 {
-                return Err(Diagnostic::error(span, "Improper number of dimensions to norm."));
+                return Err(Diagnostic::error(
+                    span,
+                    "Improper number of dimensions to norm.",
+                ));
             }
         }
         let axes = axes_arg(axis, t.ty.rank(), span)?;
-        let keepdims = args.get(3, "keepdims").as_ref().and_then(super::pyops::truthy).unwrap_or(false);
+        let keepdims = args
+            .get(3, "keepdims")
+            .as_ref()
+            .and_then(super::pyops::truthy)
+            .unwrap_or(false);
         let sq = self.binary_same(BinaryOp::Mul, &t, &t, span)?;
         let s = self.reduce(ReduceKind::Sum, &sq, &axes, keepdims, span)?;
         let ty = s.ty.clone();
-        self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&s], ty, span).map(Value::Tensor)
+        self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&s], ty, span)
+            .map(Value::Tensor)
     }
 }

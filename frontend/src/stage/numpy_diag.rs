@@ -20,33 +20,53 @@ pub const FUNCTIONS: &[&str] = &["triu", "tril", "diag", "diagonal", "trace"];
 fn int_arg(args: &Args, index: usize, name: &str, default: i64) -> R<i64> {
     match args.get_some(index, name) {
         None => Ok(default),
-        Some(v) => v.as_int().ok_or_else(|| Diagnostic::unsupported(args.span, format!("'{name}' must be a compile-time int"))),
+        Some(v) => v.as_int().ok_or_else(|| {
+            Diagnostic::unsupported(args.span, format!("'{name}' must be a compile-time int"))
+        }),
     }
 }
 
 /// The permutation moving `axis1` and `axis2` last (in that order), the others kept in order.
 fn last_two(axis1: i64, axis2: i64, rank: usize, span: Span) -> R<Vec<usize>> {
     if rank < 2 {
-        return Err(Diagnostic::error(span, "diag requires an array of at least two dimensions"));
+        return Err(Diagnostic::error(
+            span,
+            "diag requires an array of at least two dimensions",
+        ));
     }
     let norm = |a| infer::normalize_axis(a, rank).map_err(|e| super::tensor::type_error(span, e));
     let (a, b) = (norm(axis1)?, norm(axis2)?);
     if a == b {
-        return Err(Diagnostic::error(span, "axis1 and axis2 cannot be the same"));
+        return Err(Diagnostic::error(
+            span,
+            "axis1 and axis2 cannot be the same",
+        ));
     }
-    Ok((0..rank).filter(|&i| i != a && i != b).chain([a, b]).collect())
+    Ok((0..rank)
+        .filter(|&i| i != a && i != b)
+        .chain([a, b])
+        .collect())
 }
 
 impl Stager {
     /// Calls `np.<f>` for `f` in [`FUNCTIONS`].
     pub(super) fn numpy_diag(&mut self, f: &str, args: &Args) -> R<Value> {
         let span = args.span;
-        let t = self.to_tensor(&args.req(0, if f == "diag" { "v" } else { "a" }, &format!("np.{f}"))?, None, span)?;
+        let t = self.to_tensor(
+            &args.req(0, if f == "diag" { "v" } else { "a" }, &format!("np.{f}"))?,
+            None,
+            span,
+        )?;
         match f {
             "triu" | "tril" => {
                 let k = int_arg(args, 1, "k", 0)?;
                 let (rows, cols) = match t.ty.dims.as_slice() {
-                    [] => return Err(Diagnostic::error(span, format!("np.{f} needs an array of at least one dimension"))),
+                    [] => {
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("np.{f} needs an array of at least one dimension"),
+                        ))
+                    }
                     [n] => (n.clone(), n.clone()),
                     [.., r, c] => (r.clone(), c.clone()),
                 };
@@ -65,11 +85,19 @@ impl Stager {
                 }
             }
             "diagonal" => {
-                let (offset, a1, a2) = (int_arg(args, 1, "offset", 0)?, int_arg(args, 2, "axis1", 0)?, int_arg(args, 3, "axis2", 1)?);
+                let (offset, a1, a2) = (
+                    int_arg(args, 1, "offset", 0)?,
+                    int_arg(args, 2, "axis1", 0)?,
+                    int_arg(args, 3, "axis2", 1)?,
+                );
                 self.diagonal(&t, offset, a1, a2, span).map(Value::Tensor)
             }
             _ => {
-                let (offset, a1, a2) = (int_arg(args, 1, "offset", 0)?, int_arg(args, 2, "axis1", 0)?, int_arg(args, 3, "axis2", 1)?);
+                let (offset, a1, a2) = (
+                    int_arg(args, 1, "offset", 0)?,
+                    int_arg(args, 2, "axis1", 0)?,
+                    int_arg(args, 3, "axis2", 1)?,
+                );
                 let d = dtype_arg(args.get(4, "dtype"), span)?.unwrap_or(match t.ty.dtype {
                     DType::Bool | DType::I32 => DType::I64,
                     other => other,
@@ -77,14 +105,25 @@ impl Stager {
                 let t = self.cast(&t, d, span)?;
                 let picked = self.diagonal_mask(&t, offset, a1, a2, span)?;
                 let rank = picked.ty.rank();
-                self.reduce(ReduceKind::Sum, &picked, &[rank - 2, rank - 1], false, span).map(Value::Tensor)
+                self.reduce(ReduceKind::Sum, &picked, &[rank - 2, rank - 1], false, span)
+                    .map(Value::Tensor)
             }
         }
     }
 
     /// `col - row` as an `i64` tensor of shape `(rows, cols)`.
     pub(super) fn offset_grid(&mut self, rows: &Dim, cols: &Dim, span: Span) -> R<Tensor> {
-        let iota = |s: &mut Self, d: &Dim| s.emit(OpKind::Iota { start: 0.0, step: 1.0 }, &[], TensorType::new(DType::I64, vec![d.clone()]), span);
+        let iota = |s: &mut Self, d: &Dim| {
+            s.emit(
+                OpKind::Iota {
+                    start: 0.0,
+                    step: 1.0,
+                },
+                &[],
+                TensorType::new(DType::I64, vec![d.clone()]),
+                span,
+            )
+        };
         let r = iota(self, rows)?;
         let r = self.reshape_to(&r, vec![rows.clone(), Dim::Static(1)], span)?;
         let c = iota(self, cols)?;
@@ -93,19 +132,41 @@ impl Stager {
 
     /// `t` with `axis1`, `axis2` moved last and everything off the `offset`
     /// diagonal of those two axes zeroed.
-    fn diagonal_mask(&mut self, t: &Tensor, offset: i64, axis1: i64, axis2: i64, span: Span) -> R<Tensor> {
+    fn diagonal_mask(
+        &mut self,
+        t: &Tensor,
+        offset: i64,
+        axis1: i64,
+        axis2: i64,
+        span: Span,
+    ) -> R<Tensor> {
         let perm = last_two(axis1, axis2, t.ty.rank(), span)?;
         let moved = self.permute(t, perm, span)?;
         let n = moved.ty.rank();
-        let grid = Value::Tensor(self.offset_grid(&moved.ty.dims[n - 2], &moved.ty.dims[n - 1], span)?);
+        let grid =
+            Value::Tensor(self.offset_grid(&moved.ty.dims[n - 2], &moved.ty.dims[n - 1], span)?);
         let mask = self.compare(CmpOp::Eq, &grid, &Value::Int(offset), span)?;
         let zero = Value::Tensor(self.scalar(0.0, t.ty.dtype, span)?);
-        staged(self.select(&mask, &Value::Tensor(moved), &zero, span)?, span)
+        staged(
+            self.select(&mask, &Value::Tensor(moved), &zero, span)?,
+            span,
+        )
     }
 
     /// `np.diagonal(t, offset, axis1, axis2)`: the other axes, then the diagonal.
-    pub(super) fn diagonal(&mut self, t: &Tensor, offset: i64, axis1: i64, axis2: i64, span: Span) -> R<Tensor> {
-        let work = if t.ty.dtype == DType::Bool { self.cast(t, DType::I64, span)? } else { t.clone() };
+    pub(super) fn diagonal(
+        &mut self,
+        t: &Tensor,
+        offset: i64,
+        axis1: i64,
+        axis2: i64,
+        span: Span,
+    ) -> R<Tensor> {
+        let work = if t.ty.dtype == DType::Bool {
+            self.cast(t, DType::I64, span)?
+        } else {
+            t.clone()
+        };
         let picked = self.diagonal_mask(&work, offset, axis1, axis2, span)?;
         let n = picked.ty.rank();
         let (rows, cols) = (picked.ty.dims[n - 2].clone(), picked.ty.dims[n - 1].clone());
@@ -138,16 +199,25 @@ impl Stager {
             v.clone()
         } else {
             let zeros = self.fill_block(v, 0, k.abs(), &Value::Int(0), span)?;
-            staged(self.concat(&[Value::Tensor(v.clone()), Value::Tensor(zeros)], 0, span)?, span)?
+            staged(
+                self.concat(&[Value::Tensor(v.clone()), Value::Tensor(zeros)], 0, span)?,
+                span,
+            )?
         };
         let m = padded.ty.dims[0].clone();
         // Row r holds v[r] (k >= 0); column c holds v[c] (k < 0).
-        let shape = if k >= 0 { vec![m.clone(), Dim::Static(1)] } else { vec![Dim::Static(1), m.clone()] };
+        let shape = if k >= 0 {
+            vec![m.clone(), Dim::Static(1)]
+        } else {
+            vec![Dim::Static(1), m.clone()]
+        };
         let values = self.reshape_to(&padded, shape, span)?;
         let grid = Value::Tensor(self.offset_grid(&m, &m, span)?);
         let mask = self.compare(CmpOp::Eq, &grid, &Value::Int(k), span)?;
         let zero = Value::Tensor(self.scalar(0.0, v.ty.dtype, span)?);
-        staged(self.select(&mask, &Value::Tensor(values), &zero, span)?, span)
+        staged(
+            self.select(&mask, &Value::Tensor(values), &zero, span)?,
+            span,
+        )
     }
 }
-

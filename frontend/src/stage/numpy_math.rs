@@ -18,13 +18,33 @@ use agc_ir::{BinaryOp, CmpOp, ConstData, DType, OpKind, Span, TensorType, UnaryO
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &[
-    "arcsin", "arccos", "arctan", "arctan2", "sinh", "cosh", "exp2", "log2", "log10", "reciprocal", "logaddexp",
-    "isnan", "isfinite", "isinf", "nan_to_num", "round", "around",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arctan2",
+    "sinh",
+    "cosh",
+    "exp2",
+    "log2",
+    "log10",
+    "reciprocal",
+    "logaddexp",
+    "isnan",
+    "isfinite",
+    "isinf",
+    "nan_to_num",
+    "round",
+    "around",
 ];
 
 /// The message for a float function of a bool array (numpy computes it in float16).
 fn bool_to_float16(span: Span, f: &str) -> Diagnostic {
-    Diagnostic::error(span, format!("np.{f} of a bool array gives float16 in numpy, which agc does not support; cast first"))
+    Diagnostic::error(
+        span,
+        format!(
+            "np.{f} of a bool array gives float16 in numpy, which agc does not support; cast first"
+        ),
+    )
 }
 
 impl Stager {
@@ -46,26 +66,45 @@ impl Stager {
                 let e = self.elementwise(UnaryOp::Exp, &t, span)?;
                 let neg = self.elementwise(UnaryOp::Neg, &t, span)?;
                 let en = self.elementwise(UnaryOp::Exp, &neg, span)?;
-                let op = if f == "sinh" { BinaryOp::Sub } else { BinaryOp::Add };
+                let op = if f == "sinh" {
+                    BinaryOp::Sub
+                } else {
+                    BinaryOp::Add
+                };
                 let s = self.binary_same(op, &e, &en, span)?;
                 self.binary(BinaryOp::Mul, &Value::Tensor(s), &Value::Float(0.5), span)
             }
             "exp2" => {
                 let t = self.float_operand(&x()?, f, span)?;
                 let two = self.scalar(2.0, t.ty.dtype, span)?;
-                Ok(Value::Tensor(self.binary_same(BinaryOp::Pow, &two, &t, span)?))
+                Ok(Value::Tensor(self.binary_same(
+                    BinaryOp::Pow,
+                    &two,
+                    &t,
+                    span,
+                )?))
             }
             "log2" | "log10" => {
                 let t = self.float_operand(&x()?, f, span)?;
                 let l = self.elementwise(UnaryOp::Log, &t, span)?;
-                let k = if f == "log2" { std::f64::consts::LOG2_E } else { std::f64::consts::LOG10_E };
+                let k = if f == "log2" {
+                    std::f64::consts::LOG2_E
+                } else {
+                    std::f64::consts::LOG10_E
+                };
                 self.binary(BinaryOp::Mul, &Value::Tensor(l), &Value::Float(k), span)
             }
             "reciprocal" => self.reciprocal(&x()?, span),
             "arctan2" | "logaddexp" => {
-                let (a, b) = self.float_pair(&args.req(0, "x1", f)?, &args.req(1, "x2", f)?, f, span)?;
+                let (a, b) =
+                    self.float_pair(&args.req(0, "x1", f)?, &args.req(1, "x2", f)?, f, span)?;
                 if f == "arctan2" {
-                    return Ok(Value::Tensor(self.binary_same(BinaryOp::Atan2, &a, &b, span)?));
+                    return Ok(Value::Tensor(self.binary_same(
+                        BinaryOp::Atan2,
+                        &a,
+                        &b,
+                        span,
+                    )?));
                 }
                 self.logaddexp(&a, &b, span).map(Value::Tensor)
             }
@@ -74,7 +113,11 @@ impl Stager {
                 let v = Value::Tensor(t.clone());
                 if !t.ty.dtype.is_float() {
                     // Integers and bools are always finite.
-                    let op = if f == "isfinite" { CmpOp::Eq } else { CmpOp::Ne };
+                    let op = if f == "isfinite" {
+                        CmpOp::Eq
+                    } else {
+                        CmpOp::Ne
+                    };
                     return self.compare(op, &v, &v, span);
                 }
                 if f == "isnan" {
@@ -132,7 +175,10 @@ impl Stager {
         let twice = self.binary_same(BinaryOp::Add, a, &ln2, span)?;
         let (va, vb) = (Value::Tensor(a.clone()), Value::Tensor(b.clone()));
         let equal = self.compare(CmpOp::Eq, &va, &vb, span)?;
-        staged(self.select(&equal, &Value::Tensor(twice), &Value::Tensor(r), span)?, span)
+        staged(
+            self.select(&equal, &Value::Tensor(twice), &Value::Tensor(r), span)?,
+            span,
+        )
     }
 
     /// `np.reciprocal(x)`: `1 / x` for floats; for integers C's truncating
@@ -145,15 +191,25 @@ impl Stager {
         }
         if d.is_float() {
             let one = self.scalar(1.0, d, span)?;
-            return Ok(Value::Tensor(self.binary_same(BinaryOp::Div, &one, &t, span)?));
+            return Ok(Value::Tensor(self.binary_same(
+                BinaryOp::Div,
+                &one,
+                &t,
+                span,
+            )?));
         }
         let tv = Value::Tensor(t.clone());
         let a = Value::Tensor(self.elementwise(UnaryOp::Abs, &t, span)?);
         let unit = self.compare(CmpOp::Eq, &a, &Value::Int(1), span)?;
         let zero = Value::Tensor(self.scalar(0.0, d, span)?);
         let r = self.select(&unit, &tv, &zero, span)?;
-        let min = if d == DType::I32 { i32::MIN as i64 } else { i64::MIN };
-        let min = Value::Tensor(self.constant(ConstData::Int(vec![min]), TensorType::scalar(d), span)?);
+        let min = if d == DType::I32 {
+            i32::MIN as i64
+        } else {
+            i64::MIN
+        };
+        let min =
+            Value::Tensor(self.constant(ConstData::Int(vec![min]), TensorType::scalar(d), span)?);
         let is0 = self.compare(CmpOp::Eq, &tv, &zero, span)?;
         self.select(&is0, &min, &r, span)
     }
@@ -166,16 +222,27 @@ impl Stager {
         if !t.ty.dtype.is_float() {
             return Ok(Value::Tensor(t));
         }
-        let big = if t.ty.dtype == DType::F32 { f32::MAX as f64 } else { f64::MAX };
+        let big = if t.ty.dtype == DType::F32 {
+            f32::MAX as f64
+        } else {
+            f64::MAX
+        };
         let replacement = |index: usize, name: &str, default: f64| -> R<Value> {
             match args.get_some(index, name) {
                 None => Ok(Value::Float(default)),
                 Some(v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => Ok(v),
                 Some(Value::Tensor(s)) if s.ty.rank() == 0 => Ok(Value::Tensor(s)),
-                Some(_) => Err(Diagnostic::unsupported(span, format!("np.nan_to_num: '{name}' must be a number"))),
+                Some(_) => Err(Diagnostic::unsupported(
+                    span,
+                    format!("np.nan_to_num: '{name}' must be a number"),
+                )),
             }
         };
-        let (nan, posinf, neginf) = (replacement(2, "nan", 0.0)?, replacement(3, "posinf", big)?, replacement(4, "neginf", -big)?);
+        let (nan, posinf, neginf) = (
+            replacement(2, "nan", 0.0)?,
+            replacement(3, "posinf", big)?,
+            replacement(4, "neginf", -big)?,
+        );
         let x = Value::Tensor(t.clone());
         let hits = [
             self.compare(CmpOp::Ne, &x, &x, span)?,
@@ -198,7 +265,9 @@ impl Stager {
         let t = self.to_tensor(&args.req(0, "a", "np.round")?, None, span)?;
         let decimals = match args.get_some(1, "decimals") {
             None => 0,
-            Some(v) => v.as_int().ok_or_else(|| Diagnostic::unsupported(span, "np.round: 'decimals' must be a compile-time int"))?,
+            Some(v) => v.as_int().ok_or_else(|| {
+                Diagnostic::unsupported(span, "np.round: 'decimals' must be a compile-time int")
+            })?,
         };
         let d = t.ty.dtype;
         if d == DType::Bool {
@@ -207,13 +276,29 @@ impl Stager {
         if !d.is_float() && decimals >= 0 {
             return Ok(Value::Tensor(t));
         }
-        let work = if d.is_float() { t } else { self.cast(&t, DType::F64, span)? };
+        let work = if d.is_float() {
+            t
+        } else {
+            self.cast(&t, DType::F64, span)?
+        };
         let power = i32::try_from(decimals.unsigned_abs()).unwrap_or(i32::MAX);
         let scale = self.scalar(10f64.powi(power), work.ty.dtype, span)?;
-        let (into, back) = if decimals >= 0 { (BinaryOp::Mul, BinaryOp::Div) } else { (BinaryOp::Div, BinaryOp::Mul) };
-        let scaled = if decimals == 0 { work } else { self.binary_same(into, &work, &scale, span)? };
+        let (into, back) = if decimals >= 0 {
+            (BinaryOp::Mul, BinaryOp::Div)
+        } else {
+            (BinaryOp::Div, BinaryOp::Mul)
+        };
+        let scaled = if decimals == 0 {
+            work
+        } else {
+            self.binary_same(into, &work, &scale, span)?
+        };
         let rounded = self.elementwise(UnaryOp::Round, &scaled, span)?;
-        let r = if decimals == 0 { rounded } else { self.binary_same(back, &rounded, &scale, span)? };
+        let r = if decimals == 0 {
+            rounded
+        } else {
+            self.binary_same(back, &rounded, &scale, span)?
+        };
         Ok(Value::Tensor(self.cast(&r, d, span)?))
     }
 }

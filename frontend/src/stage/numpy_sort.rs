@@ -26,7 +26,10 @@ impl Stager {
         let span = args.span;
         args.check(f, 4, &["a", "axis", "kind", "order"])?;
         if args.get_some(3, "order").is_some() {
-            return Err(Diagnostic::unsupported(span, format!("np.{f} with 'order' (structured arrays) is not supported")));
+            return Err(Diagnostic::unsupported(
+                span,
+                format!("np.{f} with 'order' (structured arrays) is not supported"),
+            ));
         }
         let t = self.to_tensor(&args.req(0, "a", f)?, None, span)?;
         let (t, axis) = match args.get(1, "axis").unwrap_or(Value::Int(-1)) {
@@ -34,15 +37,23 @@ impl Stager {
             a => (t.clone(), axes_arg(Some(a), t.ty.rank(), span)?[0]),
         };
         if t.ty.rank() == 0 {
-            return Err(Diagnostic::error(span, format!("np.{f} of a 0-d array needs axis=None")));
+            return Err(Diagnostic::error(
+                span,
+                format!("np.{f} of a 0-d array needs axis=None"),
+            ));
         }
         // Work with the axis last.
         let rank = t.ty.rank();
         let perm: Vec<usize> = (0..rank).filter(|&a| a != axis).chain([axis]).collect();
         let moved = self.permute(&t, perm.clone(), span)?;
         let places = self.one_hot_places(&moved, span)?;
-        let out = if f == "argsort" { self.argsort_last(&places, &moved, span)? } else { self.sort_last(&places, &moved, span)? };
-        self.permute(&out, super::numpy_shape::inverse(&perm), span).map(Value::Tensor)
+        let out = if f == "argsort" {
+            self.argsort_last(&places, &moved, span)?
+        } else {
+            self.sort_last(&places, &moved, span)?
+        };
+        self.permute(&out, super::numpy_shape::inverse(&perm), span)
+            .map(Value::Tensor)
     }
 
     /// `places[..., r, i]`: element `i` (of the last axis of `t`) goes to place `r`.
@@ -60,7 +71,9 @@ impl Stager {
         let mut equal = staged(self.compare(CmpOp::Eq, &other, &mine, span)?, span)?;
         if t.ty.dtype.is_float() {
             // NaN sorts after every number, and NaNs keep their order.
-            let nan = |s: &mut Self, v: &Value| -> R<Tensor> { staged(s.compare(CmpOp::Ne, v, v, span)?, span) };
+            let nan = |s: &mut Self, v: &Value| -> R<Tensor> {
+                staged(s.compare(CmpOp::Ne, v, v, span)?, span)
+            };
             let (nan_i, nan_j) = (nan(self, &mine)?, nan(self, &other)?);
             let ty = nan_j.ty.clone();
             let number_j = self.emit(agc_ir::OpKind::Unary(UnaryOp::Not), &[&nan_j], ty, span)?;
@@ -76,11 +89,19 @@ impl Stager {
         let before = self.or(&before, &tie_before, span)?;
         let counts = self.cast(&before, DType::I64, span)?;
         let rank_of = self.reduce(ReduceKind::Sum, &counts, &[rank], false, span)?; // [..., i]
-        // places[..., r, i] = (rank_i == r)
+                                                                                    // places[..., r, i] = (rank_i == r)
         let mut dims = rank_of.ty.dims.clone();
         dims.insert(rank - 1, Dim::Static(1));
         let ranks = Value::Tensor(self.reshape_to(&rank_of, dims, span)?); // [..., 1, i]
-        let r = self.emit(agc_ir::OpKind::Iota { start: 0.0, step: 1.0 }, &[], agc_ir::TensorType::new(DType::I64, vec![n.clone()]), span)?;
+        let r = self.emit(
+            agc_ir::OpKind::Iota {
+                start: 0.0,
+                step: 1.0,
+            },
+            &[],
+            agc_ir::TensorType::new(DType::I64, vec![n.clone()]),
+            span,
+        )?;
         let r = Value::Tensor(self.reshape_to(&r, vec![n, Dim::Static(1)], span)?); // [r, 1]
         staged(self.compare(CmpOp::Eq, &ranks, &r, span)?, span)
     }
@@ -88,10 +109,32 @@ impl Stager {
     /// The index of the element at each place: `sum_i i * places[..., r, i]`.
     fn argsort_last(&mut self, places: &Tensor, t: &Tensor, span: Span) -> R<Tensor> {
         let n = t.ty.dims[t.ty.rank() - 1].clone();
-        let i = self.emit(agc_ir::OpKind::Iota { start: 0.0, step: 1.0 }, &[], agc_ir::TensorType::new(DType::I64, vec![n]), span)?;
+        let i = self.emit(
+            agc_ir::OpKind::Iota {
+                start: 0.0,
+                step: 1.0,
+            },
+            &[],
+            agc_ir::TensorType::new(DType::I64, vec![n]),
+            span,
+        )?;
         let zero = Value::Int(0);
-        let picked = staged(self.select(&Value::Tensor(places.clone()), &Value::Tensor(i), &zero, span)?, span)?;
-        self.reduce(ReduceKind::Sum, &picked, &[places.ty.rank() - 1], false, span)
+        let picked = staged(
+            self.select(
+                &Value::Tensor(places.clone()),
+                &Value::Tensor(i),
+                &zero,
+                span,
+            )?,
+            span,
+        )?;
+        self.reduce(
+            ReduceKind::Sum,
+            &picked,
+            &[places.ty.rank() - 1],
+            false,
+            span,
+        )
     }
 
     /// The element at each place, picked with `where` (no arithmetic on the values).
@@ -100,14 +143,29 @@ impl Stager {
         dims.insert(t.ty.rank() - 1, Dim::Static(1));
         let row = Value::Tensor(self.reshape_to(t, dims, span)?); // [..., 1, i]
         let zero = Value::Tensor(self.scalar(0.0, t.ty.dtype, span)?);
-        let picked = staged(self.select(&Value::Tensor(places.clone()), &row, &zero, span)?, span)?;
+        let picked = staged(
+            self.select(&Value::Tensor(places.clone()), &row, &zero, span)?,
+            span,
+        )?;
         if t.ty.dtype == DType::Bool {
             // Exactly one place holds each element: a sum of 0/1 counts.
             let counts = self.cast(&picked, DType::I64, span)?;
-            let sums = self.reduce(ReduceKind::Sum, &counts, &[places.ty.rank() - 1], false, span)?;
+            let sums = self.reduce(
+                ReduceKind::Sum,
+                &counts,
+                &[places.ty.rank() - 1],
+                false,
+                span,
+            )?;
             return self.cast(&sums, DType::Bool, span);
         }
-        self.reduce(ReduceKind::Sum, &picked, &[places.ty.rank() - 1], false, span)
+        self.reduce(
+            ReduceKind::Sum,
+            &picked,
+            &[places.ty.rank() - 1],
+            false,
+            span,
+        )
     }
 
     fn and(&mut self, a: &Tensor, b: &Tensor, span: Span) -> R<Tensor> {

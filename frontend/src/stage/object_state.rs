@@ -24,11 +24,12 @@ fn same(a: &Value, b: &Value) -> bool {
         (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
         (Value::BoundMethod(x), Value::BoundMethod(y)) => Rc::ptr_eq(x, y),
         (Value::Builtin(m, x), Value::Builtin(n, y)) => {
-            m == n && match (x, y) {
-                (Some(x), Some(y)) => same(x, y),
-                (None, None) => true,
-                _ => false,
-            }
+            m == n
+                && match (x, y) {
+                    (Some(x), Some(y)) => same(x, y),
+                    (None, None) => true,
+                    _ => false,
+                }
         }
         (Value::Namespace(m, p), Value::Namespace(n, q)) => m == n && p == q,
         _ => !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b),
@@ -54,7 +55,11 @@ pub fn snapshot(scope: &Rc<Scope>) -> Attrs {
 /// The state names whose value differs between `before` and `after`
 /// (added or removed attributes included).
 pub fn changed(before: &Attrs, after: &Attrs) -> Vec<String> {
-    let mut names: Vec<String> = after.iter().filter(|(k, v)| before.get(*k).is_none_or(|b| !same(b, v))).map(|(k, _)| k.clone()).collect();
+    let mut names: Vec<String> = after
+        .iter()
+        .filter(|(k, v)| before.get(*k).is_none_or(|b| !same(b, v)))
+        .map(|(k, _)| k.clone())
+        .collect();
     names.extend(before.keys().filter(|k| !after.contains_key(*k)).cloned());
     names
 }
@@ -75,7 +80,10 @@ pub fn restore(scope: &Rc<Scope>, before: &Attrs) {
 pub type Snapshot<T> = Vec<(String, Rc<RefCell<T>>, T)>;
 
 /// The contents of the objects bound in this frame that `pick` selects.
-fn contents<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<RefCell<T>>>) -> Snapshot<T> {
+fn contents<T: Clone>(
+    scope: &Rc<Scope>,
+    pick: fn(&Value) -> Option<&Rc<RefCell<T>>>,
+) -> Snapshot<T> {
     scope
         .bindings()
         .into_iter()
@@ -89,12 +97,24 @@ fn contents<T: Clone>(scope: &Rc<Scope>, pick: fn(&Value) -> Option<&Rc<RefCell<
 
 /// The Python lists bound in this frame and their items.
 fn lists(scope: &Rc<Scope>) -> Snapshot<Vec<Value>> {
-    contents(scope, |v| if let Value::List(l) = v { Some(l) } else { None })
+    contents(scope, |v| {
+        if let Value::List(l) = v {
+            Some(l)
+        } else {
+            None
+        }
+    })
 }
 
 /// The dicts bound in this frame and their items.
 fn dicts(scope: &Rc<Scope>) -> Snapshot<Vec<(Value, Value)>> {
-    contents(scope, |v| if let Value::Dict(d) = v { Some(d) } else { None })
+    contents(scope, |v| {
+        if let Value::Dict(d) = v {
+            Some(d)
+        } else {
+            None
+        }
+    })
 }
 
 /// The lists and dicts of a frame, snapshotted before a region runs.
@@ -106,28 +126,51 @@ pub struct Containers {
 impl Containers {
     /// Snapshots the lists and dicts bound in this frame.
     pub fn take(scope: &Rc<Scope>) -> Containers {
-        Containers { lists: lists(scope), dicts: dicts(scope) }
+        Containers {
+            lists: lists(scope),
+            dicts: dicts(scope),
+        }
     }
 
-    /// The names whose list or dict the region changed in place (same
-    /// length, same keys), each with a copy of its contents now (a new
-    /// object, unaffected by [`Containers::restore`]). A list that grew is
-    /// left to the loop that stages it (see [`super::lists`]).
+    /// The names whose list or dict the region changed in place (items
+    /// replaced or removed, keys added), each with a copy of its contents
+    /// now (a new object, unaffected by [`Containers::restore`]). A list
+    /// that grew is left to the region that stages it (see [`super::lists`]).
     pub fn changed(&self) -> Vec<(String, Value)> {
         let mut out = Vec::new();
         for (name, cell, before) in &self.lists {
             let now = cell.borrow();
-            if now.len() == before.len() && now.iter().zip(before).any(|(a, b)| !same(a, b)) {
-                out.push((name.clone(), Value::List(Rc::new(RefCell::new(now.clone())))));
+            if now.len() < before.len()
+                || (now.len() == before.len() && now.iter().zip(before).any(|(a, b)| !same(a, b)))
+            {
+                out.push((
+                    name.clone(),
+                    Value::List(Rc::new(RefCell::new(now.clone()))),
+                ));
             }
         }
         for (name, cell, before) in &self.dicts {
             let now = cell.borrow();
-            if same_keys(&now, before) && now.iter().zip(before).any(|((_, a), (_, b))| !same(a, b)) {
-                out.push((name.clone(), Value::Dict(Rc::new(RefCell::new(now.clone())))));
+            if !same_keys(&now, before)
+                || now.iter().zip(before).any(|((_, a), (_, b))| !same(a, b))
+            {
+                out.push((
+                    name.clone(),
+                    Value::Dict(Rc::new(RefCell::new(now.clone()))),
+                ));
             }
         }
         out
+    }
+
+    /// The names of the lists the region made shorter (`pop`, `del`), with
+    /// their lengths before and after.
+    pub fn shrunk(&self) -> Vec<(String, usize, usize)> {
+        self.lists
+            .iter()
+            .filter(|(_, cell, before)| cell.borrow().len() < before.len())
+            .map(|(n, cell, before)| (n.clone(), before.len(), cell.borrow().len()))
+            .collect()
     }
 
     /// The lists and their items at snapshot time.
@@ -143,23 +186,24 @@ impl Containers {
         }
     }
 
-    /// Puts back the contents of the lists and dicts changed in place, and
-    /// of those that grew or shrank too when `resized_too`.
-    pub fn restore(&self, resized_too: bool) {
+    /// Puts back the contents of the lists and dicts, of the lists that
+    /// grew too when `grown_too`.
+    pub fn restore(&self, grown_too: bool) {
         for (_, cell, items) in &self.lists {
-            if resized_too || cell.borrow().len() == items.len() {
+            if grown_too || cell.borrow().len() <= items.len() {
                 *cell.borrow_mut() = items.clone();
             }
         }
         for (_, cell, items) in &self.dicts {
-            if resized_too || same_keys(&cell.borrow(), items) {
-                *cell.borrow_mut() = items.clone();
-            }
+            *cell.borrow_mut() = items.clone();
         }
     }
 }
 
 /// Whether two dicts' items have the same keys in the same order.
 fn same_keys(a: &[(Value, Value)], b: &[(Value, Value)]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|((k1, _), (k2, _))| pyops::py_eq(k1, k2))
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((k1, _), (k2, _))| pyops::py_eq(k1, k2))
 }

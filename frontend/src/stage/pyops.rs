@@ -30,7 +30,9 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::Tuple(x), Value::Tuple(y)) => x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q)),
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
+        }
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
@@ -41,7 +43,11 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
         _ => match (a.as_f64(), b.as_f64()) {
-            (Some(x), Some(y)) if !matches!(a, Value::SymInt(_)) && !matches!(b, Value::SymInt(_)) => x == y,
+            (Some(x), Some(y))
+                if !matches!(a, Value::SymInt(_)) && !matches!(b, Value::SymInt(_)) =>
+            {
+                x == y
+            }
             _ => false,
         },
     }
@@ -80,7 +86,11 @@ pub fn py_repr(v: &Value) -> String {
         Value::Tuple(t) => format!("({})", seq(t)),
         Value::List(l) => format!("[{}]", seq(&l.borrow())),
         Value::Dict(d) => {
-            let parts: Vec<String> = d.borrow().iter().map(|(k, v)| format!("{}: {}", py_repr(k), py_repr(v))).collect();
+            let parts: Vec<String> = d
+                .borrow()
+                .iter()
+                .map(|(k, v)| format!("{}: {}", py_repr(k), py_repr(v)))
+                .collect();
             format!("{{{}}}", parts.join(", "))
         }
         Value::SymInt(d) => d.to_string(),
@@ -110,23 +120,38 @@ pub fn iterate(v: &Value, span: Span) -> R<Vec<Value>> {
         Value::List(l) => Ok(l.borrow().clone()),
         Value::Dict(d) => Ok(d.borrow().iter().map(|(k, _)| k.clone()).collect()),
         Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),
-        other => Err(Diagnostic::error(span, format!("'{}' object is not iterable", other.type_name()))),
+        other => Err(Diagnostic::error(
+            span,
+            format!("'{}' object is not iterable", other.type_name()),
+        )),
     }
 }
 
 fn floor_div_i(a: i64, b: i64) -> i64 {
     let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
+    if (a % b != 0) && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
 }
 
 fn mod_i(a: i64, b: i64) -> i64 {
     let r = a % b;
-    if r != 0 && ((r < 0) != (b < 0)) { r + b } else { r }
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
 }
 
 fn mod_f(a: f64, b: f64) -> f64 {
     let r = a % b;
-    if r != 0.0 && ((r < 0.0) != (b < 0.0)) { r + b } else { r }
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
 }
 
 /// A binary operator on compile-time values; `Ok(None)` when an operand is staged.
@@ -137,43 +162,87 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
     let type_err = || {
         Diagnostic::error(
             span,
-            format!("unsupported operand type(s) for {}: '{}' and '{}'", op_symbol(op), a.type_name(), b.type_name()),
+            format!(
+                "unsupported operand type(s) for {}: '{}' and '{}'",
+                op_symbol(op),
+                a.type_name(),
+                b.type_name()
+            ),
         )
     };
     // Sequences first.
     match (op, a, b) {
-        (Operator::Add, Value::Str(x), Value::Str(y)) => return Ok(Some(Value::str(&format!("{x}{y}")))),
+        (Operator::Add, Value::Str(x), Value::Str(y)) => {
+            return Ok(Some(Value::str(&format!("{x}{y}"))))
+        }
         (Operator::Add, Value::Tuple(x), Value::Tuple(y)) => {
-            return Ok(Some(Value::tuple(x.iter().chain(y.iter()).cloned().collect())))
+            return Ok(Some(Value::tuple(
+                x.iter().chain(y.iter()).cloned().collect(),
+            )))
         }
         (Operator::Add, Value::List(x), Value::List(y)) => {
-            return Ok(Some(Value::list(x.borrow().iter().chain(y.borrow().iter()).cloned().collect())))
+            return Ok(Some(Value::list(
+                x.borrow()
+                    .iter()
+                    .chain(y.borrow().iter())
+                    .cloned()
+                    .collect(),
+            )))
         }
-        (Operator::Mult, Value::List(_) | Value::Tuple(_) | Value::Str(_), Value::Int(_) | Value::Bool(_))
-        | (Operator::Mult, Value::Int(_) | Value::Bool(_), Value::List(_) | Value::Tuple(_) | Value::Str(_)) => {
-            let (seq, n) = if b.as_int().is_some() { (a, b.as_int().unwrap_or(0)) } else { (b, a.as_int().unwrap_or(0)) };
+        (
+            Operator::Mult,
+            Value::List(_) | Value::Tuple(_) | Value::Str(_),
+            Value::Int(_) | Value::Bool(_),
+        )
+        | (
+            Operator::Mult,
+            Value::Int(_) | Value::Bool(_),
+            Value::List(_) | Value::Tuple(_) | Value::Str(_),
+        ) => {
+            let (seq, n) = if b.as_int().is_some() {
+                (a, b.as_int().unwrap_or(0))
+            } else {
+                (b, a.as_int().unwrap_or(0))
+            };
             let n = n.max(0) as usize;
             return Ok(Some(match seq {
                 Value::Str(s) => Value::str(&s.repeat(n)),
-                Value::Tuple(t) => Value::tuple(t.iter().cloned().cycle().take(t.len() * n).collect()),
+                Value::Tuple(t) => {
+                    Value::tuple(t.iter().cloned().cycle().take(t.len() * n).collect())
+                }
                 Value::List(l) => {
                     let items = l.borrow();
-                    Value::list(items.iter().cloned().cycle().take(items.len() * n).collect())
+                    Value::list(
+                        items
+                            .iter()
+                            .cloned()
+                            .cycle()
+                            .take(items.len() * n)
+                            .collect(),
+                    )
                 }
                 _ => unreachable!("matched above"),
             }));
         }
-        (Operator::Mod, Value::Str(fmt), args) => return Ok(Some(Value::str(&percent_format(fmt, args, span)?))),
+        (Operator::Mod, Value::Str(fmt), args) => {
+            return Ok(Some(Value::str(&percent_format(fmt, args, span)?)))
+        }
         _ => {}
     }
-    let both_int = matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
+    let both_int =
+        matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
     let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else {
         return Err(type_err());
     };
     let zero_div = || Diagnostic::error(span, "division by zero at compile time");
     if both_int {
         let (x, y) = (a.as_int().unwrap_or(0), b.as_int().unwrap_or(0));
-        let overflow = || Diagnostic::error(span, "integer overflow at compile time (agc's Python ints are 64-bit)");
+        let overflow = || {
+            Diagnostic::error(
+                span,
+                "integer overflow at compile time (agc's Python ints are 64-bit)",
+            )
+        };
         let v = match op {
             Operator::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
             Operator::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
@@ -186,9 +255,15 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
             Operator::Mod => Value::Int(mod_i(x, y)),
             Operator::Pow if y >= 0 => Value::Int(x.checked_pow(y as u32).ok_or_else(overflow)?),
             Operator::Pow => Value::Float((x as f64).powf(y as f64)),
-            Operator::BitAnd if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => Value::Bool(x & y != 0),
-            Operator::BitOr if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => Value::Bool(x | y != 0),
-            Operator::BitXor if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => Value::Bool(x ^ y != 0),
+            Operator::BitAnd if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => {
+                Value::Bool(x & y != 0)
+            }
+            Operator::BitOr if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => {
+                Value::Bool(x | y != 0)
+            }
+            Operator::BitXor if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => {
+                Value::Bool(x ^ y != 0)
+            }
             Operator::BitAnd => Value::Int(x & y),
             Operator::BitOr => Value::Int(x | y),
             Operator::BitXor => Value::Int(x ^ y),
@@ -240,7 +315,9 @@ fn percent_format(fmt: &str, args: &Value, span: Span) -> R<String> {
             out.push('%');
             continue;
         }
-        let v = it.next().ok_or_else(|| Diagnostic::error(span, "not enough arguments for format string"))?;
+        let v = it
+            .next()
+            .ok_or_else(|| Diagnostic::error(span, "not enough arguments for format string"))?;
         out.push_str(&py_str(v));
     }
     Ok(out)
@@ -297,7 +374,11 @@ pub fn compare(op: CmpOp, a: &Value, b: &Value, span: Span) -> R<Option<bool>> {
             _ => {
                 return Err(Diagnostic::error(
                     span,
-                    format!("'<' not supported between instances of '{}' and '{}'", a.type_name(), b.type_name()),
+                    format!(
+                        "'<' not supported between instances of '{}' and '{}'",
+                        a.type_name(),
+                        b.type_name()
+                    ),
                 ))
             }
         },
@@ -317,7 +398,11 @@ fn seq_cmp(x: &[Value], y: &[Value], span: Span) -> R<Option<std::cmp::Ordering>
     for (p, q) in x.iter().zip(y) {
         if !py_eq(p, q) {
             let lt = compare(CmpOp::Lt, p, q, span)?.unwrap_or(false);
-            return Ok(Some(if lt { std::cmp::Ordering::Less } else { std::cmp::Ordering::Greater }));
+            return Ok(Some(if lt {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }));
         }
     }
     Ok(x.len().partial_cmp(&y.len()))
@@ -330,7 +415,10 @@ mod tests {
     #[test]
     fn integer_division_follows_python() {
         let s = Span::UNKNOWN;
-        let r = |op, a, b| match binop(op, &Value::Int(a), &Value::Int(b), s).unwrap().unwrap() {
+        let r = |op, a, b| match binop(op, &Value::Int(a), &Value::Int(b), s)
+            .unwrap()
+            .unwrap()
+        {
             Value::Int(i) => i,
             other => panic!("{other:?}"),
         };
@@ -344,6 +432,9 @@ mod tests {
     fn repr_matches_python() {
         assert_eq!(py_repr(&Value::tuple(vec![Value::Int(1)])), "(1,)");
         assert_eq!(py_repr(&Value::Float(2.0)), "2.0");
-        assert_eq!(py_repr(&Value::list(vec![Value::str("a"), Value::None])), "['a', None]");
+        assert_eq!(
+            py_repr(&Value::list(vec![Value::str("a"), Value::None])),
+            "['a', None]"
+        );
     }
 }

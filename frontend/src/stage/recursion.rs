@@ -48,7 +48,10 @@ impl Stager {
     pub fn staged_recursive_call(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
         let span = args.span;
         if !args.kw.is_empty() {
-            return Err(Diagnostic::unsupported(span, "keyword arguments in a staged recursive call are not supported"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "keyword arguments in a staged recursive call are not supported",
+            ));
         }
         if args.pos.iter().any(Value::has_bottom) {
             // An argument is itself a recursive result whose type is being found.
@@ -63,7 +66,11 @@ impl Stager {
         let key = format!(
             "{:p}|{}|{}",
             Rc::as_ptr(c),
-            shapes.iter().map(|s| shape_key(s, &generic)).collect::<Vec<_>>().join("|"),
+            shapes
+                .iter()
+                .map(|s| shape_key(s, &generic))
+                .collect::<Vec<_>>()
+                .join("|"),
             env_tensors(c)
         );
         let (fid, plan, captured) = match self.specialisations.get(&key).cloned() {
@@ -71,13 +78,20 @@ impl Stager {
             Some(Specialisation::Staged(fid, plan, captured)) => (fid, plan, captured),
             // While another specialisation's type is being found, a new one
             // is not built yet: its result is absorbed too.
-            None if self.specialisations.values().any(|s| matches!(s, Specialisation::Typing)) => return Ok(Value::Bottom),
+            None if self
+                .specialisations
+                .values()
+                .any(|s| matches!(s, Specialisation::Typing)) =>
+            {
+                return Ok(Value::Bottom)
+            }
             None => self.specialise(c, &key, &shapes, &leaves, span)?,
         };
         // The callee names its own run-time sizes; its results speak of the
         // caller's sizes where they are the arguments' sizes.
         let callee = self.module.func(fid);
-        let mut renames: std::collections::HashMap<String, agc_ir::Dim> = std::collections::HashMap::new();
+        let mut renames: std::collections::HashMap<String, agc_ir::Dim> =
+            std::collections::HashMap::new();
         for (p, t) in callee.params().iter().zip(&leaves) {
             for (d, actual) in callee.ty(*p).tensor().dims.iter().zip(&t.ty.dims) {
                 if let agc_ir::Dim::Sym(n) = d {
@@ -88,12 +102,29 @@ impl Stager {
         let plan = merge::rename_dims(&plan, &renames);
         let mut types = Vec::new();
         merge::staged_types(&plan, &mut types);
-        let operands = leaves.iter().chain(captured.iter()).map(|t| self.localize(t, span)).collect::<R<Vec<_>>>()?;
+        let operands = leaves
+            .iter()
+            .chain(captured.iter())
+            .map(|t| self.localize(t, span))
+            .collect::<R<Vec<_>>>()?;
         let region = self.region;
         let result_types: Vec<Type> = types.iter().map(|t| Type::Tensor(t.clone())).collect();
-        let (_, results) = self.func_mut().append_op(region, OpKind::Call { callee: fid }, operands, result_types, vec![], span);
+        let (_, results) = self.func_mut().append_op(
+            region,
+            OpKind::Call { callee: fid },
+            operands,
+            result_types,
+            vec![],
+            span,
+        );
         let origin = self.generation;
-        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor { value, ty, origin, region, weak: false });
+        let mut values = results.into_iter().zip(types).map(|(value, ty)| Tensor {
+            value,
+            ty,
+            origin,
+            region,
+            weak: false,
+        });
         Ok(merge::rebuild(&plan, &mut values))
     }
 
@@ -114,7 +145,8 @@ impl Stager {
             .map(|(i, t)| (format!("arg{i}"), Type::Tensor(t)))
             .collect();
         // 1. The result type, with recursive calls absorbed.
-        self.specialisations.insert(key.to_string(), Specialisation::Typing);
+        self.specialisations
+            .insert(key.to_string(), Specialisation::Typing);
         let scratch = Function::new(format!("{}_typing", c.name), &params, span);
         let (saved, tensors) = self.begin_function(scratch);
         // Tensors of the enclosing function it closes over become extra parameters.
@@ -134,30 +166,60 @@ impl Stager {
             )
         })?;
         // 2. The function itself.
-        let fid = self.module.add_function(Function::new(format!("{}.r{}", c.name, self.module.funcs.len()), &params, span));
-        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone(), Rc::new(Vec::new())));
+        let fid = self.module.add_function(Function::new(
+            format!("{}.r{}", c.name, self.module.funcs.len()),
+            &params,
+            span,
+        ));
+        self.specialisations.insert(
+            key.to_string(),
+            Specialisation::Staged(fid, plan.clone(), Rc::new(Vec::new())),
+        );
         let real = Function::new(format!("{}.r{}", c.name, fid.index()), &params, c.span);
         let (saved, tensors) = self.begin_function(real);
         self.captures = Some(Vec::new());
         let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
-        let outs = self.call_closure(c, Args::positional(args, span)).and_then(|r| {
-            let mut outs = Vec::new();
-            self.materialize(Some(&r), &plan, span, &format!("the result of recursive function '{}'", c.name), &mut outs)?;
-            Ok(outs)
-        });
+        let outs = self
+            .call_closure(c, Args::positional(args, span))
+            .and_then(|r| {
+                let mut outs = Vec::new();
+                self.materialize(
+                    Some(&r),
+                    &plan,
+                    span,
+                    &format!("the result of recursive function '{}'", c.name),
+                    &mut outs,
+                )?;
+                Ok(outs)
+            });
         let captures: Vec<(Tensor, Tensor)> = self.captures.clone().unwrap_or_default();
         self.end_function_into(saved, outs, span, fid)?;
         self.pass_captures_to_recursive_calls(fid, leaves.len(), &captures, c, span)?;
-        let captured = Rc::new(captures.into_iter().map(|(outer, _)| outer).collect::<Vec<_>>());
-        self.specialisations.insert(key.to_string(), Specialisation::Staged(fid, plan.clone(), captured.clone()));
+        let captured = Rc::new(
+            captures
+                .into_iter()
+                .map(|(outer, _)| outer)
+                .collect::<Vec<_>>(),
+        );
+        self.specialisations.insert(
+            key.to_string(),
+            Specialisation::Staged(fid, plan.clone(), captured.clone()),
+        );
         Ok((fid, plan, captured))
     }
 
     /// The recursive calls staged inside `fid` before its captures were all
     /// known pass its capture parameters too. A call from another function
     /// under construction (mutual recursion) cannot know them.
-    fn pass_captures_to_recursive_calls(&mut self, fid: FuncId, arity: usize, captures: &[(Tensor, Tensor)], c: &Rc<Closure>, span: Span) -> R<()> {
+    fn pass_captures_to_recursive_calls(
+        &mut self,
+        fid: FuncId,
+        arity: usize,
+        captures: &[(Tensor, Tensor)],
+        c: &Rc<Closure>,
+        span: Span,
+    ) -> R<()> {
         if captures.is_empty() {
             return Ok(());
         }
@@ -165,7 +227,9 @@ impl Stager {
         for (g, func) in self.module.funcs.iter_mut().enumerate() {
             for i in 0..func.num_ops() {
                 let op = agc_ir::OpId(i as u32);
-                if !matches!(func.op(op).kind, OpKind::Call { callee } if callee == fid) || func.op(op).operands.len() != arity {
+                if !matches!(func.op(op).kind, OpKind::Call { callee } if callee == fid)
+                    || func.op(op).operands.len() != arity
+                {
                     continue;
                 }
                 if g != fid.index() {
@@ -200,5 +264,9 @@ fn env_tensors(c: &Closure) -> String {
 
 /// Parameters standing for staged Python numbers stay weak.
 fn keep_weak(params: Vec<Tensor>, leaves: &[Tensor]) -> Vec<Tensor> {
-    params.into_iter().zip(leaves).map(|(p, l)| if l.weak { p.into_weak() } else { p }).collect()
+    params
+        .into_iter()
+        .zip(leaves)
+        .map(|(p, l)| if l.weak { p.into_weak() } else { p })
+        .collect()
 }

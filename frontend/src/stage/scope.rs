@@ -59,7 +59,13 @@ impl Scope {
         locals: Rc<BTreeSet<String>>,
         globals: BTreeSet<String>,
     ) -> Rc<Scope> {
-        Rc::new(Scope { kind, vars: RefCell::default(), locals, globals, parent: Some(parent) })
+        Rc::new(Scope {
+            kind,
+            vars: RefCell::default(),
+            locals,
+            globals,
+            parent: Some(parent),
+        })
     }
 
     /// The module scope at the root of the chain.
@@ -111,7 +117,10 @@ impl Scope {
     /// nearest enclosing function that binds it if not local here: `nonlocal`).
     pub fn set(self: &Rc<Self>, name: &str, value: Value) {
         if self.globals.contains(name) {
-            self.root().vars.borrow_mut().insert(name.to_string(), value);
+            self.root()
+                .vars
+                .borrow_mut()
+                .insert(name.to_string(), value);
             return;
         }
         if self.kind == ScopeKind::Function && !self.locals.contains(name) {

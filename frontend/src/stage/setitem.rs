@@ -60,13 +60,22 @@ impl Stager {
         if r > x.ty.rank() || mask.ty.dims[..] != x.ty.dims[..r] {
             return Err(Diagnostic::error(
                 span,
-                format!("boolean index of shape {} does not match the indexed array of shape {}", mask.ty.shape_string(), x.ty.shape_string()),
+                format!(
+                    "boolean index of shape {} does not match the indexed array of shape {}",
+                    mask.ty.shape_string(),
+                    x.ty.shape_string()
+                ),
             ));
         }
         let mut dims = mask.ty.dims.clone();
         dims.extend((r..x.ty.rank()).map(|_| Dim::Static(1)));
         let mask = self.reshape_to(mask, dims, span)?;
-        match self.select(&Value::Tensor(mask), &Value::Tensor(val), &Value::Tensor(x.clone()), span)? {
+        match self.select(
+            &Value::Tensor(mask),
+            &Value::Tensor(val),
+            &Value::Tensor(x.clone()),
+            span,
+        )? {
             Value::Tensor(t) => Ok(t),
             _ => Err(Diagnostic::internal(span, "masked write was not staged")),
         }
@@ -107,7 +116,10 @@ impl Stager {
         };
         match &items[k] {
             Item::At(_) if k == 0 => {
-                let n = items.iter().take_while(|i| matches!(i, Item::At(_))).count();
+                let n = items
+                    .iter()
+                    .take_while(|i| matches!(i, Item::At(_)))
+                    .count();
                 let idx: Vec<Tensor> = items[..n]
                     .iter()
                     .map(|i| match i {
@@ -126,7 +138,15 @@ impl Stager {
                 };
                 let mut operands = vec![x, &part];
                 operands.extend(idx.iter());
-                self.emit(OpKind::DynUpdate { axes: n, accumulate: false }, &operands, x.ty.clone(), span)
+                self.emit(
+                    OpKind::DynUpdate {
+                        axes: n,
+                        accumulate: false,
+                    },
+                    &operands,
+                    x.ty.clone(),
+                    span,
+                )
             }
             Item::At(_) => {
                 // Move axis k to the front, write there, move it back.
@@ -149,18 +169,37 @@ impl Stager {
 
     /// Writes through the slice `s` on axis `k`: the axis is split into the
     /// parts before, inside and after the slice, and the inside is written.
-    fn write_range(&mut self, x: &Tensor, items: &[Item], k: usize, s: SliceDim, v: &Value, span: Span) -> R<Tensor> {
+    fn write_range(
+        &mut self,
+        x: &Tensor,
+        items: &[Item],
+        k: usize,
+        s: SliceDim,
+        v: &Value,
+        span: Span,
+    ) -> R<Tensor> {
         if s.step != 1 {
-            return Err(Diagnostic::unsupported(span, "assigning to a slice with a step other than 1 is not supported"));
+            return Err(Diagnostic::unsupported(
+                span,
+                "assigning to a slice with a step other than 1 is not supported",
+            ));
         }
-        let range = |lo: Option<i64>, hi: Option<i64>| SliceDim { start: lo, stop: hi, step: 1 };
+        let range = |lo: Option<i64>, hi: Option<i64>| SliceDim {
+            start: lo,
+            stop: hi,
+            step: 1,
+        };
         let pieces: [Option<SliceDim>; 3] = match &x.ty.dims[k] {
             Dim::Static(n) => {
                 let (a, b) = s.bounds_for(*n);
                 if b <= a {
                     return Ok(x.clone()); // an empty slice: nothing to write
                 }
-                [(a > 0).then(|| range(Some(0), Some(a))), Some(range(Some(a), Some(b))), (b < *n).then(|| range(Some(b), Some(*n)))]
+                [
+                    (a > 0).then(|| range(Some(0), Some(a))),
+                    Some(range(Some(a), Some(b))),
+                    (b < *n).then(|| range(Some(b), Some(*n))),
+                ]
             }
             Dim::Sym(_) => {
                 // Clamping keeps before ≤ inside ≤ after only when both bounds count from the same end.
@@ -170,7 +209,11 @@ impl Stager {
                         "assigning to a slice of a run-time-sized axis whose bounds count from different ends is not supported",
                     ));
                 }
-                [s.start.map(|a| range(None, Some(a))), Some(s), s.stop.map(|b| range(Some(b), None))]
+                [
+                    s.start.map(|a| range(None, Some(a))),
+                    Some(s),
+                    s.stop.map(|b| range(Some(b), None)),
+                ]
             }
         };
         let mut parts = Vec::new();
@@ -181,7 +224,8 @@ impl Stager {
             let part = if piece.is_full() {
                 x.clone()
             } else {
-                let ty = infer::slice(&x.ty, &dims).map_err(|e| super::tensor::type_error(span, e))?;
+                let ty =
+                    infer::slice(&x.ty, &dims).map_err(|e| super::tensor::type_error(span, e))?;
                 self.emit(OpKind::Slice { dims }, &[x], ty, span)?
             };
             let part = if i == 1 {
@@ -224,22 +268,35 @@ impl Stager {
 
     fn permuted(&mut self, x: &Tensor, perm: &[usize], span: Span) -> R<Tensor> {
         let ty = infer::transpose(&x.ty, perm).map_err(|e| super::tensor::type_error(span, e))?;
-        self.emit(OpKind::Transpose { perm: perm.to_vec() }, &[x], ty, span)
+        self.emit(
+            OpKind::Transpose {
+                perm: perm.to_vec(),
+            },
+            &[x],
+            ty,
+            span,
+        )
     }
 }
 
 /// A slice whose bounds must be known at compile time.
 fn compile_time_slice(s: &SliceValue, span: Span) -> R<SliceDim> {
-    let bound = |v: &Value| match v {
+    let bound = |v: &Value| {
+        match v {
         Value::None => Ok(None),
         other => other
             .as_int()
             .map(Some)
             .ok_or_else(|| Diagnostic::unsupported(span, "assigning to a slice with run-time bounds is not supported; use compile-time bounds or integer indices")),
+    }
     };
     let step = bound(&s.step)?.unwrap_or(1);
     if step == 0 {
         return Err(Diagnostic::error(span, "slice step cannot be zero"));
     }
-    Ok(SliceDim { start: bound(&s.start)?, stop: bound(&s.stop)?, step })
+    Ok(SliceDim {
+        start: bound(&s.start)?,
+        stop: bound(&s.stop)?,
+        step,
+    })
 }

@@ -3,11 +3,11 @@
 //! reported until staged control flow lowers them to IR region ops.
 
 use super::args::Args;
+use super::control_flow::{IfArms, BROKE, CONTINUED};
+use super::loops::{LoopItems, LoopKind, LoopSpec};
 use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, StagedRows, Value};
-use super::control_flow::{IfArms, BROKE, CONTINUED};
-use super::loops::{LoopItems, LoopKind, LoopSpec};
 use super::{Flow, Stager, R};
 use crate::diagnostics::Diagnostic;
 use crate::parse::span_of;
@@ -77,7 +77,13 @@ impl Stager {
                     Some(false) => self.exec_block(&i.orelse, scope),
                     None => {
                         let cond = self.truth_tensor(&test, span_of(&*i.test))?;
-                        let arms = IfArms { then: &i.body, orelse: &i.orelse, within: std::slice::from_ref(s), owner: Some(s), clear_flags_in_then: false };
+                        let arms = IfArms {
+                            then: &i.body,
+                            orelse: &i.orelse,
+                            within: std::slice::from_ref(s),
+                            owner: Some(s),
+                            clear_flags_in_then: false,
+                        };
                         self.staged_if(cond, arms, scope, span)?;
                         Ok(Flow::Normal)
                     }
@@ -115,7 +121,10 @@ impl Stager {
                 let m = import_module(&module);
                 for alias in &i.names {
                     if alias.name.as_str() == "*" {
-                        return Err(Diagnostic::unsupported(span, "`from ... import *` is not supported"));
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            "`from ... import *` is not supported",
+                        ));
                     }
                     let v = match self.get_attr(&m, alias.name.as_str(), span) {
                         Ok(v) => v,
@@ -136,7 +145,10 @@ impl Stager {
                     self.check(&never, msg, span)?;
                     return Ok(Flow::Return(Value::Bottom));
                 }
-                return Err(Diagnostic::error(span, format!("exception raised at compile time: {msg}")));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("exception raised at compile time: {msg}"),
+                ));
             }
             Stmt::Assert(a) => {
                 let test = self.eval(&a.test, scope)?;
@@ -147,11 +159,16 @@ impl Stager {
                             Some(m) => pyops::py_str(&self.eval(m, scope)?),
                             None => String::new(),
                         };
-                        return Err(Diagnostic::error(span, format!("assertion failed at compile time: {msg}")));
+                        return Err(Diagnostic::error(
+                            span,
+                            format!("assertion failed at compile time: {msg}"),
+                        ));
                     }
                     None => {
                         let msg = match &a.msg {
-                            Some(m) => format!("AssertionError: {}", pyops::py_str(&self.eval(m, scope)?)),
+                            Some(m) => {
+                                format!("AssertionError: {}", pyops::py_str(&self.eval(m, scope)?))
+                            }
                             None => "AssertionError".into(),
                         };
                         let holds = self.truth_tensor(&test, span)?;
@@ -164,7 +181,12 @@ impl Stager {
                     self.delete(t, scope)?;
                 }
             }
-            _ => return Err(Diagnostic::unsupported(span, "this statement is not supported")),
+            _ => {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "this statement is not supported",
+                ))
+            }
         }
         Ok(Flow::Normal)
     }
@@ -172,14 +194,24 @@ impl Stager {
     /// A `while`: unrolled while its test is a compile-time value; from the
     /// first iteration whose test is staged (or after which a staged `break`
     /// or `return` may have happened), the rest is one staged loop.
-    fn exec_while(&mut self, s: &'static Stmt, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+    fn exec_while(
+        &mut self,
+        s: &'static Stmt,
+        w: &'static ast::StmtWhile,
+        scope: &Rc<Scope>,
+    ) -> R<Flow> {
         let outer = self.enter_static_loop(scope);
         let flow = self.unroll_while(s, w, scope);
         self.leave_static_loop(scope, outer);
         flow
     }
 
-    fn unroll_while(&mut self, s: &'static Stmt, w: &'static ast::StmtWhile, scope: &Rc<Scope>) -> R<Flow> {
+    fn unroll_while(
+        &mut self,
+        s: &'static Stmt,
+        w: &'static ast::StmtWhile,
+        scope: &Rc<Scope>,
+    ) -> R<Flow> {
         let span = span_of(w);
         let mut n = 0usize;
         loop {
@@ -190,7 +222,14 @@ impl Stager {
                 Some(true) if !staged_exit => {}
                 Some(false) if !staged_exit => return self.exec_block(&w.orelse, scope),
                 _ => {
-                    let spec = LoopSpec { kind: LoopKind::While(&w.test), body: &w.body, orelse: &w.orelse, stmt: Some(s), span, continuing: true };
+                    let spec = LoopSpec {
+                        kind: LoopKind::While(&w.test),
+                        body: &w.body,
+                        orelse: &w.orelse,
+                        stmt: Some(s),
+                        span,
+                        continuing: true,
+                    };
                     self.staged_loop(spec, scope)?;
                     return Ok(Flow::Normal);
                 }
@@ -229,13 +268,19 @@ impl Stager {
         }
     }
 
-    fn exec_for(&mut self, s: &'static Stmt, f: &'static ast::StmtFor, scope: &Rc<Scope>) -> R<Flow> {
+    fn exec_for(
+        &mut self,
+        s: &'static Stmt,
+        f: &'static ast::StmtFor,
+        scope: &Rc<Scope>,
+    ) -> R<Flow> {
         let mut iterable = self.eval(&f.iter, scope)?;
         let span = span_of(f);
         if let Value::TensorList(l) = &iterable {
             iterable = Value::Tensor(self.tensor_list_stack(l, span)?);
         }
-        let rows = |t: &super::value::Tensor| matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)));
+        let rows =
+            |t: &super::value::Tensor| matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)));
         let over_rows = |items: LoopItems, t: &super::value::Tensor| LoopKind::Range {
             target: &f.target,
             start: Value::Int(0),
@@ -244,18 +289,39 @@ impl Stager {
             items,
         };
         let staged = match &iterable {
-            Value::StagedRange(r) => {
-                Some(LoopKind::Range { target: &f.target, start: r.0.clone(), stop: r.1.clone(), step: r.2, items: LoopItems::Counter })
-            }
+            Value::StagedRange(r) => Some(LoopKind::Range {
+                target: &f.target,
+                start: r.0.clone(),
+                stop: r.1.clone(),
+                step: r.2,
+                items: LoopItems::Counter,
+            }),
             Value::Tensor(t) if rows(t) => {
-                let r = StagedRows { tensors: vec![t.clone()], zipped: false, enumerate_from: None };
+                let r = StagedRows {
+                    tensors: vec![t.clone()],
+                    zipped: false,
+                    enumerate_from: None,
+                };
                 Some(over_rows(LoopItems::Rows(r), t))
             }
-            Value::StagedIter(it) => Some(over_rows(LoopItems::Rows(it.as_ref().clone()), &it.tensors[0])),
+            Value::StagedIter(it) => Some(over_rows(
+                LoopItems::Rows(it.as_ref().clone()),
+                &it.tensors[0],
+            )),
             _ => None,
         };
         if let Some(kind) = staged {
-            self.staged_loop(LoopSpec { kind, body: &f.body, orelse: &f.orelse, stmt: Some(s), span, continuing: false }, scope)?;
+            self.staged_loop(
+                LoopSpec {
+                    kind,
+                    body: &f.body,
+                    orelse: &f.orelse,
+                    stmt: Some(s),
+                    span,
+                    continuing: false,
+                },
+                scope,
+            )?;
             return Ok(Flow::Normal);
         }
         let items = self.iter_values(&iterable, span_of(&*f.iter))?;
@@ -267,7 +333,12 @@ impl Stager {
 
     /// Unrolls a `for` over compile-time items; after a staged `break` or
     /// `return`, each further iteration runs under an `if` on "no exit yet".
-    fn unroll_for(&mut self, f: &'static ast::StmtFor, items: Vec<Value>, scope: &Rc<Scope>) -> R<Flow> {
+    fn unroll_for(
+        &mut self,
+        f: &'static ast::StmtFor,
+        items: Vec<Value>,
+        scope: &Rc<Scope>,
+    ) -> R<Flow> {
         let span = span_of(f);
         for item in items {
             scope.set_local(CONTINUED, Value::Bool(false));
@@ -284,7 +355,9 @@ impl Stager {
         }
         scope.set_local(CONTINUED, Value::Bool(false));
         match self.staged_exit(scope, span)? {
-            Some(exit) => self.guard_rest(exit, &f.orelse, scope, span).map(|_| Flow::Normal),
+            Some(exit) => self
+                .guard_rest(exit, &f.orelse, scope, span)
+                .map(|_| Flow::Normal),
             None => self.exec_block(&f.orelse, scope),
         }
     }
@@ -298,9 +371,9 @@ impl Stager {
     pub fn iter_values(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
         match v {
             Value::Tensor(t) => match t.ty.dims.first() {
-                Some(agc_ir::Dim::Static(n)) => {
-                    (0..*n).map(|i| self.get_item(v, &Value::Int(i), span)).collect()
-                }
+                Some(agc_ir::Dim::Static(n)) => (0..*n)
+                    .map(|i| self.get_item(v, &Value::Int(i), span))
+                    .collect(),
                 Some(_) => Err(staged_control_flow(span, "for")),
                 None => Err(Diagnostic::error(span, "iteration over a 0-d array")),
             },
@@ -318,9 +391,15 @@ impl Stager {
                 scope.set(n.id.as_str(), value);
                 Ok(())
             }
-            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) if matches!(value, Value::Bottom) => {
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. })
+                if matches!(value, Value::Bottom) =>
+            {
                 for e in elts {
-                    let target = if let Expr::Starred(s) = e { &*s.value } else { e };
+                    let target = if let Expr::Starred(s) = e {
+                        &*s.value
+                    } else {
+                        e
+                    };
                     self.assign(target, Value::Bottom, scope)?;
                 }
                 Ok(())
@@ -332,7 +411,11 @@ impl Stager {
                 if items.len() < fixed || (star.is_none() && items.len() != fixed) {
                     return Err(Diagnostic::error(
                         span,
-                        format!("cannot unpack {} values into {} targets", items.len(), elts.len()),
+                        format!(
+                            "cannot unpack {} values into {} targets",
+                            items.len(),
+                            elts.len()
+                        ),
                     ));
                 }
                 let mut it = items.into_iter();
@@ -363,7 +446,11 @@ impl Stager {
                     }
                     other => Err(Diagnostic::error(
                         span,
-                        format!("cannot set attribute '{}' on a '{}'", a.attr, other.type_name()),
+                        format!(
+                            "cannot set attribute '{}' on a '{}'",
+                            a.attr,
+                            other.type_name()
+                        ),
                     )),
                 }
             }
@@ -385,10 +472,15 @@ impl Stager {
         match base {
             Value::List(l) => {
                 let n = l.borrow().len() as i64;
-                let i = index.as_int().ok_or_else(|| Diagnostic::error(span, "list indices must be integers"))?;
+                let i = index
+                    .as_int()
+                    .ok_or_else(|| Diagnostic::error(span, "list indices must be integers"))?;
                 let j = if i < 0 { i + n } else { i };
                 if j < 0 || j >= n {
-                    return Err(Diagnostic::error(span, "list assignment index out of range"));
+                    return Err(Diagnostic::error(
+                        span,
+                        "list assignment index out of range",
+                    ));
                 }
                 l.borrow_mut()[j as usize] = value;
                 Ok(())
@@ -397,11 +489,22 @@ impl Stager {
                 super::expr::dict_insert(&mut d.borrow_mut(), index, value);
                 Ok(())
             }
-            other => Err(Diagnostic::error(span, format!("'{}' object does not support item assignment", other.type_name()))),
+            other => Err(Diagnostic::error(
+                span,
+                format!(
+                    "'{}' object does not support item assignment",
+                    other.type_name()
+                ),
+            )),
         }
     }
 
-    fn aug_assign(&mut self, a: &'static ast::StmtAugAssign, scope: &Rc<Scope>, span: Span) -> R<()> {
+    fn aug_assign(
+        &mut self,
+        a: &'static ast::StmtAugAssign,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<()> {
         let rhs = self.eval(&a.value, scope)?;
         let current = self.eval(&a.target, scope)?;
         if let (ast::Operator::Add, Value::List(l)) = (a.op, &current) {
@@ -435,7 +538,10 @@ impl Stager {
                         l.borrow_mut().remove(j as usize);
                         Ok(())
                     }
-                    other => Err(Diagnostic::error(span, format!("cannot delete items of '{}'", other.type_name()))),
+                    other => Err(Diagnostic::error(
+                        span,
+                        format!("cannot delete items of '{}'", other.type_name()),
+                    )),
                 }
             }
             _ => Err(Diagnostic::error(span, "cannot delete this target")),
@@ -443,23 +549,52 @@ impl Stager {
     }
 
     /// Creates a closure for a `def`.
-    fn make_function(&mut self, d: &'static ast::StmtFunctionDef, scope: &Rc<Scope>, span: Span) -> R<Rc<Closure>> {
+    fn make_function(
+        &mut self,
+        d: &'static ast::StmtFunctionDef,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<Rc<Closure>> {
         let mut locals = activity::bound_names(&d.body);
         locals.extend(activity::parameter_names(&d.args));
         let doc = match d.body.first() {
             Some(Stmt::Expr(e)) => match &*e.value {
-                Expr::Constant(ast::ExprConstant { value: ast::Constant::Str(s), .. }) => s.trim().to_string(),
+                Expr::Constant(ast::ExprConstant {
+                    value: ast::Constant::Str(s),
+                    ..
+                }) => s.trim().to_string(),
                 _ => String::new(),
             },
             _ => String::new(),
         };
-        self.new_closure(d.name.as_str(), &d.args, (&d.body, None), locals, doc, scope, span)
+        self.new_closure(
+            d.name.as_str(),
+            &d.args,
+            (&d.body, None),
+            locals,
+            doc,
+            scope,
+            span,
+        )
     }
 
     /// Creates a closure for a `lambda`.
-    pub fn make_lambda(&mut self, l: &'static ast::ExprLambda, scope: &Rc<Scope>, span: Span) -> R<Value> {
+    pub fn make_lambda(
+        &mut self,
+        l: &'static ast::ExprLambda,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<Value> {
         let locals = activity::parameter_names(&l.args).into_iter().collect();
-        let c = self.new_closure("<lambda>", &l.args, (&[], Some(&l.body)), locals, String::new(), scope, span)?;
+        let c = self.new_closure(
+            "<lambda>",
+            &l.args,
+            (&[], Some(&l.body)),
+            locals,
+            String::new(),
+            scope,
+            span,
+        )?;
         Ok(Value::Function(c))
     }
 
@@ -520,7 +655,12 @@ impl Stager {
         Ok((defaults, kw_defaults, annotations))
     }
 
-    fn exec_class(&mut self, c: &'static ast::StmtClassDef, scope: &Rc<Scope>, span: Span) -> R<()> {
+    fn exec_class(
+        &mut self,
+        c: &'static ast::StmtClassDef,
+        scope: &Rc<Scope>,
+        span: Span,
+    ) -> R<()> {
         let mut bases = Vec::new();
         for b in &c.bases {
             match self.eval(b, scope)? {
@@ -529,17 +669,34 @@ impl Stager {
                 other => {
                     return Err(Diagnostic::unsupported(
                         span_of(b),
-                        format!("base class of type '{}' is not supported", other.type_name()),
+                        format!(
+                            "base class of type '{}' is not supported",
+                            other.type_name()
+                        ),
                     ))
                 }
             }
         }
-        let body_scope = Scope::child(ScopeKind::Class, scope.clone(), Rc::default(), Default::default());
+        let body_scope = Scope::child(
+            ScopeKind::Class,
+            scope.clone(),
+            Rc::default(),
+            Default::default(),
+        );
         match self.exec_block(&c.body, &body_scope)? {
             Flow::Normal => {}
-            _ => return Err(Diagnostic::error(span, "'return' or loop control outside function")),
+            _ => {
+                return Err(Diagnostic::error(
+                    span,
+                    "'return' or loop control outside function",
+                ))
+            }
         }
-        let class = Rc::new(Class { name: c.name.to_string(), bases, attrs: RefCell::new(body_scope.bindings()) });
+        let class = Rc::new(Class {
+            name: c.name.to_string(),
+            bases,
+            attrs: RefCell::new(body_scope.bindings()),
+        });
         let mut v = Value::Class(class);
         for dec in c.decorator_list.iter().rev() {
             let dv = self.eval(dec, scope)?;

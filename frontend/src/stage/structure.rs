@@ -25,7 +25,13 @@ pub enum Shape {
 impl Stager {
     /// Flattens an argument into tensor leaves; `differentiated` arguments
     /// must be made of tensors (or Python floats, staged as float64).
-    pub fn flatten_arg(&mut self, a: &Value, differentiated: bool, leaves: &mut Vec<Tensor>, span: Span) -> R<Shape> {
+    pub fn flatten_arg(
+        &mut self,
+        a: &Value,
+        differentiated: bool,
+        leaves: &mut Vec<Tensor>,
+        span: Span,
+    ) -> R<Shape> {
         Ok(match a {
             Value::Tensor(t) => {
                 leaves.push(t.clone());
@@ -44,7 +50,10 @@ impl Stager {
             }
             Value::Tuple(_) | Value::List(_) => {
                 let items = pyops::iterate(a, span)?;
-                let parts = items.iter().map(|x| self.flatten_arg(x, differentiated, leaves, span)).collect::<R<_>>()?;
+                let parts = items
+                    .iter()
+                    .map(|x| self.flatten_arg(x, differentiated, leaves, span))
+                    .collect::<R<_>>()?;
                 Shape::Seq(parts, matches!(a, Value::List(_)))
             }
             Value::Dict(d) => {
@@ -56,7 +65,13 @@ impl Stager {
                 Shape::Dict(parts)
             }
             other if differentiated => {
-                return Err(Diagnostic::error(span, format!("agc.grad cannot differentiate with respect to a {}", other.type_name())))
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "agc.grad cannot differentiate with respect to a {}",
+                        other.type_name()
+                    ),
+                ))
             }
             other => Shape::Static(other.clone()),
         })
@@ -71,10 +86,17 @@ pub fn shape_key(s: &Shape, leaves: &[agc_ir::TensorType]) -> String {
         Shape::Leaf(i) => leaves[*i].to_string(),
         Shape::Seq(parts, is_list) => {
             let inner: Vec<String> = parts.iter().map(|p| shape_key(p, leaves)).collect();
-            if *is_list { format!("[{}]", inner.join(",")) } else { format!("({})", inner.join(",")) }
+            if *is_list {
+                format!("[{}]", inner.join(","))
+            } else {
+                format!("({})", inner.join(","))
+            }
         }
         Shape::Dict(parts) => {
-            let inner: Vec<String> = parts.iter().map(|(k, p)| format!("{}={}", pyops::py_repr(k), shape_key(p, leaves))).collect();
+            let inner: Vec<String> = parts
+                .iter()
+                .map(|(k, p)| format!("{}={}", pyops::py_repr(k), shape_key(p, leaves)))
+                .collect();
             format!("{{{}}}", inner.join(","))
         }
     }
@@ -88,21 +110,20 @@ pub fn canonical_types(leaves: &[Tensor], prefix: &str) -> Vec<agc_ir::TensorTyp
     leaves
         .iter()
         .map(|t| {
-            let dims = t
-                .ty
-                .dims
-                .iter()
-                .map(|d| match d {
-                    agc_ir::Dim::Sym(n) => {
-                        let k = names.iter().position(|x| x == n).unwrap_or_else(|| {
-                            names.push(n.clone());
-                            names.len() - 1
-                        });
-                        agc_ir::Dim::Sym(format!("{prefix}{k}"))
-                    }
-                    d => d.clone(),
-                })
-                .collect();
+            let dims =
+                t.ty.dims
+                    .iter()
+                    .map(|d| match d {
+                        agc_ir::Dim::Sym(n) => {
+                            let k = names.iter().position(|x| x == n).unwrap_or_else(|| {
+                                names.push(n.clone());
+                                names.len() - 1
+                            });
+                            agc_ir::Dim::Sym(format!("{prefix}{k}"))
+                        }
+                        d => d.clone(),
+                    })
+                    .collect();
             agc_ir::TensorType::new(t.ty.dtype, dims)
         })
         .collect()
@@ -115,10 +136,17 @@ pub fn rebuild_arg(s: &Shape, params: &[Tensor]) -> Value {
         Shape::Leaf(i) => Value::Tensor(params[*i].clone()),
         Shape::Seq(parts, is_list) => {
             let items = parts.iter().map(|p| rebuild_arg(p, params)).collect();
-            if *is_list { Value::list(items) } else { Value::tuple(items) }
+            if *is_list {
+                Value::list(items)
+            } else {
+                Value::tuple(items)
+            }
         }
         Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
-            parts.iter().map(|(k, p)| (k.clone(), rebuild_arg(p, params))).collect(),
+            parts
+                .iter()
+                .map(|(k, p)| (k.clone(), rebuild_arg(p, params)))
+                .collect(),
         ))),
     }
 }
@@ -140,10 +168,17 @@ pub fn rebuild_grad(s: &Shape, grads: &mut impl Iterator<Item = Tensor>) -> Valu
         Shape::Leaf(_) => grads.next().map(Value::Tensor).unwrap_or(Value::None),
         Shape::Seq(parts, is_list) => {
             let items = parts.iter().map(|p| rebuild_grad(p, grads)).collect();
-            if *is_list { Value::list(items) } else { Value::tuple(items) }
+            if *is_list {
+                Value::list(items)
+            } else {
+                Value::tuple(items)
+            }
         }
         Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
-            parts.iter().map(|(k, p)| (k.clone(), rebuild_grad(p, grads))).collect(),
+            parts
+                .iter()
+                .map(|(k, p)| (k.clone(), rebuild_grad(p, grads)))
+                .collect(),
         ))),
     }
 }

@@ -69,7 +69,10 @@ pub fn result_dtype(kinds: &[Kind]) -> DType {
 pub fn staged(v: Value, span: Span) -> Result<Tensor, Diagnostic> {
     match v {
         Value::Tensor(t) => Ok(t),
-        other => Err(Diagnostic::internal(span, format!("expected a staged tensor, got '{}'", other.type_name()))),
+        other => Err(Diagnostic::internal(
+            span,
+            format!("expected a staged tensor, got '{}'", other.type_name()),
+        )),
     }
 }
 
@@ -82,8 +85,17 @@ impl Stager {
     /// Appends an op with one result of type `ty`.
     /// Identical pure ops on the same operands are staged once (hash-consing):
     /// `s + 200` written twice is one value, so slices by it have one size.
-    pub fn emit(&mut self, kind: OpKind, operands: &[&Tensor], ty: TensorType, span: Span) -> R<Tensor> {
-        let ops: Vec<agc_ir::Value> = operands.iter().map(|t| self.localize(t, span)).collect::<R<_>>()?;
+    pub fn emit(
+        &mut self,
+        kind: OpKind,
+        operands: &[&Tensor],
+        ty: TensorType,
+        span: Span,
+    ) -> R<Tensor> {
+        let ops: Vec<agc_ir::Value> = operands
+            .iter()
+            .map(|t| self.localize(t, span))
+            .collect::<R<_>>()?;
         let key = match &kind {
             OpKind::Const(data) if data.len() > 64 => None,
             _ => Some(format!("{kind:?}|{ops:?}|{ty}")),
@@ -100,11 +112,34 @@ impl Stager {
         Ok(t)
     }
 
-    fn emit_new(&mut self, kind: OpKind, ops: Vec<agc_ir::Value>, ty: TensorType, span: Span) -> R<Tensor> {
-        let region = if self.func.is_some() { self.region } else { self.prelude.body };
+    fn emit_new(
+        &mut self,
+        kind: OpKind,
+        ops: Vec<agc_ir::Value>,
+        ty: TensorType,
+        span: Span,
+    ) -> R<Tensor> {
+        let region = if self.func.is_some() {
+            self.region
+        } else {
+            self.prelude.body
+        };
         let f = self.func_mut();
-        let (_, results) = f.append_op(region, kind, ops, vec![Type::Tensor(ty.clone())], vec![], span);
-        let t = Tensor { value: results[0], ty, origin: self.generation, region, weak: false };
+        let (_, results) = f.append_op(
+            region,
+            kind,
+            ops,
+            vec![Type::Tensor(ty.clone())],
+            vec![],
+            span,
+        );
+        let t = Tensor {
+            value: results[0],
+            ty,
+            origin: self.generation,
+            region,
+            weak: false,
+        };
         self.register_sym_sources(&t);
         Ok(t)
     }
@@ -114,7 +149,10 @@ impl Stager {
     pub fn register_sym_sources(&mut self, t: &Tensor) {
         for (axis, d) in t.ty.dims.iter().enumerate() {
             if let Dim::Sym(name) = d {
-                let visible = self.sym_sources.get(name).is_some_and(|(s, _)| self.open_regions.contains(&s.region));
+                let visible = self
+                    .sym_sources
+                    .get(name)
+                    .is_some_and(|(s, _)| self.open_regions.contains(&s.region));
                 if !visible {
                     self.sym_sources.insert(name.clone(), (t.clone(), axis));
                 }
@@ -125,8 +163,19 @@ impl Stager {
     /// A run-time check: the call fails with `message` where `holds` is false.
     pub fn check(&mut self, holds: &Tensor, message: String, span: Span) -> R<()> {
         let cond = self.localize(holds, span)?;
-        let region = if self.func.is_some() { self.region } else { self.prelude.body };
-        self.func_mut().append_op(region, OpKind::Assert { message }, vec![cond], vec![], vec![], span);
+        let region = if self.func.is_some() {
+            self.region
+        } else {
+            self.prelude.body
+        };
+        self.func_mut().append_op(
+            region,
+            OpKind::Assert { message },
+            vec![cond],
+            vec![],
+            vec![],
+            span,
+        );
         Ok(())
     }
 
@@ -145,7 +194,10 @@ impl Stager {
     pub fn to_tensor_as(&mut self, v: &Value, dtype: DType, span: Span) -> R<Tensor> {
         if let (Value::Int(i), DType::I32) = (v, dtype) {
             if i32::try_from(*i).is_err() {
-                return Err(Diagnostic::error(span, format!("Python integer {i} out of bounds for int32")));
+                return Err(Diagnostic::error(
+                    span,
+                    format!("Python integer {i} out of bounds for int32"),
+                ));
             }
         }
         let t = self.to_tensor(v, Some(dtype), span)?;
@@ -160,7 +212,11 @@ impl Stager {
             Value::Bool(b) => self.scalar(*b as i64 as f64, dtype.unwrap_or(DType::Bool), span),
             Value::Int(i) => {
                 let d = dtype.unwrap_or(DType::I64);
-                self.constant(ConstData::Int(vec![*i]).cast(d), TensorType::scalar(d), span)
+                self.constant(
+                    ConstData::Int(vec![*i]).cast(d),
+                    TensorType::scalar(d),
+                    span,
+                )
             }
             Value::Float(x) => self.scalar(*x, dtype.unwrap_or(DType::F64), span),
             Value::SymInt(Dim::Static(n)) => self.to_tensor(&Value::Int(*n), dtype, span),
@@ -174,7 +230,10 @@ impl Stager {
             Value::List(_) | Value::Tuple(_) => self.array_literal(v, dtype, span),
             other => Err(Diagnostic::error(
                 span,
-                format!("expected a number or an array, got a value of type '{}'", other.type_name()),
+                format!(
+                    "expected a number or an array, got a value of type '{}'",
+                    other.type_name()
+                ),
             )),
         }
     }
@@ -186,8 +245,12 @@ impl Stager {
         if let Dim::Sym(name) = d {
             if let Some((t, axis)) = self.sym_sources.get(name) {
                 // A tensor of an enclosing function is read through a capture.
-                let captured = t.origin != self.generation && self.captures.is_some() && self.enclosing.contains(&t.origin);
-                if captured || (t.origin == self.generation && self.open_regions.contains(&t.region)) {
+                let captured = t.origin != self.generation
+                    && self.captures.is_some()
+                    && self.enclosing.contains(&t.origin);
+                if captured
+                    || (t.origin == self.generation && self.open_regions.contains(&t.region))
+                {
                     return Some((t.clone(), *axis));
                 }
             }
@@ -195,7 +258,18 @@ impl Stager {
         let f = self.func_mut();
         f.params().iter().find_map(|&p| {
             let ty = f.ty(p).tensor();
-            ty.dims.iter().position(|x| x == d).map(|axis| (Tensor { value: p, ty: ty.clone(), origin, region: f.body, weak: false }, axis))
+            ty.dims.iter().position(|x| x == d).map(|axis| {
+                (
+                    Tensor {
+                        value: p,
+                        ty: ty.clone(),
+                        origin,
+                        region: f.body,
+                        weak: false,
+                    },
+                    axis,
+                )
+            })
         })
     }
 
@@ -207,18 +281,34 @@ impl Stager {
             return Ok(self.scalar(*n as f64, DType::I64, span)?.into_weak());
         }
         if let Some((source, axis)) = self.sym_source(d) {
-            let size = self.emit(OpKind::Dim { axis }, &[&source], TensorType::scalar(DType::I64), span)?;
+            let size = self.emit(
+                OpKind::Dim { axis },
+                &[&source],
+                TensorType::scalar(DType::I64),
+                span,
+            )?;
             return Ok(size.into_weak());
         }
         let name = match d {
             Dim::Sym(n) => n.clone(),
             Dim::Static(_) => unreachable!("handled above"),
         };
-        let unknown = || Diagnostic::unsupported(span, format!("the run-time size {name} cannot be used as a value here"));
-        let inner = name.strip_prefix('(').and_then(|x| x.strip_suffix(')')).ok_or_else(unknown)?;
+        let unknown = || {
+            Diagnostic::unsupported(
+                span,
+                format!("the run-time size {name} cannot be used as a value here"),
+            )
+        };
+        let inner = name
+            .strip_prefix('(')
+            .and_then(|x| x.strip_suffix(')'))
+            .ok_or_else(unknown)?;
         let parts: Vec<Value> = if inner.contains('*') {
             let (prod, syms) = infer::factor(std::slice::from_ref(d));
-            let mut parts: Vec<Value> = syms.into_iter().map(|s| Value::SymInt(Dim::Sym(s))).collect();
+            let mut parts: Vec<Value> = syms
+                .into_iter()
+                .map(|s| Value::SymInt(Dim::Sym(s)))
+                .collect();
             parts.push(Value::Int(prod));
             let mut acc = Value::Int(1);
             for p in parts {
@@ -229,7 +319,10 @@ impl Stager {
                 acc = self.binop(rustpython_parser::ast::Operator::Mult, &acc, &t, span)?;
             }
             return self.to_tensor(&acc, Some(DType::I64), span);
-        } else if let Some((lhs, k)) = inner.rsplit_once('-').filter(|(_, k)| k.parse::<i64>().is_ok()) {
+        } else if let Some((lhs, k)) = inner
+            .rsplit_once('-')
+            .filter(|(_, k)| k.parse::<i64>().is_ok())
+        {
             let base = self.sym_value(&Dim::Sym(lhs.to_string()), span)?;
             let k: i64 = k.parse().unwrap_or(0);
             vec![Value::Tensor(base), Value::Int(-k)]
@@ -238,7 +331,9 @@ impl Stager {
                 .split('+')
                 .map(|p| match p.parse::<i64>() {
                     Ok(n) => Ok(Value::Int(n)),
-                    Err(_) => self.sym_value(&Dim::Sym(p.to_string()), span).map(Value::Tensor),
+                    Err(_) => self
+                        .sym_value(&Dim::Sym(p.to_string()), span)
+                        .map(Value::Tensor),
                 })
                 .collect::<R<_>>()?
         } else {
@@ -253,13 +348,22 @@ impl Stager {
 
     /// `np.array(nested lists)` of compile-time numbers; staged elements are stacked.
     fn array_literal(&mut self, v: &Value, dtype: Option<DType>, span: Span) -> R<Tensor> {
-        fn flatten(v: &Value, shape: &mut Vec<i64>, depth: usize, out: &mut Vec<Value>, span: Span) -> R<()> {
+        fn flatten(
+            v: &Value,
+            shape: &mut Vec<i64>,
+            depth: usize,
+            out: &mut Vec<Value>,
+            span: Span,
+        ) -> R<()> {
             let items = match v {
                 Value::List(l) => l.borrow().clone(),
                 Value::Tuple(t) => t.as_ref().clone(),
                 other => {
                     if depth != shape.len() {
-                        return Err(Diagnostic::error(span, "setting an array element with a sequence: the nested lists are ragged"));
+                        return Err(Diagnostic::error(
+                            span,
+                            "setting an array element with a sequence: the nested lists are ragged",
+                        ));
                     }
                     out.push(other.clone());
                     return Ok(());
@@ -268,7 +372,10 @@ impl Stager {
             if depth == shape.len() {
                 shape.push(items.len() as i64);
             } else if shape[depth] != items.len() as i64 {
-                return Err(Diagnostic::error(span, "setting an array element with a sequence: the nested lists are ragged"));
+                return Err(Diagnostic::error(
+                    span,
+                    "setting an array element with a sequence: the nested lists are ragged",
+                ));
             }
             for it in &items {
                 flatten(it, shape, depth + 1, out, span)?;
@@ -278,7 +385,10 @@ impl Stager {
         let mut shape = Vec::new();
         let mut elems = Vec::new();
         flatten(v, &mut shape, 0, &mut elems, span)?;
-        if elems.iter().any(|e| matches!(e, Value::Tensor(_) | Value::SymInt(_))) {
+        if elems
+            .iter()
+            .any(|e| matches!(e, Value::Tensor(_) | Value::SymInt(_)))
+        {
             // Staged elements: stack them.
             let items = match v {
                 Value::List(l) => l.borrow().clone(),
@@ -296,12 +406,27 @@ impl Stager {
         }
         let kinds: Vec<Kind> = elems
             .iter()
-            .map(|e| kind_of(e).ok_or_else(|| Diagnostic::error(span, format!("cannot put a '{}' in an array", e.type_name()))))
+            .map(|e| {
+                kind_of(e).ok_or_else(|| {
+                    Diagnostic::error(
+                        span,
+                        format!("cannot put a '{}' in an array", e.type_name()),
+                    )
+                })
+            })
             .collect::<R<_>>()?;
-        let d = dtype.unwrap_or_else(|| if kinds.is_empty() { DType::F64 } else { result_dtype(&kinds) });
+        let d = dtype.unwrap_or_else(|| {
+            if kinds.is_empty() {
+                DType::F64
+            } else {
+                result_dtype(&kinds)
+            }
+        });
         let data = ConstData::Float(elems.iter().map(|e| e.as_f64().unwrap_or(0.0)).collect());
         let data = match d {
-            DType::I64 | DType::I32 => ConstData::Int(elems.iter().map(|e| e.as_int().unwrap_or(0)).collect()).cast(d),
+            DType::I64 | DType::I32 => {
+                ConstData::Int(elems.iter().map(|e| e.as_int().unwrap_or(0)).collect()).cast(d)
+            }
             _ => data.cast(d),
         };
         self.constant(data, TensorType::static_shape(d, &shape), span)
@@ -321,24 +446,37 @@ impl Stager {
             .iter()
             .map(|v| {
                 kind_of(v).ok_or_else(|| {
-                    Diagnostic::error(span, format!("expected a number or an array, got '{}'", v.type_name()))
+                    Diagnostic::error(
+                        span,
+                        format!("expected a number or an array, got '{}'", v.type_name()),
+                    )
                 })
             })
             .collect::<R<_>>()?;
         let d = result_dtype(&kinds);
-        let ts = values.iter().map(|v| self.to_tensor_as(v, d, span)).collect::<R<_>>()?;
+        let ts = values
+            .iter()
+            .map(|v| self.to_tensor_as(v, d, span))
+            .collect::<R<_>>()?;
         Ok((ts, d))
     }
 
     /// An elementwise binary op with broadcasting; `a` and `b` share a dtype.
     pub fn binary_same(&mut self, op: BinaryOp, a: &Tensor, b: &Tensor, span: Span) -> R<Tensor> {
         let dims = infer::broadcast_all(&[&a.ty, &b.ty]).map_err(|e| type_error(span, e))?;
-        self.emit(OpKind::Binary(op), &[a, b], TensorType::new(a.ty.dtype, dims), span)
+        self.emit(
+            OpKind::Binary(op),
+            &[a, b],
+            TensorType::new(a.ty.dtype, dims),
+            span,
+        )
     }
 
     /// A numpy binary operator on two numeric values, at least one staged.
     pub fn binary(&mut self, op: BinaryOp, a: &Value, b: &Value, span: Span) -> R<Value> {
-        let weak = [a, b].iter().all(|v| !matches!(kind_of(v), Some(Kind::Strong(_)) | None));
+        let weak = [a, b]
+            .iter()
+            .all(|v| !matches!(kind_of(v), Some(Kind::Strong(_)) | None));
         let r = self.binary_promoted(op, a, b, span)?;
         Ok(match r {
             Value::Tensor(t) if weak => Value::Tensor(t.into_weak()),
@@ -378,15 +516,24 @@ impl Stager {
     /// A comparison with numpy promotion, producing a bool tensor.
     pub fn compare(&mut self, op: CmpOp, a: &Value, b: &Value, span: Span) -> R<Value> {
         let (ts, _) = self.promote(&[a, b], span)?;
-        let dims = infer::broadcast_all(&[&ts[0].ty, &ts[1].ty]).map_err(|e| type_error(span, e))?;
-        let t = self.emit(OpKind::Compare(op), &[&ts[0], &ts[1]], TensorType::new(DType::Bool, dims), span)?;
+        let dims =
+            infer::broadcast_all(&[&ts[0].ty, &ts[1].ty]).map_err(|e| type_error(span, e))?;
+        let t = self.emit(
+            OpKind::Compare(op),
+            &[&ts[0], &ts[1]],
+            TensorType::new(DType::Bool, dims),
+            span,
+        )?;
         Ok(Value::Tensor(t))
     }
 
     /// An elementwise unary op; transcendental functions of ints compute in float64 as numpy does.
     pub fn unary(&mut self, op: UnaryOp, v: &Value, span: Span) -> R<Value> {
         let t = self.to_tensor(v, None, span)?;
-        let needs_float = !matches!(op, UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not | UnaryOp::Sign);
+        let needs_float = !matches!(
+            op,
+            UnaryOp::Neg | UnaryOp::Abs | UnaryOp::Not | UnaryOp::Sign
+        );
         let t = match t.ty.dtype {
             DType::Bool if op == UnaryOp::Neg => {
                 return Err(Diagnostic::error(span, "the numpy boolean negative, the `-` operator, is not supported; use `~` or logical_not"))
@@ -402,7 +549,12 @@ impl Stager {
             _ => t,
         };
         let ty = t.ty.clone();
-        Ok(Value::Tensor(self.emit(OpKind::Unary(op), &[&t], ty, span)?))
+        Ok(Value::Tensor(self.emit(
+            OpKind::Unary(op),
+            &[&t],
+            ty,
+            span,
+        )?))
     }
 
     /// `np.where(cond, a, b)`.
@@ -418,20 +570,34 @@ impl Stager {
             }
         };
         let (ts, d) = self.promote(&[a, b], span)?;
-        let dims = infer::broadcast_all(&[&c.ty, &ts[0].ty, &ts[1].ty]).map_err(|e| type_error(span, e))?;
-        Ok(Value::Tensor(self.emit(OpKind::Select, &[&c, &ts[0], &ts[1]], TensorType::new(d, dims), span)?))
+        let dims = infer::broadcast_all(&[&c.ty, &ts[0].ty, &ts[1].ty])
+            .map_err(|e| type_error(span, e))?;
+        Ok(Value::Tensor(self.emit(
+            OpKind::Select,
+            &[&c, &ts[0], &ts[1]],
+            TensorType::new(d, dims),
+            span,
+        )?))
     }
 
     /// `np.matmul(a, b)` with promotion.
     pub fn matmul(&mut self, a: &Value, b: &Value, span: Span) -> R<Value> {
         for v in [a, b] {
             if !matches!(v, Value::Tensor(_) | Value::List(_) | Value::Tuple(_)) {
-                return Err(Diagnostic::error(span, "matmul: Input operand does not have enough dimensions (a scalar was given)"));
+                return Err(Diagnostic::error(
+                    span,
+                    "matmul: Input operand does not have enough dimensions (a scalar was given)",
+                ));
             }
         }
         let (ts, _) = self.promote(&[a, b], span)?;
         let ty = infer::matmul(&ts[0].ty, &ts[1].ty).map_err(|e| type_error(span, e))?;
-        Ok(Value::Tensor(self.emit(OpKind::MatMul, &[&ts[0], &ts[1]], ty, span)?))
+        Ok(Value::Tensor(self.emit(
+            OpKind::MatMul,
+            &[&ts[0], &ts[1]],
+            ty,
+            span,
+        )?))
     }
 
     /// Row-major reshape to `dims` (already resolved).
@@ -439,7 +605,12 @@ impl Stager {
         if t.ty.dims == dims {
             return Ok(t.clone());
         }
-        self.emit(OpKind::Reshape, &[t], TensorType::new(t.ty.dtype, dims), span)
+        self.emit(
+            OpKind::Reshape,
+            &[t],
+            TensorType::new(t.ty.dtype, dims),
+            span,
+        )
     }
 
     /// Permutes the axes of `t`: result axis `i` is axis `perm[i]` (no op for the identity).
@@ -467,18 +638,29 @@ impl Stager {
         if t.ty.dims == dims {
             return Ok(t.clone());
         }
-        self.emit(OpKind::BroadcastTo, &[t], TensorType::new(t.ty.dtype, dims), span)
+        self.emit(
+            OpKind::BroadcastTo,
+            &[t],
+            TensorType::new(t.ty.dtype, dims),
+            span,
+        )
     }
 
     /// `np.concatenate(parts, axis)`.
     pub fn concat(&mut self, parts: &[Value], axis: i64, span: Span) -> R<Value> {
         if parts.is_empty() {
-            return Err(Diagnostic::error(span, "need at least one array to concatenate"));
+            return Err(Diagnostic::error(
+                span,
+                "need at least one array to concatenate",
+            ));
         }
         let refs: Vec<&Value> = parts.iter().collect();
         let (ts, _) = self.promote(&refs, span)?;
         if ts[0].ty.rank() == 0 {
-            return Err(Diagnostic::error(span, "zero-dimensional arrays cannot be concatenated"));
+            return Err(Diagnostic::error(
+                span,
+                "zero-dimensional arrays cannot be concatenated",
+            ));
         }
         let axis = infer::normalize_axis(axis, ts[0].ty.rank()).map_err(|e| type_error(span, e))?;
         let tys: Vec<&TensorType> = ts.iter().map(|t| &t.ty).collect();
@@ -487,7 +669,12 @@ impl Stager {
             return Ok(Value::Tensor(ts[0].clone()));
         }
         let refs: Vec<&Tensor> = ts.iter().collect();
-        Ok(Value::Tensor(self.emit(OpKind::Concat { axis }, &refs, ty, span)?))
+        Ok(Value::Tensor(self.emit(
+            OpKind::Concat { axis },
+            &refs,
+            ty,
+            span,
+        )?))
     }
 
     /// `np.stack(parts, axis)`: inserts a new axis in each then concatenates.
@@ -499,9 +686,13 @@ impl Stager {
         let (ts, _) = self.promote(&refs, span)?;
         let first = ts[0].ty.clone();
         if ts.iter().any(|t| t.ty.dims != first.dims) {
-            return Err(Diagnostic::error(span, "all input arrays must have the same shape"));
+            return Err(Diagnostic::error(
+                span,
+                "all input arrays must have the same shape",
+            ));
         }
-        let axis = infer::normalize_axis(axis, first.rank() + 1).map_err(|e| type_error(span, e))?;
+        let axis =
+            infer::normalize_axis(axis, first.rank() + 1).map_err(|e| type_error(span, e))?;
         let mut dims = first.dims.clone();
         dims.insert(axis, Dim::Static(1));
         let expanded: Vec<Value> = ts

@@ -244,7 +244,10 @@ impl Value {
 
     /// True for staged values (tensors, run-time sizes, staged lists).
     pub fn is_staged(&self) -> bool {
-        matches!(self, Value::Tensor(_) | Value::SymInt(_) | Value::TensorList(_))
+        matches!(
+            self,
+            Value::Tensor(_) | Value::SymInt(_) | Value::TensorList(_)
+        )
     }
 
     /// True if this is, or (in a sequence or dict) holds, [`Value::Bottom`].
