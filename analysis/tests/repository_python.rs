@@ -11,7 +11,9 @@ use rustpython_parser::{parse, Mode};
 use std::path::{Path, PathBuf};
 
 fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -43,7 +45,9 @@ fn analyses_answer_for_every_function_in_the_repository() {
     }
     let mut functions = 0;
     for f in &files {
-        let Ok(src) = std::fs::read_to_string(f) else { continue };
+        let Ok(src) = std::fs::read_to_string(f) else {
+            continue;
+        };
         let Ok(ast::Mod::Module(m)) = parse(&src, Mode::Module, &f.to_string_lossy()) else {
             continue;
         };

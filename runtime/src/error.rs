@@ -132,7 +132,11 @@ pub extern "C" fn agc_rt_raise_message(addr: i64, len: i64, line: i64) {
         let bytes = unsafe { std::slice::from_raw_parts(addr as usize as *const u8, len as usize) };
         String::from_utf8_lossy(bytes).into_owned()
     };
-    let msg = if line > 0 { format!("line {line}: {text}") } else { text };
+    let msg = if line > 0 {
+        format!("line {line}: {text}")
+    } else {
+        text
+    };
     raise(Status::InvalidArgument, msg);
 }
 

@@ -45,7 +45,11 @@ fn stmt_binds(s: &Stmt, out: &mut BTreeSet<String>) {
         Stmt::For(l) => target_names(&l.target, out),
         Stmt::AsyncFor(l) => target_names(&l.target, out),
         Stmt::Delete(d) => d.targets.iter().for_each(|t| target_names(t, out)),
-        Stmt::With(w) => w.items.iter().filter_map(|i| i.optional_vars.as_deref()).for_each(|t| target_names(t, out)),
+        Stmt::With(w) => w
+            .items
+            .iter()
+            .filter_map(|i| i.optional_vars.as_deref())
+            .for_each(|t| target_names(t, out)),
         Stmt::Import(i) => i.names.iter().for_each(|a| {
             let name = a.asname.as_ref().map_or_else(
                 || a.name.split('.').next().unwrap_or_default().to_string(),

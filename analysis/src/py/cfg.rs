@@ -212,7 +212,11 @@ pub(crate) mod tests {
     }
 
     fn kinds(cfg: &Cfg, from: NodeIndex) -> Vec<NodeKind> {
-        let mut k: Vec<NodeKind> = cfg.graph().neighbors(from).map(|n| cfg.graph()[n].kind).collect();
+        let mut k: Vec<NodeKind> = cfg
+            .graph()
+            .neighbors(from)
+            .map(|n| cfg.graph()[n].kind)
+            .collect();
         k.sort_by_key(|k| format!("{k:?}"));
         k
     }
@@ -321,8 +325,13 @@ def f(xs):
         assert_eq!(g[nodes.head].kind, NodeKind::Header);
         assert_eq!(g[nodes.after].kind, NodeKind::Join);
         assert_eq!(kinds(&cfg, cfg.entry()), [NodeKind::Iter]);
-        assert_eq!(kinds(&cfg, nodes.head), [NodeKind::Simple, NodeKind::Target]);
-        let brk = cfg.node_of(stmt(&body, src, "break")).unwrap_or(cfg.entry());
+        assert_eq!(
+            kinds(&cfg, nodes.head),
+            [NodeKind::Simple, NodeKind::Target]
+        );
+        let brk = cfg
+            .node_of(stmt(&body, src, "break"))
+            .unwrap_or(cfg.entry());
         assert_eq!(g.neighbors(brk).collect::<Vec<_>>(), [nodes.after]);
         let pass = cfg.node_of(stmt(&body, src, "pass")).unwrap_or(cfg.entry());
         assert_eq!(g.neighbors(pass).collect::<Vec<_>>(), [nodes.after]);

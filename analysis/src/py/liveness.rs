@@ -42,7 +42,11 @@ impl Liveness {
             live_in: sol.output,
             live_out: sol.input,
             stmts: cfg.statements().map(|(s, n)| (key(s), n)).collect(),
-            edges: graph.edge_indices().filter_map(|e| graph.edge_endpoints(e)).map(|(u, t)| (u.index(), t.index())).collect(),
+            edges: graph
+                .edge_indices()
+                .filter_map(|e| graph.edge_endpoints(e))
+                .map(|(u, t)| (u.index(), t.index()))
+                .collect(),
             ranges: graph.node_weights().map(|n| n.range).collect(),
         }
     }
@@ -103,7 +107,9 @@ mod tests {
     fn after(src: &str, line: &str) -> BTreeSet<String> {
         let body = function(src);
         let live = Liveness::analyse(&body);
-        live.live_after(stmt(&body, src, line)).cloned().unwrap_or_default()
+        live.live_after(stmt(&body, src, line))
+            .cloned()
+            .unwrap_or_default()
     }
 
     const ACCUMULATE: &str = "
@@ -198,7 +204,10 @@ def f(xs):
         offset = x
     return g(3) + h()
 ";
-        assert_eq!(head(src, "for x in xs"), names(&["g", "h", "offset", "scale"]));
+        assert_eq!(
+            head(src, "for x in xs"),
+            names(&["g", "h", "offset", "scale"])
+        );
         // Creating a closure reads its free names too (`offset`, before it is bound).
         assert_eq!(after(src, "scale = 2"), names(&["offset", "scale", "xs"]));
         assert_eq!(after(src, "def g"), names(&["g", "offset", "scale", "xs"]));
@@ -343,7 +352,9 @@ def f(path, cmd):
     fn only_loops_have_a_head_and_foreign_statements_have_nothing() {
         let body = function(ACCUMULATE);
         let live = Liveness::analyse(&body);
-        assert!(live.live_at_loop_head(stmt(&body, ACCUMULATE, "s = 0")).is_none());
+        assert!(live
+            .live_at_loop_head(stmt(&body, ACCUMULATE, "s = 0"))
+            .is_none());
         let other = function(ACCUMULATE);
         assert!(live.live_after(&other[0]).is_none());
     }

@@ -26,7 +26,10 @@ pub struct Def {
 
 impl Def {
     fn order_key(&self) -> (&str, Option<(u32, u32)>) {
-        (&self.name, self.range.map(|r| (r.start().into(), r.end().into())))
+        (
+            &self.name,
+            self.range.map(|r| (r.start().into(), r.end().into())),
+        )
     }
 }
 
@@ -109,10 +112,13 @@ impl ReachingDefs {
             Stmt::AsyncFor(l) => Some(l.iter.range()),
             _ => None,
         };
-        let outside =
-            |r: TextRange| !loop_stmt.range().contains_range(r) || iterable.is_some_and(|i| i.contains_range(r));
-        self.reaching(loop_stmt)
-            .is_some_and(|defs| defs.iter().any(|d| d.name == name && d.range.is_none_or(outside)))
+        let outside = |r: TextRange| {
+            !loop_stmt.range().contains_range(r) || iterable.is_some_and(|i| i.contains_range(r))
+        };
+        self.reaching(loop_stmt).is_some_and(|defs| {
+            defs.iter()
+                .any(|d| d.name == name && d.range.is_none_or(outside))
+        })
     }
 
     /// Where `name` is bound inside `block` (nested blocks included, nested
@@ -149,7 +155,9 @@ mod tests {
     }
 
     fn pairs(list: &[(&str, &str)]) -> BTreeSet<(String, String)> {
-        list.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
     }
 
     const LOOP: &str = "
@@ -214,7 +222,10 @@ def f(c):
             .reaching(stmt(&body, src, "return y"))
             .map(|d| shown(src, d))
             .unwrap_or_default();
-        assert_eq!(at, pairs(&[("c", "<param>"), ("y", "y = 1"), ("y", "y = 2")]));
+        assert_eq!(
+            at,
+            pairs(&[("c", "<param>"), ("y", "y = 1"), ("y", "y = 2")])
+        );
     }
 
     #[test]
@@ -232,7 +243,12 @@ def f(n):
         let at = defs.reaching(l).map(|d| shown(src, d)).unwrap_or_default();
         assert_eq!(
             at,
-            pairs(&[("i", "i = 0"), ("i", "i = t + 1"), ("n", "<param>"), ("t", "t = i")])
+            pairs(&[
+                ("i", "i = 0"),
+                ("i", "i = t + 1"),
+                ("n", "<param>"),
+                ("t", "t = i")
+            ])
         );
         assert!(defs.reaching_from_outside_loop(l, "i"));
         assert!(!defs.reaching_from_outside_loop(l, "t"));

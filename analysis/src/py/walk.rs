@@ -58,7 +58,12 @@ pub fn stmt_exprs<'a>(s: &'a Stmt, f: &mut dyn FnMut(&'a Expr)) {
 }
 
 fn arguments_exprs<'a>(args: &'a ast::Arguments, f: &mut dyn FnMut(&'a Expr)) {
-    for a in args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs) {
+    for a in args
+        .posonlyargs
+        .iter()
+        .chain(&args.args)
+        .chain(&args.kwonlyargs)
+    {
         a.default.iter().for_each(|e| f(e));
         a.def.annotation.iter().for_each(|e| f(e));
     }
@@ -189,7 +194,10 @@ fn comprehension<'a>(
 pub fn all_stmts<'a>(body: &'a [Stmt], into_defs: bool, f: &mut dyn FnMut(&'a Stmt)) {
     for s in body {
         f(s);
-        let is_def = matches!(s, Stmt::FunctionDef(_) | Stmt::AsyncFunctionDef(_) | Stmt::ClassDef(_));
+        let is_def = matches!(
+            s,
+            Stmt::FunctionDef(_) | Stmt::AsyncFunctionDef(_) | Stmt::ClassDef(_)
+        );
         if into_defs || !is_def {
             stmt_blocks(s, &mut |b| all_stmts(b, into_defs, f));
         }

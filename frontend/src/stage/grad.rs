@@ -99,20 +99,21 @@ impl Stager {
                 },
             )
             .and_then(|r| {
-                let t =
-                    match &r {
-                        Value::Tensor(t) => t.clone(),
-                        other if super::tensor::kind_of(other).is_some() => {
-                            self.to_tensor(other, None, span)?
-                        }
-                        other => return Err(Diagnostic::error(
+                let t = match &r {
+                    Value::Tensor(t) => t.clone(),
+                    other if super::tensor::kind_of(other).is_some() => {
+                        self.to_tensor(other, None, span)?
+                    }
+                    other => {
+                        return Err(Diagnostic::error(
                             span,
                             format!(
                                 "the function passed to agc.grad must return a scalar, got a {}",
                                 other.type_name()
                             ),
-                        )),
-                    };
+                        ))
+                    }
+                };
                 if t.ty.rank() != 0 || !t.ty.dtype.is_float() {
                     return Err(Diagnostic::error(
                         span,

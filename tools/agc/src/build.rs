@@ -6,8 +6,14 @@ use agc_backend::{Artifact, BuildOptions, Emit, Target};
 
 /// Runs the subcommand; returns the exit code.
 pub fn run(args: &BuildArgs) -> u8 {
-    let name = args.name.clone().unwrap_or_else(|| source::default_name(&args.model));
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.starts_with(|c: char| c.is_ascii_digit()) {
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| source::default_name(&args.model));
+    if name.is_empty()
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || name.starts_with(|c: char| c.is_ascii_digit())
+    {
         eprintln!("error: --name '{name}' is not a C identifier");
         return 1;
     }
@@ -22,8 +28,14 @@ pub fn run(args: &BuildArgs) -> u8 {
     let mut files = Vec::new();
     for e in &args.emit {
         match e {
-            EmitArg::Ir => files.push(text_artifact(format!("{name}.ir"), agc_ir::print::print_module(&module))),
-            EmitArg::OptIr => files.push(text_artifact(format!("{name}.opt.ir"), agc_ir::print::print_module(&module))),
+            EmitArg::Ir => files.push(text_artifact(
+                format!("{name}.ir"),
+                agc_ir::print::print_module(&module),
+            )),
+            EmitArg::OptIr => files.push(text_artifact(
+                format!("{name}.opt.ir"),
+                agc_ir::print::print_module(&module),
+            )),
             _ => {}
         }
     }
@@ -65,7 +77,10 @@ pub fn run(args: &BuildArgs) -> u8 {
 }
 
 fn text_artifact(file_name: String, text: String) -> Artifact {
-    Artifact { file_name, bytes: text.into_bytes() }
+    Artifact {
+        file_name,
+        bytes: text.into_bytes(),
+    }
 }
 
 fn write_all(dir: &std::path::Path, files: &[Artifact]) -> std::io::Result<()> {

@@ -7,7 +7,11 @@ use crate::source;
 pub fn run(args: &CheckArgs) -> u8 {
     match source::stage(&args.model, &source::default_name(&args.model)) {
         Ok(m) => {
-            eprintln!("{}: ok ({} exported function(s))", args.model.display(), m.exports.len());
+            eprintln!(
+                "{}: ok ({} exported function(s))",
+                args.model.display(),
+                m.exports.len()
+            );
             0
         }
         Err(code) => code,

@@ -21,14 +21,22 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
-        let at = info.location().map(|l| format!(" ({}:{})", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!("agc: internal error: {msg}{at}\nThis is a bug in agc; please report it with the model that triggers it.");
         std::process::exit(2);
     }));
     let args = cli::Cli::parse();
     let level = if args.verbose { "info" } else { "warn" };
-    let filter = tracing_subscriber::EnvFilter::try_from_env("AGC_LOG").unwrap_or_else(|_| level.into());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).without_time().init();
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_env("AGC_LOG").unwrap_or_else(|_| level.into());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
+        .init();
     let code = match args.command {
         cli::Command::Build(b) => build::run(&b),
         cli::Command::Check(c) => check::run(&c),

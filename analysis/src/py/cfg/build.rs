@@ -27,7 +27,10 @@ enum Ctx {
     Catch(Vec<NodeIndex>),
     /// A `try` with a `finally`: every jump goes to `entry` first; `pending`
     /// collects the kinds of jump to resume from the `finally`'s end.
-    Finally { entry: NodeIndex, pending: Vec<Jump> },
+    Finally {
+        entry: NodeIndex,
+        pending: Vec<Jump>,
+    },
 }
 
 /// The graph under construction and the constructs enclosing the current statement.
@@ -81,14 +84,24 @@ impl<'a> Builder<'a> {
         range: TextRange,
         names: Names,
     ) -> NodeIndex {
-        let local = |set: BTreeSet<String>| set.into_iter().filter(|n| !self.outer.contains(n)).collect();
+        let local = |set: BTreeSet<String>| {
+            set.into_iter()
+                .filter(|n| !self.outer.contains(n))
+                .collect()
+        };
         let node = Node {
             kind,
             stmt: Some(stmt),
             expr,
             range: Some(range),
             defs: local(names.defs),
-            uses: local(names.uses.into_iter().chain(names.captures.iter().cloned()).collect()),
+            uses: local(
+                names
+                    .uses
+                    .into_iter()
+                    .chain(names.captures.iter().cloned())
+                    .collect(),
+            ),
             mutates: local(names.mutates),
             captures: local(names.captures),
         };
@@ -170,8 +183,12 @@ impl<'a> Builder<'a> {
             Stmt::AsyncFor(l) => self.for_stmt(s, (&l.target, &l.iter), &l.body, &l.orelse, &preds),
             Stmt::With(w) => self.with_stmt(s, &w.items, &w.body, &preds),
             Stmt::AsyncWith(w) => self.with_stmt(s, &w.items, &w.body, &preds),
-            Stmt::Try(t) => self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds),
-            Stmt::TryStar(t) => self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds),
+            Stmt::Try(t) => {
+                self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds)
+            }
+            Stmt::TryStar(t) => {
+                self.try_stmt(s, (&t.body, &t.handlers), &t.orelse, &t.finalbody, &preds)
+            }
             Stmt::Match(m) => self.match_stmt(s, m, &preds),
             _ => return self.simple(s, &preds),
         };
@@ -183,7 +200,8 @@ impl<'a> Builder<'a> {
     fn simple(&mut self, s: &'a Stmt, preds: &[NodeIndex]) -> Vec<NodeIndex> {
         let n = self.node(NodeKind::Simple, s, None, s.range(), Names::simple(s));
         self.edges(preds, n);
-        self.stmts.insert(key(s), (s, StmtNodes { head: n, after: n }));
+        self.stmts
+            .insert(key(s), (s, StmtNodes { head: n, after: n }));
         let jump = match s {
             Stmt::Return(_) => Jump::Return,
             Stmt::Raise(_) => Jump::Raise,
@@ -212,7 +230,8 @@ impl<'a> Builder<'a> {
         self.edges(preds, test);
         let ends = self.in_loop(test, after, &w.body, test);
         self.edges(&ends, test);
-        let always = matches!(&*w.test, Expr::Constant(c) if matches!(c.value, ast::Constant::Bool(true)));
+        let always =
+            matches!(&*w.test, Expr::Constant(c) if matches!(c.value, ast::Constant::Bool(true)));
         let exits = if always { Vec::new() } else { vec![test] };
         let ends = self.block(&w.orelse, exits);
         self.edges(&ends, after);
@@ -244,7 +263,13 @@ impl<'a> Builder<'a> {
     }
 
     /// Builds a loop body entered from `first`, with `continue` going to `head` and `break` to `after`.
-    fn in_loop(&mut self, head: NodeIndex, after: NodeIndex, body: &'a [Stmt], first: NodeIndex) -> Vec<NodeIndex> {
+    fn in_loop(
+        &mut self,
+        head: NodeIndex,
+        after: NodeIndex,
+        body: &'a [Stmt],
+        first: NodeIndex,
+    ) -> Vec<NodeIndex> {
         self.ctx.push(Ctx::Loop { head, after });
         let ends = self.block(body, vec![first]);
         self.ctx.pop();
@@ -289,7 +314,13 @@ impl<'a> Builder<'a> {
                 after: self.join(s, &ends),
             };
         }
-        let entry = self.node(NodeKind::Join, s, None, header(s.range(), finalbody), Names::default());
+        let entry = self.node(
+            NodeKind::Join,
+            s,
+            None,
+            header(s.range(), finalbody),
+            Names::default(),
+        );
         self.ctx.push(Ctx::Finally {
             entry,
             pending: Vec::new(),
@@ -338,8 +369,15 @@ impl<'a> Builder<'a> {
             );
             caught.push((n, &h.body[..]));
         }
-        self.ctx.push(Ctx::Catch(caught.iter().map(|(n, _)| *n).collect()));
-        let head = self.node(NodeKind::Try, s, None, header(s.range(), body), Names::default());
+        self.ctx
+            .push(Ctx::Catch(caught.iter().map(|(n, _)| *n).collect()));
+        let head = self.node(
+            NodeKind::Try,
+            s,
+            None,
+            header(s.range(), body),
+            Names::default(),
+        );
         self.edges(preds, head);
         let ends = self.block(body, vec![head]);
         self.ctx.pop();
@@ -415,4 +453,3 @@ fn propagate_captures(graph: &mut DiGraph<Node<'_>, ()>) {
         n.uses.extend(r);
     }
 }
-

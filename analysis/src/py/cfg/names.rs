@@ -71,7 +71,10 @@ impl Names {
                 &d.type_params,
             ),
             Stmt::ClassDef(d) => {
-                d.decorator_list.iter().chain(&d.bases).for_each(|e| n.read(e));
+                d.decorator_list
+                    .iter()
+                    .chain(&d.bases)
+                    .for_each(|e| n.read(e));
                 d.keywords.iter().for_each(|k| n.read(&k.value));
                 n.type_params(&d.type_params);
                 n.captures.extend(scope_reads(None, &d.body));
@@ -97,8 +100,16 @@ impl Names {
         type_params: &[ast::TypeParam],
     ) {
         decorators.iter().chain(returns).for_each(|e| self.read(e));
-        for a in args.posonlyargs.iter().chain(&args.args).chain(&args.kwonlyargs) {
-            a.default.iter().chain(&a.def.annotation).for_each(|e| self.read(e));
+        for a in args
+            .posonlyargs
+            .iter()
+            .chain(&args.args)
+            .chain(&args.kwonlyargs)
+        {
+            a.default
+                .iter()
+                .chain(&a.def.annotation)
+                .for_each(|e| self.read(e));
         }
         for a in args.vararg.iter().chain(&args.kwarg) {
             a.annotation.iter().for_each(|e| self.read(e));
@@ -127,14 +138,23 @@ impl Names {
                 self.bind(&n.target);
             }
             Expr::Lambda(l) => {
-                for a in l.args.posonlyargs.iter().chain(&l.args.args).chain(&l.args.kwonlyargs) {
+                for a in l
+                    .args
+                    .posonlyargs
+                    .iter()
+                    .chain(&l.args.args)
+                    .chain(&l.args.kwonlyargs)
+                {
                     a.default.iter().for_each(|d| self.read(d));
                 }
                 let mut body = Names::default();
                 body.read(&l.body);
                 let params = activity::parameter_names(&l.args);
                 let Names {
-                    defs, uses, captures, ..
+                    defs,
+                    uses,
+                    captures,
+                    ..
                 } = body;
                 let free = uses
                     .into_iter()
@@ -168,7 +188,10 @@ impl Names {
         }
         elts.iter().for_each(|e| inner.read(e));
         let Names {
-            defs, uses, captures, ..
+            defs,
+            uses,
+            captures,
+            ..
         } = inner;
         let free = uses.into_iter().filter(|n| !locals.contains(n));
         if lazy {
@@ -221,7 +244,10 @@ impl Names {
             }
             P::MatchClass(c) => {
                 self.read(&c.cls);
-                c.patterns.iter().chain(&c.kwd_patterns).for_each(|p| self.pattern(p));
+                c.patterns
+                    .iter()
+                    .chain(&c.kwd_patterns)
+                    .for_each(|p| self.pattern(p));
             }
             P::MatchStar(s) => self.defs.extend(s.name.iter().map(|n| n.to_string())),
             P::MatchAs(a) => {
