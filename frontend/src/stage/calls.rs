@@ -195,16 +195,105 @@ fn is_nonlocal(c: &Closure, name: &str) -> bool {
     found
 }
 
-/// Python's argument binding: positional, keywords, defaults, `*args`, `**kwargs`.
-fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
+/// The arguments of a call of `c` as Python binds them, in a canonical
+/// form: every positional parameter's value by position (defaults filled
+/// in), then what `*args` takes; every keyword-only parameter's value by
+/// keyword, then what `**kwargs` takes. Calls that bind the same values
+/// normalise to the same form (a staged recursive call is keyed by it).
+pub fn normalise_arguments(c: &Closure, args: Args) -> R<Args> {
     let span = args.span;
-    let positional: Vec<&str> = c
+    let resolved = resolve_arguments(c, args)?;
+    let mut values = resolved.values;
+    let mut pos: Vec<Value> = positional_names(c)
+        .iter()
+        .filter_map(|n| values.remove(*n))
+        .collect();
+    pos.extend(resolved.extra_pos);
+    let mut kw: Vec<(String, Value)> = c
         .args
+        .kwonlyargs
+        .iter()
+        .filter_map(|a| values.remove_entry(a.def.arg.as_str()))
+        .collect();
+    kw.extend(resolved.extra_kw);
+    Ok(Args { pos, kw, span })
+}
+
+/// The names of `c`'s positional parameters, in order.
+fn positional_names(c: &Closure) -> Vec<&str> {
+    c.args
         .posonlyargs
         .iter()
         .chain(&c.args.args)
         .map(|a| a.def.arg.as_str())
-        .collect();
+        .collect()
+}
+
+/// What a call binds to `c`'s named parameters, and the positional and
+/// keyword arguments left for `*args` and `**kwargs`.
+struct Resolved {
+    values: HashMap<String, Value>,
+    extra_pos: Vec<Value>,
+    extra_kw: Vec<(String, Value)>,
+}
+
+/// Python's argument binding: positional, keywords, defaults, `*args`, `**kwargs`.
+fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
+    let span = args.span;
+    let Resolved {
+        values: mut bound,
+        extra_pos,
+        extra_kw,
+    } = resolve_arguments(c, args)?;
+    let positional = positional_names(c);
+    match &c.args.vararg {
+        Some(va) => {
+            bound.insert(va.arg.to_string(), Value::tuple(extra_pos));
+        }
+        None if !extra_pos.is_empty() => {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "{}() takes {} positional arguments but {} were given",
+                    c.name,
+                    positional.len(),
+                    positional.len() + extra_pos.len()
+                ),
+            ))
+        }
+        None => {}
+    }
+    match &c.args.kwarg {
+        Some(ka) => {
+            let items = extra_kw
+                .into_iter()
+                .map(|(k, v)| (Value::str(&k), v))
+                .collect();
+            bound.insert(
+                ka.arg.to_string(),
+                Value::Dict(Rc::new(RefCell::new(items))),
+            );
+        }
+        None => {
+            if let Some((k, _)) = extra_kw.first() {
+                return Err(Diagnostic::error(
+                    span,
+                    format!("{}() got an unexpected keyword argument '{k}'", c.name),
+                ));
+            }
+        }
+    }
+    for (k, v) in bound {
+        frame.set(&k, v);
+    }
+    Ok(())
+}
+
+/// Binds the named parameters of `c` (positional, keywords, defaults); the
+/// rest goes to `*args` and `**kwargs`.
+fn resolve_arguments(c: &Closure, args: Args) -> R<Resolved> {
+    let span = args.span;
+    let positional = positional_names(c);
     let mut bound: HashMap<String, Value> = HashMap::new();
     let mut extra_pos = Vec::new();
     for (i, v) in args.pos.into_iter().enumerate() {
@@ -267,45 +356,9 @@ fn bind_arguments(c: &Closure, args: Args, frame: &Rc<Scope>) -> R<()> {
             }
         }
     }
-    match &c.args.vararg {
-        Some(va) => {
-            bound.insert(va.arg.to_string(), Value::tuple(extra_pos));
-        }
-        None if !extra_pos.is_empty() => {
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "{}() takes {} positional arguments but {} were given",
-                    c.name,
-                    positional.len(),
-                    positional.len() + extra_pos.len()
-                ),
-            ))
-        }
-        None => {}
-    }
-    match &c.args.kwarg {
-        Some(ka) => {
-            let items = extra_kw
-                .into_iter()
-                .map(|(k, v)| (Value::str(&k), v))
-                .collect();
-            bound.insert(
-                ka.arg.to_string(),
-                Value::Dict(Rc::new(RefCell::new(items))),
-            );
-        }
-        None => {
-            if let Some((k, _)) = extra_kw.first() {
-                return Err(Diagnostic::error(
-                    span,
-                    format!("{}() got an unexpected keyword argument '{k}'", c.name),
-                ));
-            }
-        }
-    }
-    for (k, v) in bound {
-        frame.set(&k, v);
-    }
-    Ok(())
+    Ok(Resolved {
+        values: bound,
+        extra_pos,
+        extra_kw,
+    })
 }

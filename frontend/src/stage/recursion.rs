@@ -47,21 +47,27 @@ impl Stager {
     /// Stages a call of the recursive function `c`.
     pub fn staged_recursive_call(&mut self, c: &Rc<Closure>, args: Args) -> R<Value> {
         let span = args.span;
-        if !args.kw.is_empty() {
-            return Err(Diagnostic::unsupported(
-                span,
-                "keyword arguments in a staged recursive call are not supported",
-            ));
-        }
-        if args.pos.iter().any(Value::has_bottom) {
+        // Keywords and defaults bound as Python binds them, so that calls
+        // binding the same values share a specialisation.
+        let args = super::calls::normalise_arguments(c, args)?;
+        let values: Vec<&Value> = args
+            .pos
+            .iter()
+            .chain(args.kw.iter().map(|(_, v)| v))
+            .collect();
+        if values.iter().any(|v| v.has_bottom()) {
             // An argument is itself a recursive result whose type is being found.
             return Ok(Value::Bottom);
         }
         let mut leaves: Vec<Tensor> = Vec::new();
         let mut shapes = Vec::new();
-        for a in &args.pos {
+        for a in values {
             shapes.push(self.flatten_arg(a, false, &mut leaves, span)?);
         }
+        let form = ArgForm {
+            positional: args.pos.len(),
+            keywords: args.kw.iter().map(|(k, _)| k.clone()).collect(),
+        };
         let generic = canonical_types(&leaves, "?");
         let key = format!(
             "{:p}|{}|{}",
@@ -85,7 +91,7 @@ impl Stager {
             {
                 return Ok(Value::Bottom)
             }
-            None => self.specialise(c, &key, &shapes, &leaves, span)?,
+            None => self.specialise(c, &key, &shapes, &leaves, &form, span)?,
         };
         // The callee names its own run-time sizes; its results speak of the
         // caller's sizes where they are the arguments' sizes.
@@ -135,6 +141,7 @@ impl Stager {
         key: &str,
         shapes: &[super::structure::Shape],
         leaves: &[Tensor],
+        form: &ArgForm,
         span: Span,
     ) -> R<(FuncId, Plan, Rc<Vec<Tensor>>)> {
         // The function is generic over the run-time sizes of its arguments.
@@ -153,7 +160,7 @@ impl Stager {
         self.captures = Some(Vec::new());
         let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
-        let typed = self.call_closure(c, Args::positional(args, span));
+        let typed = self.call_closure(c, form.args(args, span));
         self.discard_function(saved);
         let result = typed?;
         let plan = merge::plan_one(&result).ok_or_else(|| {
@@ -180,19 +187,17 @@ impl Stager {
         self.captures = Some(Vec::new());
         let tensors = keep_weak(tensors, leaves);
         let args: Vec<Value> = shapes.iter().map(|s| rebuild_arg(s, &tensors)).collect();
-        let outs = self
-            .call_closure(c, Args::positional(args, span))
-            .and_then(|r| {
-                let mut outs = Vec::new();
-                self.materialize(
-                    Some(&r),
-                    &plan,
-                    span,
-                    &format!("the result of recursive function '{}'", c.name),
-                    &mut outs,
-                )?;
-                Ok(outs)
-            });
+        let outs = self.call_closure(c, form.args(args, span)).and_then(|r| {
+            let mut outs = Vec::new();
+            self.materialize(
+                Some(&r),
+                &plan,
+                span,
+                &format!("the result of recursive function '{}'", c.name),
+                &mut outs,
+            )?;
+            Ok(outs)
+        });
         let captures: Vec<(Tensor, Tensor)> = self.captures.clone().unwrap_or_default();
         self.end_function_into(saved, outs, span, fid)?;
         self.pass_captures_to_recursive_calls(fid, leaves.len(), &captures, c, span)?;
@@ -269,4 +274,30 @@ fn keep_weak(params: Vec<Tensor>, leaves: &[Tensor]) -> Vec<Tensor> {
         .zip(leaves)
         .map(|(p, l)| if l.weak { p.into_weak() } else { p })
         .collect()
+}
+
+/// How a recursive call's flattened argument values split into positional
+/// and keyword arguments (see [`super::calls::normalise_arguments`]).
+struct ArgForm {
+    /// How many come first, by position.
+    positional: usize,
+    /// The keywords of the rest, in order.
+    keywords: Vec<String>,
+}
+
+impl ArgForm {
+    /// The call's arguments from its values in this form.
+    fn args(&self, mut values: Vec<Value>, span: Span) -> Args {
+        let kw = self
+            .keywords
+            .iter()
+            .cloned()
+            .zip(values.split_off(self.positional))
+            .collect();
+        Args {
+            pos: values,
+            kw,
+            span,
+        }
+    }
 }
