@@ -181,6 +181,19 @@ pub enum Value {
     /// A variable left undefined on some path of staged control flow; any
     /// use is an error carrying this explanation.
     Undefined(Rc<str>),
+    /// A variable bound on some run-time paths only (assigned in one branch
+    /// of a staged `if`, or only inside a staged loop): reading it checks
+    /// at run time that the path taken bound it, as CPython would.
+    MaybeBound(Rc<MaybeBound>),
+}
+
+/// A value bound where a staged flag holds (see [`Value::MaybeBound`]).
+#[derive(Clone, Debug)]
+pub struct MaybeBound {
+    /// The value, where bound (a placeholder elsewhere).
+    pub value: Value,
+    /// Rank-0 `bool`: whether the path taken bound it.
+    pub bound: Tensor,
 }
 
 /// The rows of tensors with the same run-time first axis, walked together
@@ -220,6 +233,7 @@ impl Value {
             Value::SymInt(_) => "int (run-time size)".into(),
             Value::Tensor(t) => format!("staged tensor {}", t.ty),
             Value::Undefined(_) => "undefined".into(),
+            Value::MaybeBound(m) => m.value.type_name(),
             Value::StagedRange(_) => "range".into(),
             Value::StagedIter(_) => "iterator".into(),
             Value::Bottom => "recursive result".into(),
