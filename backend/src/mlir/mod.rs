@@ -83,6 +83,7 @@
 //! function's name) and frees the results.
 //!
 
+mod capture_lifetime;
 mod checks;
 mod constant;
 mod continuation;
