@@ -149,6 +149,19 @@ fn second_derivative_of_pow_is_safe_at_zero() {
 }
 
 #[test]
+fn one_element_results_of_any_rank_are_differentiated() {
+    let mut rng = Rng(5);
+    for shape in [vec![1], vec![1, 1], vec![1, 1, 1]] {
+        let (mut m, f) = module(&[f64t(&[3])], |b, p| {
+            let s = scalarize(b, p[0]);
+            let dims: Vec<Dim> = shape.iter().map(|&n| Dim::Static(n)).collect();
+            vec![b.reshape(s, &dims).unwrap()]
+        });
+        check_grad(&mut m, f, &[0], &[rng.tensor(&[3], -1.0, 1.0)]);
+    }
+}
+
+#[test]
 fn select_compare_and_cast() {
     let mut rng = Rng(3);
     let (mut m, f) = module(&[f64t(&[3, 4]), f64t(&[4]), f64t(&[3, 1])], |b, p| {
@@ -483,7 +496,7 @@ fn errors_name_the_problem() {
     let e = agc_lowering::ad::value_and_grad(&mut m, f, &[0]).unwrap_err();
     assert_eq!(
         e.message,
-        "the differentiated function must return a scalar float, got f64[3]"
+        "the differentiated function must return a scalar float (or a one-element array), got f64[3]"
     );
     assert_eq!(e.span, agc_ir::Span::new(3, 4));
     let (mut m, f) = module(&[f64t(&[]), ty(DType::I32, &[])], |b, p| {
