@@ -32,6 +32,7 @@ pub mod numpy;
 pub mod numpy_contract;
 pub mod numpy_diag;
 pub mod numpy_math;
+pub mod numpy_moments;
 pub mod numpy_shape;
 pub mod numpy_sort;
 pub mod object_state;
