@@ -9,7 +9,7 @@
 
 use super::pyops;
 use super::tensor::{kind_of, result_dtype};
-use super::value::{Tensor, Value};
+use super::value::{SeqKind, Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{Dim, OpKind, Span, TensorType};
@@ -21,8 +21,8 @@ pub enum Plan {
     Static(Value),
     /// A staged tensor of this type; `true` for a staged Python number.
     Staged(TensorType, bool),
-    /// A tuple (or list) merged element-wise.
-    Seq(Vec<Plan>, bool),
+    /// A tuple, list or namedtuple merged element-wise.
+    Seq(Vec<Plan>, SeqKind),
     /// A dict merged key by key (same keys, same order).
     Dict(Vec<(Value, Plan)>),
     /// A staged list: its buffer type (the length is a rank-0 `i64`).
@@ -34,10 +34,10 @@ pub fn plan_one(v: &Value) -> Option<Plan> {
     match v {
         Value::TensorList(l) => Some(Plan::TensorList(l.borrow().0.ty.clone())),
         Value::Tensor(t) => Some(Plan::Staged(t.ty.clone(), t.weak)),
-        Value::Tuple(_) | Value::List(_) => {
+        Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..) => {
             let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
             let plans = items.iter().map(plan_one).collect::<Option<Vec<_>>>()?;
-            Some(Plan::Seq(plans, matches!(v, Value::List(_))))
+            Some(Plan::Seq(plans, SeqKind::of(v)?))
         }
         Value::Dict(d) => {
             let items = d.borrow().clone();
@@ -92,7 +92,10 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
             dims[0] = Dim::Sym(UNNAMED_SIZE.into());
             Ok(Plan::TensorList(TensorType::new(tx.dtype, dims)))
         }
-        (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
+        (
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..),
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..),
+        ) => {
             let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
             if xs.len() != ys.len() {
                 return Err(incompatible(format!(
@@ -106,7 +109,9 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
                 .zip(&ys)
                 .map(|(x, y)| plan(x, y, what, span))
                 .collect::<R<_>>()?;
-            Ok(Plan::Seq(plans, matches!(a, Value::List(_))))
+            let kind = SeqKind::of(a)
+                .ok_or_else(|| Diagnostic::internal(span, "a sequence without a kind"))?;
+            Ok(Plan::Seq(plans, kind))
         }
         (Value::Dict(x), Value::Dict(y)) => {
             let (xs, ys) = (x.borrow().clone(), y.borrow().clone());
@@ -331,14 +336,7 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
                 .map(|(k, p)| (k.clone(), rebuild(p, values)))
                 .collect(),
         ))),
-        Plan::Seq(plans, is_list) => {
-            let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
-            if *is_list {
-                Value::list(items)
-            } else {
-                Value::tuple(items)
-            }
-        }
+        Plan::Seq(plans, kind) => kind.build(plans.iter().map(|p| rebuild(p, values)).collect()),
     }
 }
 
@@ -359,9 +357,9 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::Static(v) => Plan::Static(v.clone()),
         Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
-        Plan::Seq(plans, is_list) => Plan::Seq(
+        Plan::Seq(plans, kind) => Plan::Seq(
             plans.iter().map(|p| rename_dims(p, renames)).collect(),
-            *is_list,
+            kind.clone(),
         ),
         Plan::Dict(plans) => Plan::Dict(
             plans
