@@ -68,7 +68,12 @@ pub fn lists_to_stage(
                 if now.len() <= before.len() {
                     continue;
                 }
-                s.to_tensor(&now[before.len()], None, span)?.ty
+                // Typed without staging: the item may be made of values of the region.
+                let first = &now[before.len()];
+                match super::literal::literal_type(first) {
+                    Some(ty) => ty,
+                    None => s.to_tensor(first, None, span)?.ty,
+                }
             }
         };
         out.push((name.clone(), before.clone(), item));

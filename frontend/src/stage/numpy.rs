@@ -4,7 +4,9 @@
 use super::args::Args;
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
-use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, numpy_sort, pyops};
+use super::{
+    gather, numpy_contract, numpy_diag, numpy_join, numpy_math, numpy_shape, numpy_sort, pyops,
+};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{
@@ -72,8 +74,6 @@ const FUNCTIONS: &[&str] = &[
     "expand_dims",
     "squeeze",
     "broadcast_to",
-    "concatenate",
-    "stack",
     "ravel",
     "zeros",
     "ones",
@@ -108,6 +108,7 @@ pub fn is_function(name: &str) -> bool {
         numpy_diag::FUNCTIONS,
         numpy_contract::FUNCTIONS,
         numpy_sort::FUNCTIONS,
+        numpy_join::FUNCTIONS,
     ]
     .iter()
     .any(|list| list.contains(&name))
@@ -383,55 +384,6 @@ impl Stager {
                 let dims = shape_arg(&args.req(1, "shape", f)?, span)?;
                 Ok(Value::Tensor(self.broadcast_to(&t, dims, span)?))
             }
-            "stack" | "array" | "asarray"
-                if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) =>
-            {
-                let Some(Value::TensorList(l)) = args.get(0, "arrays") else {
-                    unreachable!("matched above")
-                };
-                if f == "stack" {
-                    let len = Value::Tensor(l.borrow().1.clone());
-                    if let Value::Tensor(nonempty) =
-                        self.compare(CmpOp::Gt, &len, &Value::Int(0), span)?
-                    {
-                        self.check(
-                            &nonempty,
-                            "ValueError: need at least one array to stack".into(),
-                            span,
-                        )?;
-                    }
-                }
-                let stacked = self.tensor_list_stack(&l, span)?;
-                let axis = args
-                    .get_some(1, "axis")
-                    .and_then(|a| a.as_int())
-                    .unwrap_or(0);
-                if f == "stack" && axis != 0 {
-                    let rank = stacked.ty.rank() as i64;
-                    let a = infer::normalize_axis(axis, stacked.ty.rank())
-                        .map_err(|e| type_error(span, e))? as i64;
-                    let mut perm: Vec<Value> = (1..rank).map(Value::Int).collect();
-                    perm.insert(a as usize, Value::Int(0));
-                    return self.transpose(&stacked, Some(perm), span);
-                }
-                Ok(Value::Tensor(stacked))
-            }
-            "concatenate" | "stack" => {
-                let parts = pyops::iterate(&args.req(0, "arrays", f)?, span)?;
-                let axis = args
-                    .get_some(1, "axis")
-                    .map(|a| {
-                        a.as_int()
-                            .ok_or_else(|| Diagnostic::error(span, "axis must be an int"))
-                    })
-                    .transpose()?
-                    .unwrap_or(0);
-                if f == "stack" {
-                    self.stack(&parts, axis, span)
-                } else {
-                    self.concat(&parts, axis, span)
-                }
-            }
             "zeros" | "ones" | "empty" | "full" => {
                 let dims = shape_arg(&args.req(0, "shape", f)?, span)?;
                 let (fill, dt_index) = match f {
@@ -455,7 +407,10 @@ impl Stager {
             "arange" => self.arange(&args),
             "array" | "asarray" => {
                 let dtype = dtype_arg(args.get(1, "dtype"), span)?;
-                let t = self.to_tensor(&x()?, dtype, span)?;
+                let t = match x()? {
+                    Value::TensorList(l) => self.stack_tensor_list(&l, false, span)?,
+                    v => self.to_tensor(&v, dtype, span)?,
+                };
                 Ok(Value::Tensor(match dtype {
                     Some(d) => self.cast(&t, d, span)?,
                     None => t,
@@ -528,6 +483,7 @@ impl Stager {
             f if gather::FUNCTIONS.contains(&f) => self.numpy_take(&args),
             f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
             f if numpy_sort::FUNCTIONS.contains(&f) => self.numpy_sort(f, &args),
+            f if numpy_join::FUNCTIONS.contains(&f) => self.numpy_join(f, &args),
             f if f
                 .strip_prefix("linalg.")
                 .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>
