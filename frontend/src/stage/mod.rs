@@ -37,6 +37,7 @@ pub mod numpy_diag;
 pub mod numpy_join;
 pub mod numpy_math;
 pub mod numpy_shape;
+pub mod numpy_sized;
 pub mod numpy_sort;
 pub mod object_state;
 pub mod operator;

@@ -278,7 +278,7 @@ impl Stager {
     /// A run-time size as a rank-0 `i64` (weak, like a Python int): read
     /// from a tensor that has it, or computed from the sizes it is made of
     /// (`(A*B)`, `(B-1)`, `(B+T)`).
-    fn sym_value(&mut self, d: &Dim, span: Span) -> R<Tensor> {
+    pub(super) fn sym_value(&mut self, d: &Dim, span: Span) -> R<Tensor> {
         if let Dim::Static(n) = d {
             return Ok(self.scalar(*n as f64, DType::I64, span)?.into_weak());
         }
