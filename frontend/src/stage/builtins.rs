@@ -60,6 +60,9 @@ const BUILTINS: &[&str] = &[
 
 /// The builtin bound to `name`, if any.
 pub fn builtin(name: &str) -> Option<Value> {
+    if name == "Ellipsis" {
+        return Some(Value::Ellipsis);
+    }
     BUILTINS
         .contains(&name)
         .then(|| Value::Builtin(Rc::from(name), None))

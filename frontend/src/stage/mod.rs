@@ -18,6 +18,7 @@ pub mod args;
 pub mod builtins;
 pub mod calls;
 pub mod control_flow;
+pub mod einsum;
 pub mod export;
 pub mod expr;
 pub mod flow_facts;
