@@ -24,5 +24,12 @@ if ! "$PYTHON" -c "import numpy, autograd, pytest, agc" >/dev/null 2>&1; then
   "$PYTHON" -m pip install -q --disable-pip-version-check -e python
 fi
 
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    echo "setup: installing the Rust component $component"
+    rustup component add "$component"
+  fi
+done
+
 echo "setup: building agc (cargo build --release)"
 cargo build --release -p agc

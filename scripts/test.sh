@@ -4,6 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+echo "=== cargo fmt --check, cargo clippy"
+cargo fmt --all --check
+cargo clippy --release --workspace --all-targets -q -- -D warnings
 echo "=== cargo test"
 set +e
 cargo test --release --workspace > /tmp/agc-cargo-test.log 2>&1

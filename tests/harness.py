@@ -30,6 +30,10 @@ DEFAULT_DIM_SIZES = (5, 3, 4, 6, 2, 7, 8, 9)
 # A second assignment checks that one library serves several sizes.
 SECOND_DIM_SIZES = (2, 7, 1, 3, 6, 4, 5, 8)
 
+# What the eager run may raise where the library must return an error status instead: numpy's
+# index and shape errors, and CPython's for a variable read on a path that did not assign it.
+EAGER_ERRORS = (IndexError, ValueError, NameError)
+
 SUPPORTED_DTYPES = {np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.bool_)}
 
 
@@ -157,11 +161,12 @@ def check_call(fn, export, inputs, what):
     """Call the compiled `fn` and the eager `export` on `inputs`; compare every result.
 
     Where numpy raises (an index out of range for these run-time sizes, a reshape
-    that does not fit), the library must return an error status: `agc.Error`.
+    that does not fit) or CPython does (a variable read on a path that did not
+    assign it), the library must return an error status: `agc.Error`.
     """
     try:
         expected, numpy_error = eager(export, inputs), None
-    except (IndexError, ValueError) as e:
+    except EAGER_ERRORS as e:
         expected, numpy_error = None, f"{type(e).__name__} ({e})"
     if numpy_error:
         try:

@@ -67,16 +67,34 @@ fn staged_for_with_break_and_early_return() {
 }
 
 #[test]
-fn one_branch_definition_is_an_error_at_the_use() {
-    let err = stage(&format!(
+fn one_branch_definition_is_checked_at_the_use() {
+    let ir = stage(&format!(
         "{HEADER}@agc.export\ndef f(x: agc.f32[3], c: agc.f32[()]):\n    if c > 0:\n        y = x * 2\n    return y\n"
+    ))
+    .unwrap();
+    // The `if` yields `y` and whether it is bound; the read asserts the flag.
+    let if_line = ir.lines().find(|l| l.contains("= if")).unwrap();
+    assert!(
+        if_line.contains("f32[3]") && if_line.contains("bool[]"),
+        "{if_line}"
+    );
+    let assert_line = ir.lines().find(|l| l.contains("assert")).unwrap();
+    assert!(
+        assert_line.contains("cannot access local variable 'y'"),
+        "{assert_line}"
+    );
+}
+
+#[test]
+fn falling_off_the_end_beside_a_staged_return_is_an_error() {
+    let err = stage(&format!(
+        "{HEADER}@agc.export\ndef f(x: agc.f32[3], c: agc.f32[()]):\n    if c > 0:\n        return x * 2\n"
     ))
     .unwrap_err();
     assert!(
-        err.starts_with("m.py:7:12: error: 'y' is undefined here"),
+        err.starts_with("m.py:5:5: error: 'f' returns a value on some paths (line 6)"),
         "{err}"
     );
-    assert!(err.contains("only in the then branch"), "{err}");
 }
 
 #[test]

@@ -126,6 +126,7 @@ pub struct Cfg<'a> {
     entry: NodeIndex,
     exit: NodeIndex,
     stmts: HashMap<usize, (&'a Stmt, StmtNodes)>,
+    falls_off: bool,
 }
 
 /// The key [`Cfg::node_of`] looks statements up by: their address.
@@ -152,6 +153,12 @@ impl<'a> Cfg<'a> {
     /// The exit node.
     pub fn exit(&self) -> NodeIndex {
         self.exit
+    }
+
+    /// Whether some path runs off the end of the body (Python returns
+    /// `None` there) rather than leaving by `return` or an exception.
+    pub fn falls_off(&self) -> bool {
+        self.falls_off
     }
 
     /// The node of statement `s` (its header node for a compound statement);
@@ -219,6 +226,36 @@ pub(crate) mod tests {
             .collect();
         k.sort_by_key(|k| format!("{k:?}"));
         k
+    }
+
+    #[test]
+    fn falls_off_only_where_a_path_reaches_the_end() {
+        let cases = [
+            ("def f(x):\n    return x\n", false),
+            ("def f(x):\n    if x:\n        return 1\n", true),
+            (
+                "def f(x):\n    if x:\n        return 1\n    else:\n        return 2\n",
+                false,
+            ),
+            (
+                "def f(x):\n    if x:\n        return 1\n    raise ValueError\n",
+                false,
+            ),
+            (
+                "def f(x):\n    while True:\n        if x:\n            return 1\n",
+                false,
+            ),
+            ("def f(x):\n    while x:\n        return 1\n", true),
+            (
+                "def f(x):\n    for i in x:\n        return i\n    return 0\n",
+                false,
+            ),
+            ("def f(x):\n    x = 1\n", true),
+        ];
+        for (src, expected) in cases {
+            let body = function(src);
+            assert_eq!(Cfg::build(&body).falls_off(), expected, "{src}");
+        }
     }
 
     #[test]

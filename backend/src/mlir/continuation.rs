@@ -504,7 +504,7 @@ fn cell_reader(i: usize, t: &TensorType) -> String {
         b.push_str(&s);
         b.push('\n');
     };
-    line(format!("%zero = llvm.mlir.constant(0 : i64) : i64"));
+    line("%zero = llvm.mlir.constant(0 : i64) : i64".into());
     line(format!("%d0 = llvm.mlir.poison : {desc}"));
     line(format!("%d1 = llvm.insertvalue %a, %d0[0] : {desc}"));
     line(format!("%d2 = llvm.insertvalue %g, %d1[1] : {desc}"));

@@ -83,6 +83,7 @@
 //! function's name) and frees the results.
 //!
 
+mod approx;
 mod checks;
 mod constant;
 mod continuation;

@@ -111,7 +111,10 @@ impl Stager {
             Some(e) => self.eval(e, &frame),
             None => self.exec_block(c.body, &frame).and_then(|flow| match flow {
                 Flow::Return(v) => self.merge_staged_return(&frame, v, span),
-                Flow::Normal => self.merge_staged_return(&frame, Value::None, span),
+                Flow::Normal => {
+                    self.check_no_fall_off(c, &frame)?;
+                    self.merge_staged_return(&frame, Value::None, span)
+                }
                 Flow::Break | Flow::Continue => {
                     Err(Diagnostic::error(span, "'break' outside loop"))
                 }
@@ -136,6 +139,32 @@ impl Stager {
 }
 
 impl Stager {
+    /// Rejects a function whose body ended with a value returned under staged
+    /// control flow while some path runs off its end (where Python returns
+    /// `None`): no staged value can stand for both.
+    fn check_no_fall_off(&self, c: &Closure, frame: &Rc<Scope>) -> R<()> {
+        use super::control_flow::{RETURNED, RETVAL};
+        let returned = frame
+            .get_here(RETVAL)
+            .filter(|v| !matches!(v, Value::None | Value::Bottom));
+        let (Some(Value::Tensor(_)), Some(_), Some(last)) =
+            (frame.get_here(RETURNED), returned, c.body.last())
+        else {
+            return Ok(());
+        };
+        if self.facts.falls_off(c.body) != Some(true) {
+            return Ok(());
+        }
+        let (line, _) = self.file.line_col(self.last_return.start);
+        Err(Diagnostic::error(
+            crate::parse::span_of(last),
+            format!(
+                "'{}' returns a value on some paths (line {line}) but runs off its end after this statement on others, where Python returns None; return a value on every path",
+                c.name
+            ),
+        ))
+    }
+
     /// A function's result when some `return` ran under staged control flow:
     /// the returned value where the flag is set, the fall-through value elsewhere.
     fn merge_staged_return(

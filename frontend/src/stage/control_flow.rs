@@ -221,18 +221,8 @@ impl Stager {
                         plans.push((i, p));
                     }
                 }
-                (Some(_), None) | (None, Some(_)) => {
-                    let (branch, block) = if after_then[i].is_some() {
-                        ("then", body)
-                    } else {
-                        ("else", orelse)
-                    };
-                    let at = self.lines_assigning(owner, block, name);
-                    let why = format!(
-                        "it is assigned only in the {branch} branch of the staged `if` at line {line}{at}, so it has no value when the other branch runs"
-                    );
-                    scope.set_local(name, Value::Undefined(Rc::from(why)));
-                }
+                // Bound on one path only: reading it checks at run time which path ran.
+                (Some(v), None) | (None, Some(v)) => plans.push((i, merge::plan_maybe_bound(v))),
             }
         }
         for (_, p) in plans.iter_mut() {
@@ -330,29 +320,6 @@ impl Stager {
             scope.set_local(&name, staged);
         }
         Ok(true)
-    }
-
-    /// ` (line 7)` / ` (lines 7, 9)`: where `name` is assigned in `block` of statement `owner`.
-    pub fn lines_assigning(
-        &self,
-        owner: Option<&'static Stmt>,
-        block: &[Stmt],
-        name: &str,
-    ) -> String {
-        let Some(owner) = owner else {
-            return String::new();
-        };
-        let lines: Vec<String> = self
-            .facts
-            .assignments_in(owner, block, name)
-            .into_iter()
-            .map(|o| self.file.line_col(o).0.to_string())
-            .collect();
-        match lines.len() {
-            0 => String::new(),
-            1 => format!(" (line {})", lines[0]),
-            _ => format!(" (lines {})", lines.join(", ")),
-        }
     }
 
     /// A variable's current binding in this frame (not enclosing ones).

@@ -170,6 +170,12 @@ impl Stager {
                 span,
                 format!("'{name}' is undefined here: {why}"),
             )),
+            Ok(Value::MaybeBound(m)) => {
+                let (line, _) = self.file.line_col(span.start);
+                let message = format!("UnboundLocalError: cannot access local variable '{name}' where it is not associated with a value (line {line}): the path taken did not assign it");
+                self.check(&m.bound, message, span)?;
+                Ok(m.value.clone())
+            }
             Ok(v) => Ok(v),
             Err(LookupError::Unbound) => Err(Diagnostic::error(
                 span,
@@ -331,6 +337,10 @@ impl Stager {
 
     /// A staged value's truth as a rank-0 bool tensor (for `not`, `and`, `or` and staged `if`).
     pub fn truth_tensor(&mut self, v: &Value, span: Span) -> R<super::value::Tensor> {
+        if matches!(v, Value::Bottom) {
+            // A value whose type is still being found (a trace to be discarded): either way.
+            return self.scalar(0.0, agc_ir::DType::Bool, span);
+        }
         let t = self.to_tensor(v, None, span)?;
         if t.ty.rank() != 0 {
             return Err(Diagnostic::error(

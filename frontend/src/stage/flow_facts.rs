@@ -2,15 +2,15 @@
 //! function bodies, looked up by statement while staging.
 //!
 //! Every function body (nested ones and methods included) is analysed once,
-//! before staging: its control-flow graph, liveness and reaching
-//! definitions (`agc_analysis::py`). A staged `if` returns, and a staged
-//! loop carries, only the variables it assigns that are live after it (or at
-//! the loop head), as in AutoGraph; reaching definitions say where a
-//! variable that exists only inside a staged region was assigned.
+//! before staging: its control-flow graph and liveness
+//! (`agc_analysis::py`). A staged `if` returns, and a staged loop carries,
+//! only the variables it assigns that are live after it (or at the loop
+//! head), as in AutoGraph; whether a path runs off the end of a function
+//! decides if a value returned under staged control flow is complete.
 
+use agc_analysis::py::cfg::Cfg;
 use agc_analysis::py::liveness::Liveness;
-use agc_analysis::py::reaching::ReachingDefs;
-use agc_analysis::py::{activity, walk};
+use agc_analysis::py::walk;
 use rustpython_parser::ast::{Ranged, Stmt};
 use rustpython_parser::text_size::TextRange;
 use std::collections::{BTreeSet, HashMap};
@@ -19,7 +19,7 @@ use std::rc::Rc;
 /// The analyses of one function body.
 struct BodyFacts {
     liveness: Liveness,
-    reaching: ReachingDefs,
+    falls_off: bool,
 }
 
 /// The analyses of every function body of a module, by statement.
@@ -42,7 +42,7 @@ impl FlowFacts {
             if let Stmt::FunctionDef(d) = s {
                 let body = BodyFacts {
                     liveness: Liveness::analyse(&d.body),
-                    reaching: ReachingDefs::analyse(&d.body, &activity::parameter_names(&d.args)),
+                    falls_off: Cfg::build(&d.body).falls_off(),
                 };
                 let body_facts = Rc::new(body);
                 walk::all_stmts(&d.body, false, &mut |inner| {
@@ -66,6 +66,12 @@ impl FlowFacts {
         )
     }
 
+    /// Whether some path runs off the end of the function body `body`
+    /// (returning `None`), if known.
+    pub fn falls_off(&self, body: &[Stmt]) -> Option<bool> {
+        Some(self.by_stmt.get(&key(body.first()?))?.falls_off)
+    }
+
     /// The names live when `s` completes normally (falls through), if known.
     pub fn live_after(&self, s: &Stmt) -> Option<&BTreeSet<String>> {
         self.by_stmt.get(&key(s))?.liveness.live_after(s)
@@ -74,27 +80,5 @@ impl FlowFacts {
     /// The names live at the head of loop `s` (what the loop must carry), if known.
     pub fn live_at_loop_head(&self, s: &Stmt) -> Option<&BTreeSet<String>> {
         self.by_stmt.get(&key(s))?.liveness.live_at_loop_head(s)
-    }
-
-    /// The byte offsets where `name` is assigned inside `block`, a block of
-    /// the statement `owner` (for messages that name those lines).
-    pub fn assignments_in(&self, owner: &Stmt, block: &[Stmt], name: &str) -> Vec<u32> {
-        self.by_stmt
-            .get(&key(owner))
-            .map(|f| {
-                f.reaching
-                    .defs_in(block, name)
-                    .into_iter()
-                    .map(|r| r.start().to_u32())
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Whether a definition of `name` made before loop `s` reaches its head.
-    pub fn defined_before_loop(&self, s: &Stmt, name: &str) -> bool {
-        self.by_stmt
-            .get(&key(s))
-            .is_none_or(|f| f.reaching.reaching_from_outside_loop(s, name))
     }
 }

@@ -105,6 +105,23 @@ impl Stager {
         // changed in an earlier probe: what depends on them shows as changing
         // too, until nothing new does (`s = s + i` with `i` the changing one).
         let mut widened: BTreeSet<usize> = BTreeSet::new();
+        // Variables with no value before the loop that an iteration may read
+        // before assigning (on a path after an earlier iteration assigned
+        // them): unbound at first; their type is found by a probe that reads
+        // them as a value still being typed.
+        let head_live = spec
+            .stmt
+            .and_then(|s| self.facts.live_at_loop_head(s))
+            .cloned()
+            .unwrap_or_default();
+        let mut unbound: Vec<(usize, Option<Plan>)> = names
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| {
+                initial[*i].is_none() && head_live.contains(*n) && !n.starts_with("__agc_")
+            })
+            .map(|(i, _)| (i, None))
+            .collect();
         let (containers, staged_lists, attrs_before, mut after_probe) = loop {
             let containers = object_state::Containers::take(scope);
             let staged_lists = snapshot_tensor_lists(scope);
@@ -114,6 +131,13 @@ impl Stager {
                 s.stage_counter(scope, &counter, span)?;
                 for &i in widened.iter().filter(|&&i| !names[i].starts_with("__agc_")) {
                     s.stage_counter(scope, &names[i], span)?;
+                }
+                for (i, plan) in &unbound {
+                    let v = match plan {
+                        Some(p) => s.unbound_placeholder(p, span)?,
+                        None => Value::Bottom,
+                    };
+                    scope.set_local(&names[*i], v);
                 }
                 s.loop_body(&spec, &counter, scope)
             })?;
@@ -135,7 +159,16 @@ impl Stager {
                     && !newly.contains(&i)
                     && initial[i].as_ref().is_some_and(is_number)
             });
-            if newly.is_empty() || !waiting {
+            let mut typed = false;
+            for (i, plan) in unbound.iter_mut() {
+                if let (None, Some(b)) = (&plan, &after_probe[*i]) {
+                    if !b.has_bottom() {
+                        *plan = Some(merge::plan_maybe_bound(b));
+                        typed = true;
+                    }
+                }
+            }
+            if (newly.is_empty() || !waiting) && !typed {
                 break (containers, staged_lists, attrs_before, after_probe);
             }
             widened.extend(newly);
@@ -206,16 +239,12 @@ impl Stager {
             Some(live)
         });
         // Attributes (`obj.attr`) are always carried: the object may be reachable elsewhere.
-        let head_live = spec
-            .stmt
-            .and_then(|s| self.facts.live_at_loop_head(s))
-            .cloned();
         let carried = |n: &String| {
             n.starts_with("__agc_")
                 || n.contains('.')
                 || live.as_ref().is_none_or(|l| l.contains(n))
         };
-        let (mut body_local, mut dead) = (Vec::new(), Vec::new());
+        let mut dead = Vec::new();
         for (i, name) in names.iter().enumerate() {
             let what = format!("loop variable '{name}' of the staged loop at line {line}");
             if plans.iter().any(|(j, _)| *j == i) {
@@ -237,17 +266,15 @@ impl Stager {
                         plans.push((i, p));
                     }
                 }
-                // No value before the loop: fine where nothing reads that (a
-                // placeholder starts the loop), e.g. a result assigned before
-                // `break` and by the loop's `else`.
-                (None, Some(b))
-                    if name == RETVAL || head_live.as_ref().is_some_and(|l| !l.contains(name)) =>
-                {
+                // A staged loop's result: a placeholder where no `return` ran.
+                (None, Some(b)) if name == RETVAL => {
                     if let Some(p) = merge::plan_one(b) {
                         plans.push((i, p));
                     }
                 }
-                (None, Some(_)) => body_local.push(i),
+                // No value before the loop: bound once an iteration assigns
+                // it; a read checks at run time that one did.
+                (None, Some(b)) => plans.push((i, merge::plan_maybe_bound(b))),
                 _ => {}
             }
         }
@@ -330,17 +357,6 @@ impl Stager {
         });
         restore(scope, &names, &initial);
         self.bind_merged(&plans, &names, &mut values, scope);
-        for i in body_local {
-            let name = &names[i];
-            let at = self.lines_assigning(spec.stmt, spec.body, name);
-            let why = match spec.stmt {
-                Some(s) if self.facts.defined_before_loop(s, name) => {
-                    format!("it has no value before the staged loop at line {line}, which assigns it{at}; give it one before the loop")
-                }
-                _ => format!("it is assigned only inside the staged loop at line {line}{at}; assign it before the loop to use it afterwards"),
-            };
-            scope.set_local(name, Value::Undefined(Rc::from(why)));
-        }
         for i in dead {
             let why = format!("it is assigned in the staged loop at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
             scope.set_local(&names[i], Value::Undefined(Rc::from(why)));
@@ -378,6 +394,13 @@ impl Stager {
         }
         scope.remove(&counter);
         Ok(())
+    }
+
+    /// A value of `plan` (a [`Plan::MaybeBound`]) that is not bound.
+    fn unbound_placeholder(&mut self, plan: &Plan, span: Span) -> R<Value> {
+        let mut tensors = Vec::new();
+        self.materialize(None, plan, span, "an unbound variable", &mut tensors)?;
+        Ok(merge::rebuild(plan, &mut tensors.into_iter()))
     }
 
     /// Binds the state variables to a region's parameters.

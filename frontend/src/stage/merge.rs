@@ -27,11 +27,27 @@ pub enum Plan {
     Dict(Vec<(Value, Plan)>),
     /// A staged list: its buffer type (the length is a rank-0 `i64`).
     TensorList(TensorType),
+    /// A value bound on some paths only: its plan, then a rank-0 `bool`
+    /// saying whether it is bound.
+    MaybeBound(Box<Plan>),
+}
+
+/// The plan for a variable bound on one path only: its value where bound,
+/// and whether it is (a compile-time value stays one).
+pub fn plan_maybe_bound(v: &Value) -> Plan {
+    let inner = match v {
+        Value::MaybeBound(m) => &m.value,
+        other => other,
+    };
+    Plan::MaybeBound(Box::new(
+        plan_one(inner).unwrap_or_else(|| Plan::Static(inner.clone())),
+    ))
 }
 
 /// The plan for a value seen on one path only (the other path leaves it undefined).
 pub fn plan_one(v: &Value) -> Option<Plan> {
     match v {
+        Value::MaybeBound(_) => Some(plan_maybe_bound(v)),
         Value::TensorList(l) => Some(Plan::TensorList(l.borrow().0.ty.clone())),
         Value::Tensor(t) => Some(Plan::Staged(t.ty.clone(), t.weak)),
         Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..) => {
@@ -69,6 +85,18 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
             })
         }
         _ => {}
+    }
+    if let (Value::MaybeBound(_), _) | (_, Value::MaybeBound(_)) = (a, b) {
+        let inner = |v: &Value| match v {
+            Value::MaybeBound(m) => m.value.clone(),
+            other => other.clone(),
+        };
+        return Ok(Plan::MaybeBound(Box::new(plan(
+            &inner(a),
+            &inner(b),
+            what,
+            span,
+        )?)));
     }
     if !a.is_staged() && !b.is_staged() && pyops::py_eq(a, b) {
         return Ok(Plan::Static(a.clone()));
@@ -197,6 +225,22 @@ impl Stager {
     ) -> R<()> {
         match plan {
             Plan::Static(_) => Ok(()),
+            Plan::MaybeBound(inner) => {
+                let (value, bound) = match v {
+                    Some(Value::MaybeBound(m)) => (Some(&m.value), Some(m.bound.clone())),
+                    Some(other) => (Some(other), None),
+                    None => (None, None),
+                };
+                self.materialize(value, inner, span, what, out)?;
+                let bound = match bound {
+                    Some(b) => b,
+                    None => {
+                        self.scalar(value.is_some() as i64 as f64, agc_ir::DType::Bool, span)?
+                    }
+                };
+                out.push(bound);
+                Ok(())
+            }
             Plan::TensorList(ty) => match v {
                 Some(Value::TensorList(l)) => {
                     let (buf, len) = l.borrow().clone();
@@ -320,6 +364,15 @@ impl Stager {
 pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value {
     match plan {
         Plan::Static(v) => v.clone(),
+        Plan::MaybeBound(inner) => {
+            let value = rebuild(inner, values);
+            match values.next() {
+                Some(bound) => {
+                    Value::MaybeBound(std::rc::Rc::new(super::value::MaybeBound { value, bound }))
+                }
+                None => Value::None,
+            }
+        }
         Plan::Staged(_, weak) => values
             .next()
             .map(|t| Value::Tensor(if *weak { t.into_weak() } else { t }))
@@ -357,6 +410,7 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::Static(v) => Plan::Static(v.clone()),
         Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
+        Plan::MaybeBound(inner) => Plan::MaybeBound(Box::new(rename_dims(inner, renames))),
         Plan::Seq(plans, kind) => Plan::Seq(
             plans.iter().map(|p| rename_dims(p, renames)).collect(),
             kind.clone(),
@@ -384,6 +438,7 @@ pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut() -> Di
                 t.dims[0] = fresh();
             }
         }
+        Plan::MaybeBound(inner) => name_list_sizes(inner, all, fresh),
         Plan::Seq(plans, _) => plans
             .iter_mut()
             .for_each(|p| name_list_sizes(p, all, fresh)),
@@ -402,6 +457,10 @@ pub fn staged_types(plan: &Plan, out: &mut Vec<TensorType>) {
         Plan::TensorList(t) => {
             out.push(t.clone());
             out.push(TensorType::scalar(agc_ir::DType::I64));
+        }
+        Plan::MaybeBound(inner) => {
+            staged_types(inner, out);
+            out.push(TensorType::scalar(agc_ir::DType::Bool));
         }
         Plan::Seq(plans, _) => plans.iter().for_each(|p| staged_types(p, out)),
         Plan::Dict(plans) => plans.iter().for_each(|(_, p)| staged_types(p, out)),

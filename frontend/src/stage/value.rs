@@ -194,6 +194,19 @@ pub enum Value {
     /// An instance of a `collections.namedtuple` class: a tuple whose items
     /// are also attributes.
     NamedTuple(Rc<TupleClass>, Rc<Vec<Value>>),
+    /// A variable bound on some run-time paths only (assigned in one branch
+    /// of a staged `if`, or only inside a staged loop): reading it checks
+    /// at run time that the path taken bound it, as CPython would.
+    MaybeBound(Rc<MaybeBound>),
+}
+
+/// A value bound where a staged flag holds (see [`Value::MaybeBound`]).
+#[derive(Clone, Debug)]
+pub struct MaybeBound {
+    /// The value, where bound (a placeholder elsewhere).
+    pub value: Value,
+    /// Rank-0 `bool`: whether the path taken bound it.
+    pub bound: Tensor,
 }
 
 /// A `collections.namedtuple` class.
@@ -298,6 +311,7 @@ impl Value {
             Value::SymInt(_) => "int (run-time size)".into(),
             Value::Tensor(t) => format!("staged tensor {}", t.ty),
             Value::Undefined(_) => "undefined".into(),
+            Value::MaybeBound(m) => m.value.type_name(),
             Value::StagedRange(_) => "range".into(),
             Value::StagedIter(_) => "iterator".into(),
             Value::Bottom => "recursive result".into(),

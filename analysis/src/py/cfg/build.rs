@@ -68,11 +68,15 @@ impl<'a> Builder<'a> {
         let ends = b.block(body, vec![entry]);
         b.edges(&ends, exit);
         propagate_captures(&mut b.graph);
+        let falls_off = ends
+            .iter()
+            .any(|&end| petgraph::algo::has_path_connecting(&b.graph, entry, end, None));
         Cfg {
             graph: b.graph,
             entry,
             exit,
             stmts: b.stmts,
+            falls_off,
         }
     }
 
