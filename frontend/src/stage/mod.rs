@@ -14,6 +14,7 @@
 //! [`index`] (with [`gather`]) are the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
 //! `@agc.export` functions into IR functions.
 
+pub mod advanced_index;
 pub mod args;
 pub mod builtins;
 pub mod calls;
