@@ -72,6 +72,13 @@ fn literal_dtype(elems: &[Value], span: Span) -> R<DType> {
 /// The type `np.array(v)` has, without staging anything; `None` if `v` is
 /// not an array literal (or a ragged one).
 pub fn literal_type(v: &Value) -> Option<TensorType> {
+    if let Value::TensorList(l) = v {
+        // Its length is a run-time size named where it is stacked.
+        let buf = &l.borrow().0.ty;
+        let mut dims = vec![agc_ir::Dim::Sym("list length".into())];
+        dims.extend(buf.dims[1..].iter().cloned());
+        return Some(TensorType::new(buf.dtype, dims));
+    }
     let (mut shape, mut elems) = (Vec::new(), Vec::new());
     flatten(v, &mut shape, 0, &mut elems, Span::UNKNOWN).ok()?;
     let dtype = literal_dtype(&elems, Span::UNKNOWN).ok()?;

@@ -104,21 +104,24 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
     match (a, b) {
         (Value::TensorList(x), Value::TensorList(y)) => {
             let (tx, ty) = (x.borrow().0.ty.clone(), y.borrow().0.ty.clone());
-            if tx.dtype != ty.dtype || tx.dims[1..] != ty.dims[1..] {
-                let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
+            let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
+            if !super::list_items::fits(&item(&tx), &item(&ty)) {
                 return Err(incompatible(format!(
                     "a list of {} items on one path and of {} items on the other",
                     item(&tx),
                     item(&ty)
                 )));
             }
-            if tx.dims[0] == ty.dims[0] {
-                return Ok(Plan::TensorList(tx));
-            }
-            // One path grew the buffer: the merged size gets a name of its own.
-            let mut dims = tx.dims.clone();
-            dims[0] = Dim::Sym(UNNAMED_SIZE.into());
-            Ok(Plan::TensorList(TensorType::new(tx.dtype, dims)))
+            // A size one path changed (the buffer grew, the first item sized
+            // the items) gets a name of its own.
+            let dims = tx.dims.iter().zip(&ty.dims).map(|(a, b)| {
+                if a == b {
+                    a.clone()
+                } else {
+                    Dim::Sym(UNNAMED_SIZE.into())
+                }
+            });
+            Ok(Plan::TensorList(TensorType::new(tx.dtype, dims.collect())))
         }
         (
             Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..),
@@ -428,14 +431,23 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
 /// paths; [`name_list_sizes`] gives it a fresh name.
 const UNNAMED_SIZE: &str = "?";
 
-/// Names the buffer sizes of the staged lists in `plan` with `fresh()`:
-/// all of them when `all` (a loop's state, which may grow in any
-/// iteration), else only those two paths disagree on.
-pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut() -> Dim) {
+/// Names the buffer and item sizes of the staged lists in `plan` with
+/// `fresh(stem)`: all that may change when `all` (a loop's state: the
+/// buffer may grow in any iteration, and items sized by the first append
+/// get their size in one), else only those two paths disagree on.
+pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut(&str) -> Dim) {
     match plan {
         Plan::TensorList(t) => {
-            if all || t.dims[0] == Dim::Sym(UNNAMED_SIZE.into()) {
-                t.dims[0] = fresh();
+            for (axis, d) in t.dims.iter_mut().enumerate() {
+                let changes = *d == Dim::Sym(UNNAMED_SIZE.into())
+                    || (all && (axis == 0 || super::list_items::sized_by_append(d)));
+                if changes {
+                    *d = fresh(if axis == 0 {
+                        "capacity"
+                    } else {
+                        super::list_items::ITEM_STEM
+                    });
+                }
             }
         }
         Plan::MaybeBound(inner) => name_list_sizes(inner, all, fresh),

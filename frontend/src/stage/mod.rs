@@ -27,6 +27,7 @@ pub mod gather;
 pub mod grad;
 pub mod index;
 pub mod iterators;
+pub mod list_items;
 pub mod lists;
 pub mod literal;
 pub mod loops;
