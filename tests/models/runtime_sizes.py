@@ -46,6 +46,20 @@ def staged_linspace(a: agc.f32[()], b: agc.f32[()], n: agc.i64[()], v: agc.f64[3
 
 
 @agc.export
+def sizes_in_loops(x: agc.f32["N", 3]):
+    rows = []
+    for t in range(x.shape[0]):
+        rows.append(x[t])
+    counted = np.zeros(len(rows)) + np.arange(len(rows))
+    half = np.ones(x.shape[0] // 2)
+    acc = 0.0
+    for t in range(x.shape[0]):
+        # arrays of a different run-time size in each iteration
+        acc = acc + np.sum(np.arange(t) * x[t, 0]) + np.sum(np.zeros((t, 2)) + 1)
+    return counted, half, acc
+
+
+@agc.export
 def negative_size(n: agc.i64[()]):
     return np.zeros((2, n))
 
