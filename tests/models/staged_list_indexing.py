@@ -1,6 +1,7 @@
 """Staged lists (appended in staged loops) indexed by run-time indices: l[i] for a parameter i,
 negative indices, l[-1] read inside the loop that appends, l[t - 1] with the loop counter, and an
-index out of range (numpy's IndexError: an error status)."""
+index out of range (numpy's IndexError: an error status); staged lists as numpy array-likes
+(np.mean(losses), np.sum(rows, axis=0))."""
 import agc
 import agc.numpy as np
 
@@ -21,6 +22,16 @@ def recurrence(x: agc.f32["N", 3]):
         older = hs[t - 1] if t > 0 else prev
         hs.append(np.tanh(prev + older * 0.5 + x[t]))
     return np.stack(hs), hs[len(hs) // 2]
+
+
+@agc.export
+def array_like(x: agc.f32["N", 3]):
+    losses = []
+    rows = []
+    for t in range(x.shape[0]):
+        losses.append(np.sum(x[t] ** 2))
+        rows.append(x[t] * 2)
+    return np.mean(losses), np.max(losses), np.sum(rows, axis=0), np.cumsum(losses)
 
 
 @agc.export

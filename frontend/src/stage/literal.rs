@@ -54,6 +54,7 @@ fn literal_dtype(elems: &[Value], span: Span) -> R<DType> {
         .iter()
         .map(|e| match e {
             Value::Tensor(t) => Ok(t.ty.dtype),
+            Value::TensorList(l) => Ok(l.borrow().0.ty.dtype),
             Value::Bool(_) => Ok(DType::Bool),
             Value::Int(_) | Value::SymInt(_) => Ok(DType::I64),
             Value::Float(_) => Ok(DType::F64),
@@ -112,10 +113,12 @@ impl Stager {
             Some(d) => d,
             None => literal_dtype(&elems, span)?,
         };
-        if elems
-            .iter()
-            .any(|e| matches!(e, Value::Tensor(_) | Value::SymInt(_)))
-        {
+        if elems.iter().any(|e| {
+            matches!(
+                e,
+                Value::Tensor(_) | Value::SymInt(_) | Value::TensorList(_)
+            )
+        }) {
             // Staged elements: stack the items of the outer level.
             let items = items_of(v)
                 .ok_or_else(|| Diagnostic::internal(span, "flatten accepted a sequence"))?;

@@ -230,6 +230,8 @@ impl Stager {
             Value::List(_) | Value::Tuple(_) | Value::NamedTuple(..) => {
                 self.array_literal(v, dtype, span)
             }
+            // A list appended to in a staged loop is array-like too.
+            Value::TensorList(l) => self.tensor_list_stack(l, span),
             other => Err(Diagnostic::error(
                 span,
                 format!(
