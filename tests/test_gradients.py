@@ -175,8 +175,8 @@ def finite_differences(loss, args, nums, gradients_to_check, rng):
         with np.errstate(all="ignore"):
             v = loss(*args)
         v = np.asarray(v)
-        assert v.shape == () and v.dtype.kind == "f", f"the loss returns {v.dtype}{v.shape}, not a float scalar"
-        return float(v)
+        assert v.size == 1 and v.dtype.kind == "f", f"the loss returns {v.dtype}{v.shape}, not a float scalar"
+        return float(v.reshape(()))  # a one-element array of any rank, as autograd accepts
 
     out = []
     for k, (leaf, g) in enumerate(zip(leaves, gradients_to_check)):

@@ -280,12 +280,22 @@ impl Verifier<'_> {
                 }
                 for &r in &od.regions {
                     self.region_ending(r, false, Terminator::Yield)?;
-                    if !self.f.region(r).params.is_empty()
-                        || !compatible(&self.terminator_operands(r), &results)
-                    {
-                        return Err(
-                            self.err(Some(op), "if branches must yield the if's result types")
-                        );
+                    let yielded = self.terminator_operands(r);
+                    if !self.f.region(r).params.is_empty() || !compatible(&yielded, &results) {
+                        let list = |ts: &[Type]| {
+                            ts.iter()
+                                .map(|t| t.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        };
+                        return Err(self.err(
+                            Some(op),
+                            format!(
+                                "if branches must yield the if's result types ({}), {r} yields ({})",
+                                list(&results),
+                                list(&yielded)
+                            ),
+                        ));
                     }
                 }
             }

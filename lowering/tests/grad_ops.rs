@@ -128,6 +128,40 @@ fn maximum_splits_ties_and_pow_is_safe_at_zero() {
 }
 
 #[test]
+fn second_derivative_of_pow_is_safe_at_zero() {
+    // d²/dx² sum(x ** y) at x == 0: 0 where y == 0 (autograd), 2 where y == 2.
+    let (mut m, f) = module(&[f64t(&[2]), f64t(&[2])], |b, p| {
+        let y = b.binary(BinaryOp::Pow, p[0], p[1]).unwrap();
+        vec![b.reduce(ReduceKind::Sum, y, vec![0], false)]
+    });
+    let g = agc_lowering::ad::value_and_grad(&mut m, f, &[0]).unwrap();
+    let h = support::add_fn(&mut m, "h", &[f64t(&[2]), f64t(&[2])], |b, p| {
+        let out = b.call(g, p.to_vec(), vec![f64t(&[]), f64t(&[2])]);
+        vec![b.reduce(ReduceKind::Sum, out[1], vec![0], false)]
+    });
+    let hh = agc_lowering::ad::value_and_grad(&mut m, h, &[0]).unwrap();
+    let args = vec![
+        T::new(DType::F64, &[2], vec![0.0, 0.0]),
+        T::new(DType::F64, &[2], vec![0.0, 2.0]),
+    ];
+    let out = support::interp::run(&m, hh, args).unwrap();
+    assert_eq!(out[1].data, vec![0.0, 2.0]);
+}
+
+#[test]
+fn one_element_results_of_any_rank_are_differentiated() {
+    let mut rng = Rng(5);
+    for shape in [vec![1], vec![1, 1], vec![1, 1, 1]] {
+        let (mut m, f) = module(&[f64t(&[3])], |b, p| {
+            let s = scalarize(b, p[0]);
+            let dims: Vec<Dim> = shape.iter().map(|&n| Dim::Static(n)).collect();
+            vec![b.reshape(s, &dims).unwrap()]
+        });
+        check_grad(&mut m, f, &[0], &[rng.tensor(&[3], -1.0, 1.0)]);
+    }
+}
+
+#[test]
 fn select_compare_and_cast() {
     let mut rng = Rng(3);
     let (mut m, f) = module(&[f64t(&[3, 4]), f64t(&[4]), f64t(&[3, 1])], |b, p| {
@@ -462,7 +496,7 @@ fn errors_name_the_problem() {
     let e = agc_lowering::ad::value_and_grad(&mut m, f, &[0]).unwrap_err();
     assert_eq!(
         e.message,
-        "the differentiated function must return a scalar float, got f64[3]"
+        "the differentiated function must return a scalar float (or a one-element array), got f64[3]"
     );
     assert_eq!(e.span, agc_ir::Span::new(3, 4));
     let (mut m, f) = module(&[f64t(&[]), ty(DType::I32, &[])], |b, p| {

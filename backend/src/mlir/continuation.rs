@@ -16,9 +16,13 @@
 //!
 //! Captured buffers stay alive because the deallocation pipeline frees a
 //! buffer at the end of the block that owns it, which contains the call
-//! the continuation is passed to; they are read through views
-//! (`bufferization.to_tensor restrict`, not writable), so nothing writes
-//! them.
+//! the continuation is passed to; the continuation reads them through views
+//! (`bufferization.to_tensor restrict`, not writable), so it writes none of
+//! them. Nor does the function making it, until the continuation is no
+//! longer applied: bufferization sees only SSA reads, so [`keep_captures`]
+//! reads every capture again after the last op that may apply it
+//! (`capture_lifetime`), and no result is written into a captured buffer
+//! before that.
 //!
 //! - `cont`: fills the record; the result is its address.
 //! - `apply`: loads the tag and calls, in a chain of `scf.if` on it, the
@@ -287,23 +291,13 @@ pub fn make_cont(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendE
     let env = e.assign(&format!("llvm.alloca {n} x i64 : (i64) -> !llvm.ptr"));
     let tag = e.constant(&func.index().to_string(), "i64");
     store_slot(e, &env, 0, &tag);
-    let id = e.fresh("").trim_start_matches('%').to_string();
     for (c, &v) in entry.captures.iter().zip(&od.operands) {
         let x = e.val(v)?;
         match c {
             Capture::Cont { slot } => store_slot(e, &env, *slot, &x),
             Capture::Tensor { slot, .. } => {
                 let ty = e.ty(v);
-                let m = e.assign(&format!(
-                    "bufferization.to_buffer {x} read_only {{agc.call = {id} : i64}} : {} to {}",
-                    types::tensor(ty),
-                    types::memref(ty)
-                ));
-                let p = e.assign(&format!(
-                    "memref.extract_aligned_pointer_as_index {m} : {} -> index",
-                    types::memref(ty)
-                ));
-                let a = e.assign(&format!("arith.index_cast {p} : index to i64"));
+                let a = buffer_address(e, v)?;
                 store_slot(e, &env, *slot, &a);
                 let tt = types::tensor(ty);
                 let sizes = sizes_i64(e, ty, |e, i| {
@@ -325,6 +319,44 @@ pub fn make_cont(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendE
     Ok(vec![e.assign(&format!(
         "llvm.ptrtoint {env} : !llvm.ptr to i64"
     ))])
+}
+
+/// Reads again the tensors the `cont` op `od` captured, right after the
+/// last op that may apply it (`capture_lifetime`): each buffer's address is
+/// stored again into its slot (the record still holds it there). The read
+/// keeps bufferization from reusing a captured buffer for a result written
+/// before it; its unique attribute keeps CSE from merging it with the
+/// `cont`'s own read.
+pub fn keep_captures(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError> {
+    let OpKind::MakeCont { func } = od.kind else {
+        unreachable!("cont")
+    };
+    let entry = e.conts.entry(func)?.clone();
+    let k = e.val(od.results[0])?;
+    let env = e.assign(&format!("llvm.inttoptr {k} : i64 to !llvm.ptr"));
+    for (c, &v) in entry.captures.iter().zip(&od.operands) {
+        if let Capture::Tensor { slot, .. } = c {
+            let a = buffer_address(e, v)?;
+            store_slot(e, &env, *slot, &a);
+        }
+    }
+    Ok(())
+}
+
+/// The address (`i64`) of the buffer holding tensor `v`, read here.
+fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, BackendError> {
+    let (x, ty) = (e.val(v)?, e.ty(v));
+    let id = e.fresh("").trim_start_matches('%').to_string();
+    let m = e.assign(&format!(
+        "bufferization.to_buffer {x} read_only {{agc.call = {id} : i64}} : {} to {}",
+        types::tensor(ty),
+        types::memref(ty)
+    ));
+    let p = e.assign(&format!(
+        "memref.extract_aligned_pointer_as_index {m} : {} -> index",
+        types::memref(ty)
+    ));
+    Ok(e.assign(&format!("arith.index_cast {p} : index to i64")))
 }
 
 /// Lowers `apply`: dispatch on the tag to the entries of the module's

@@ -51,7 +51,10 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         .map(|d| d.as_static())
         .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
     match static_flops {
-        Some(f) if f >= GEMM_MIN_FLOPS => gemm(e, od),
+        Some(f) if f >= GEMM_MIN_FLOPS => {
+            let bp = pack_b(e, od)?;
+            gemm(e, od, &bp)
+        }
         Some(_) => generic(e, od),
         None => {
             // Run-time sizes: the schedule when the product is big enough.
@@ -63,7 +66,29 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
             let min = e.index_const(GEMM_MIN_FLOPS / 2);
             let big = e.cmpi("uge", &mnk, &min, "index");
             let t = types::tensor(out_ty);
-            e.scf_if(&big, &t, |e| gemm(e, od), |e| generic(e, od))
+            // B packed outside the branch when its size alone makes the
+            // product big enough for every M >= 1: loop-invariant-code-motion
+            // can then take the packing of a loop-invariant B (weights) out of
+            // the loop that multiplies by it.
+            let kn = [&a_ty.dims[1], &b_ty.dims[1]]
+                .iter()
+                .map(|d| d.as_static())
+                .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
+            match kn {
+                Some(f) if f >= GEMM_MIN_FLOPS => {
+                    let bp = pack_b(e, od)?;
+                    e.scf_if(&big, &t, |e| gemm(e, od, &bp), |e| generic(e, od))
+                }
+                _ => e.scf_if(
+                    &big,
+                    &t,
+                    |e| {
+                        let bp = pack_b(e, od)?;
+                        gemm(e, od, &bp)
+                    },
+                    |e| generic(e, od),
+                ),
+            }
         }
     }
 }
@@ -139,19 +164,15 @@ fn gemm_tiles() -> GemmTiles {
 ///   reads and writes of C are masked (`in_bounds = false`), rows past `M`
 ///   read row `M-1` and are not written, and partial blocks only shorten
 ///   the loops.
-pub fn gemm(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendError> {
     let (a_ty, b_ty, out_ty) = (
         e.ty(od.operands[0]),
         e.ty(od.operands[1]),
         e.ty(od.results[0]),
     );
     let GemmTiles { mr, nr, mc, kc, nc } = gemm_tiles();
-    let (a, b) = (e.val(od.operands[0])?, e.val(od.operands[1])?);
-    let (at, bt, ct) = (
-        types::tensor(a_ty),
-        types::tensor(b_ty),
-        types::tensor(out_ty),
-    );
+    let a = e.val(od.operands[0])?;
+    let (at, ct) = (types::tensor(a_ty), types::tensor(out_ty));
     let m = e.dim_size(&a_ty.dims[0])?;
     let k = e.dim_size(&a_ty.dims[1])?;
     let n = e.dim_size(&b_ty.dims[1])?;
@@ -162,32 +183,6 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let vt = format!("vector<{nr}xf32>");
     let pt = format!("tensor<?x?x{nr}xf32>");
     let panels = e.arith("ceildivui", &n, &cnr, "index");
-    // Pack B.
-    let bp0 = e.assign(&format!("tensor.empty({panels}, {k}) : {pt}"));
-    let (j, kk, t, r) = (e.fresh("j"), e.fresh("k"), e.fresh("t"), e.fresh("bp"));
-    e.line(&format!(
-        "{r} = scf.for {j} = {c0} to {panels} step {c1} iter_args({t} = {bp0}) -> ({pt}) {{"
-    ));
-    e.enter();
-    let col = e.arith("muli", &j, &cnr, "index");
-    let (t2, r2) = (e.fresh("t"), e.fresh("bpk"));
-    e.line(&format!(
-        "{r2} = scf.for {kk} = {c0} to {k} step {c1} iter_args({t2} = {t}) -> ({pt}) {{"
-    ));
-    e.enter();
-    let v = e.assign(&format!(
-        "vector.transfer_read {b}[{kk}, {col}], {zero} : {bt}, {vt}"
-    ));
-    let w = e.assign(&format!(
-        "vector.transfer_write {v}, {t2}[{j}, {kk}, {c0}] {{in_bounds = [true]}} : {vt}, {pt}"
-    ));
-    e.line(&format!("scf.yield {w} : {pt}"));
-    e.leave();
-    e.line("}");
-    e.line(&format!("scf.yield {r2} : {pt}"));
-    e.leave();
-    e.line("}");
-    let bp = r;
     // C = 0, then the loop nest.
     let c_init = e.filled(out_ty, &types::scalar_lit(DType::F32, 0.0))?;
     let m1 = e.arith("subi", &m, &c1, "index");
@@ -284,6 +279,49 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     close(e, &ri);
     close(e, &rk);
     Ok(rj)
+}
+
+/// B of `A · B` packed into the column panels `Bp[ceil(N/NR)][K][NR]` that
+/// [`gemm`] streams (zero-padded past `N`).
+fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let b_ty = e.ty(od.operands[1]);
+    let nr = gemm_tiles().nr;
+    let b = e.val(od.operands[1])?;
+    let bt = types::tensor(b_ty);
+    let k = e.dim_size(&b_ty.dims[0])?;
+    let n = e.dim_size(&b_ty.dims[1])?;
+    let c0 = e.index_const(0);
+    let c1 = e.index_const(1);
+    let cnr = e.index_const(nr);
+    let zero = e.constant(&types::scalar_lit(DType::F32, 0.0), "f32");
+    let vt = format!("vector<{nr}xf32>");
+    let pt = format!("tensor<?x?x{nr}xf32>");
+    let panels = e.arith("ceildivui", &n, &cnr, "index");
+    let bp0 = e.assign(&format!("tensor.empty({panels}, {k}) : {pt}"));
+    let (j, kk, t, r) = (e.fresh("j"), e.fresh("k"), e.fresh("t"), e.fresh("bp"));
+    e.line(&format!(
+        "{r} = scf.for {j} = {c0} to {panels} step {c1} iter_args({t} = {bp0}) -> ({pt}) {{"
+    ));
+    e.enter();
+    let col = e.arith("muli", &j, &cnr, "index");
+    let (t2, r2) = (e.fresh("t"), e.fresh("bpk"));
+    e.line(&format!(
+        "{r2} = scf.for {kk} = {c0} to {k} step {c1} iter_args({t2} = {t}) -> ({pt}) {{"
+    ));
+    e.enter();
+    let v = e.assign(&format!(
+        "vector.transfer_read {b}[{kk}, {col}], {zero} : {bt}, {vt}"
+    ));
+    let w = e.assign(&format!(
+        "vector.transfer_write {v}, {t2}[{j}, {kk}, {c0}] {{in_bounds = [true]}} : {vt}, {pt}"
+    ));
+    e.line(&format!("scf.yield {w} : {pt}"));
+    e.leave();
+    e.line("}");
+    e.line(&format!("scf.yield {r2} : {pt}"));
+    e.leave();
+    e.line("}");
+    Ok(r)
 }
 
 /// The generic contraction (any rank and dtype).

@@ -16,8 +16,8 @@
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    checks, constant, contraction, control, elementwise, gather, index, layout, reduce,
-    result_alias, take, types,
+    capture_lifetime, checks, constant, contraction, control, elementwise, gather, index, layout,
+    reduce, result_alias, take, types,
 };
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
@@ -263,7 +263,8 @@ pub(super) fn emit_region(
     r: RegionId,
 ) -> Result<(OpKind, Vec<String>), BackendError> {
     let f = e.f;
-    for &op in &f.region(r).ops {
+    let capture_ends = capture_lifetime::capture_ends(f, r);
+    for (&op, ends) in f.region(r).ops.iter().zip(&capture_ends) {
         let od = f.op(op);
         if od.kind.is_terminator() {
             let names = od
@@ -280,8 +281,17 @@ pub(super) fn emit_region(
                 e.bind_new_syms(&name, t);
             }
         }
+        keep_captures(e, ends)?;
     }
     Err(BackendError::Mlir(format!("region {r} has no terminator")))
+}
+
+/// Reads again the captures of the `cont` ops `conts` (see `capture_lifetime`).
+fn keep_captures(e: &mut FnEmitter, conts: &[OpId]) -> Result<(), BackendError> {
+    for &k in conts {
+        continuation::keep_captures(e, e.f.op(k)).map_err(|err| in_op(err, k, e.f.op(k)))?;
+    }
+    Ok(())
 }
 
 /// Says which op an error comes from.

@@ -84,6 +84,7 @@
 //!
 
 mod approx;
+mod capture_lifetime;
 mod checks;
 mod constant;
 mod continuation;

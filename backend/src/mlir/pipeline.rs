@@ -2,8 +2,9 @@
 //! translate into an inkwell module of the caller's LLVM context.
 //!
 //! Phases of [`PIPELINE`], in order:
-//! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion (skipped
-//!    at `opt_level` 0);
+//! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion, then
+//!    loop-invariant code motion (a matmul by loop-invariant weights packs
+//!    them once, before the loop) (all skipped at `opt_level` 0);
 //! 2. bufferization: one-shot over function boundaries with identity-layout
 //!    signatures, identity layouts where a type cannot be inferred (an
 //!    `scf.if` result would otherwise get a fully dynamic layout, and copying
@@ -33,7 +34,8 @@ use melior::Context;
 use std::sync::{Arc, Mutex};
 
 /// Tensor-level cleanup and fusion, before bufferization.
-const OPTIMIZE: &str = "canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,";
+const OPTIMIZE: &str =
+    "canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,loop-invariant-code-motion,";
 
 /// Cleanup only (opt level 0).
 const CLEANUP: &str = "canonicalize,cse,";

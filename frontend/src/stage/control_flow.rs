@@ -234,7 +234,7 @@ impl Stager {
             .enumerate()
         {
             let out = &mut yields[k];
-            self.in_region(region, |s| {
+            let ops = self.in_region(region, |s| {
                 for (i, p) in &plans {
                     s.materialize(
                         vals[*i].as_ref(),
@@ -244,9 +244,11 @@ impl Stager {
                         out,
                     )?;
                 }
-                Ok(())
+                // A value of an enclosing function (a closure's capture) becomes a parameter.
+                out.iter()
+                    .map(|t| s.localize(t, span))
+                    .collect::<R<Vec<_>>>()
             })?;
-            let ops = yields[k].iter().map(|t| t.value).collect();
             self.func_mut()
                 .append_op(region, OpKind::Yield, ops, vec![], vec![], span);
         }

@@ -114,13 +114,11 @@ impl Stager {
                         ))
                     }
                 };
-                if t.ty.rank() != 0 || !t.ty.dtype.is_float() {
+                // A scalar, or one element in any rank, as autograd accepts (its value keeps that shape).
+                if t.ty.static_numel() != Some(1) || !t.ty.dtype.is_float() {
                     return Err(Diagnostic::error(
                         span,
-                        format!(
-                            "the function passed to agc.grad must return a float scalar, got {}",
-                            t.ty
-                        ),
+                        format!("the function passed to agc.grad must return a float scalar (or a one-element array), got {}", t.ty),
                     ));
                 }
                 Ok(vec![t])

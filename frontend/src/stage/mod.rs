@@ -39,6 +39,7 @@ pub mod numpy_contract;
 pub mod numpy_diag;
 pub mod numpy_join;
 pub mod numpy_math;
+pub mod numpy_moments;
 pub mod numpy_shape;
 pub mod numpy_sized;
 pub mod numpy_sort;

@@ -726,23 +726,15 @@ impl Stager {
                     .get_some(3, "ddof")
                     .and_then(|v| v.as_f64())
                     .unwrap_or(0.0);
-                let m = self.mean(&t, &axes, true, dtype, span)?;
-                let tf = self.cast(&t, m.ty.dtype, span)?;
-                let diff = self.binary_same(BinaryOp::Sub, &tf, &m, span)?;
-                let sq = self.binary_same(BinaryOp::Mul, &diff, &diff, span)?;
-                let mut var = self.mean(&sq, &axes, keepdims, None, span)?;
-                if ddof != 0.0 {
-                    let n = self.count(&t, &axes, var.ty.dtype, span)?;
-                    let ratio_num = self.binary_same(BinaryOp::Mul, &var, &n, span)?;
-                    let ddof_t = self.scalar(ddof, var.ty.dtype, span)?;
-                    let denom = self.binary_same(BinaryOp::Sub, &n, &ddof_t, span)?;
-                    var = self.binary_same(BinaryOp::Div, &ratio_num, &denom, span)?;
-                }
-                if f == "std" {
-                    let ty = var.ty.clone();
-                    var = self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&var], ty, span)?;
-                }
-                Ok(Value::Tensor(var))
+                Ok(Value::Tensor(self.var_std(
+                    f == "std",
+                    &t,
+                    &axes,
+                    keepdims,
+                    dtype,
+                    ddof,
+                    span,
+                )?))
             }
             _ => Err(Diagnostic::unsupported(
                 span,
@@ -774,54 +766,5 @@ impl Stager {
             ty,
             span,
         )
-    }
-
-    /// The number of elements over `axes`, as a rank-0 tensor of `dtype`.
-    fn count(&mut self, t: &Tensor, axes: &[usize], dtype: DType, span: Span) -> R<Tensor> {
-        let mut static_part = 1i64;
-        let mut acc: Option<Tensor> = None;
-        for &a in axes {
-            match &t.ty.dims[a] {
-                Dim::Static(n) => static_part *= n,
-                Dim::Sym(_) => {
-                    let d = self.emit(
-                        OpKind::Dim { axis: a },
-                        &[t],
-                        TensorType::scalar(DType::I64),
-                        span,
-                    )?;
-                    let d = self.cast(&d, dtype, span)?;
-                    acc = Some(match acc {
-                        None => d,
-                        Some(prev) => self.binary_same(BinaryOp::Mul, &prev, &d, span)?,
-                    });
-                }
-            }
-        }
-        let s = self.scalar(static_part as f64, dtype, span)?;
-        match acc {
-            None => Ok(s),
-            Some(a) if static_part == 1 => Ok(a),
-            Some(a) => self.binary_same(BinaryOp::Mul, &a, &s, span),
-        }
-    }
-
-    fn mean(
-        &mut self,
-        t: &Tensor,
-        axes: &[usize],
-        keepdims: bool,
-        dtype: Option<DType>,
-        span: Span,
-    ) -> R<Tensor> {
-        let d = dtype.unwrap_or(if t.ty.dtype.is_float() {
-            t.ty.dtype
-        } else {
-            DType::F64
-        });
-        let tf = self.cast(t, d, span)?;
-        let s = self.reduce(ReduceKind::Sum, &tf, axes, keepdims, span)?;
-        let n = self.count(t, axes, d, span)?;
-        self.binary_same(BinaryOp::Div, &s, &n, span)
     }
 }

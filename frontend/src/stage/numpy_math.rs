@@ -159,8 +159,9 @@ impl Stager {
         Ok((self.cast(&ts[0], d, span)?, self.cast(&ts[1], d, span)?))
     }
 
-    /// `np.logaddexp(a, b)` = `max + log(1 + exp(-|a - b|))`, and `a + log 2` where
-    /// `a == b` (numpy's result for equal infinities).
+    /// `np.logaddexp(a, b)` = `max + log(1 + exp(-|a - b|))`, and `max + log 2` where
+    /// `a == b` (numpy's result for equal infinities); `max` splits the gradient
+    /// equally on ties, so each argument gets 1/2 there (as in autograd).
     fn logaddexp(&mut self, a: &Tensor, b: &Tensor, span: Span) -> R<Tensor> {
         let m = self.binary_same(BinaryOp::Max, a, b, span)?;
         let d = self.binary_same(BinaryOp::Sub, a, b, span)?;
@@ -172,7 +173,7 @@ impl Stager {
         let l = self.elementwise(UnaryOp::Log, &e1, span)?;
         let r = self.binary_same(BinaryOp::Add, &m, &l, span)?;
         let ln2 = self.scalar(std::f64::consts::LN_2, a.ty.dtype, span)?;
-        let twice = self.binary_same(BinaryOp::Add, a, &ln2, span)?;
+        let twice = self.binary_same(BinaryOp::Add, &m, &ln2, span)?;
         let (va, vb) = (Value::Tensor(a.clone()), Value::Tensor(b.clone()));
         let equal = self.compare(CmpOp::Eq, &va, &vb, span)?;
         staged(

@@ -106,8 +106,8 @@ impl ModCx<'_> {
             .iter()
             .map(|&v| cx.fwd(&sc, v, src.span))
             .collect::<Result<Vec<_>, _>>()?;
-        let dtype = src.ty(rets[0]).tensor().dtype;
-        let one = cx.builder(body, src.span).scalar(dtype, 1.0);
+        let seed_type = src.ty(rets[0]).tensor().clone();
+        let one = cx.builder(body, src.span).full(&seed_type, 1.0);
         cx.accumulate(body, src.span, &mut sc, rets[0], one)?;
         reverse_ops(&mut cx, body, &ops, &mut sc)?;
         for &i in wrt {

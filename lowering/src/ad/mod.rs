@@ -2,7 +2,8 @@
 //! continuation-passing style.
 //!
 //! [`value_and_grad`] appends to a module a function that computes `f`'s
-//! results and the gradient of its first result (a rank-0 float) with respect
+//! results and the gradient of its first result (a float with one element: a
+//! scalar, or an array of shape `(1, .., 1)` as autograd allows) with respect
 //! to some of its parameters. The generated code is agc IR whose
 //! continuations are first-class values (`cont<(args) -> (adjoints)>`, made
 //! by `cont`, invoked by `apply`, their outputs read by `cont_outputs`);
@@ -64,7 +65,7 @@
 //! `max`/`min` reductions share it equally among all tied extrema (JAX's and
 //! autograd's rule); `prod` is exact in the presence of zeros (no division by
 //! zero); `x ** y` has zero derivative in `y` where `x == 0` and in `x` where
-//! `y == 0` (JAX's rule).
+//! `y == 0` (JAX's rule), in every order of derivative.
 
 pub(crate) mod activity;
 pub(crate) mod adjoint;
@@ -100,7 +101,7 @@ impl AdError {
 }
 
 /// Appends to `m` a function computing `f`'s results and the gradient of its
-/// first result (a rank-0 float tensor) with respect to the parameters `wrt`.
+/// first result (a float tensor of one element) with respect to the parameters `wrt`.
 /// The new function has `f`'s parameters; its results are `f`'s results followed
 /// by one gradient per `wrt` entry, each with the type of that parameter.
 ///

@@ -119,7 +119,9 @@ impl ModCx<'_> {
     }
 }
 
-/// The differentiated function returns a scalar float first; `wrt` names float params.
+/// The differentiated function returns a float with one element first (a
+/// scalar, or an array of shape `(1, .., 1)`, as autograd accepts); `wrt`
+/// names float params.
 fn check(f: &Function, wrt: &[usize]) -> Result<(), AdError> {
     let (_, rets) = split_region(f, f.body);
     let ret_span = f
@@ -134,10 +136,10 @@ fn check(f: &Function, wrt: &[usize]) -> Result<(), AdError> {
         ));
     };
     let t = f.ty(first).tensor();
-    if t.rank() != 0 || !is_float(t) {
+    if t.static_numel() != Some(1) || !is_float(t) {
         let span = f.def_op(first).map_or(ret_span, |od| od.span);
         return Err(AdError::new(
-            format!("the differentiated function must return a scalar float, got {t}"),
+            format!("the differentiated function must return a scalar float (or a one-element array), got {t}"),
             span,
         ));
     }

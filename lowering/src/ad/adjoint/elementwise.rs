@@ -91,14 +91,18 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
         }
         BinaryOp::Pow => {
             // d/da = b * a^(b-1), 0 where b == 0; d/db = y * log(a), 0 where a == 0.
+            // Where b == 0 the exponent is 1 instead of -1, so that the derivative of
+            // this adjoint (a second derivative) has no 0 * a^-2, NaN at a == 0
+            // (autograd's `x ** where(y, y - 1, 1)`).
             let da = r.when(0, |r| {
                 let b = &mut r.b;
                 let one = b.scalar(dt, 1.0);
                 let zero = b.scalar(dt, 0.0);
-                let bm1 = b.binary(BinaryOp::Sub, bb, one)?;
-                let p = b.binary(BinaryOp::Pow, a, bm1)?;
-                let d = b.mul(bb, p)?;
                 let b0 = b.compare(CmpOp::Eq, bb, zero)?;
+                let bm1 = b.binary(BinaryOp::Sub, bb, one)?;
+                let e = b.select(b0, one, bm1)?;
+                let p = b.binary(BinaryOp::Pow, a, e)?;
+                let d = b.mul(bb, p)?;
                 let d = b.select(b0, zero, d)?;
                 Ok(b.mul(g, d)?)
             })?;
