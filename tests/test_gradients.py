@@ -123,7 +123,8 @@ def unflatten(template, leaves):
 
     def build(t):
         if isinstance(t, (tuple, list)):
-            return type(t)(build(x) for x in t)
+            items = [build(x) for x in t]
+            return type(t)(*items) if hasattr(t, "_fields") else type(t)(items)  # namedtuples take fields
         if isinstance(t, dict):
             return {k: build(v) for k, v in t.items()}
         return next(it)

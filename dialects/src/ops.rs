@@ -297,6 +297,8 @@ pub enum OpKind {
         dims: Vec<SliceDim>,
     },
     /// `np.arange`-style ramp along a rank-1 result: `start + i * step`.
+    /// An optional operand, a rank-0 `i64`, is the result's size when its
+    /// dim is symbolic and computed at run time (as for [`OpKind::Fill`]).
     Iota {
         /// First value.
         start: f64,

@@ -560,9 +560,15 @@ impl Verifier<'_> {
                 expect(infer::slice(ins[0], dims).map_err(te)?)?;
             }
             OpKind::Iota { .. } => {
-                arity(0)?;
+                let sized = outs
+                    .first()
+                    .is_some_and(|t| matches!(t.dims.first(), Some(Dim::Sym(_))));
+                arity(if sized { ins.len().min(1) } else { 0 })?;
                 if outs[0].rank() != 1 {
                     return Err(self.err(Some(op), "iota produces a rank-1 tensor"));
+                }
+                if !indices_ok(&ins) {
+                    return Err(self.err(Some(op), "iota's size is a rank-0 i64"));
                 }
             }
             OpKind::Dim { axis } => {

@@ -71,6 +71,7 @@ fn nested_bools(v: &[bool], dims: &[Dim]) -> String {
 
 /// Lowers an `iota` (`start + i * step` cast to the result dtype).
 pub fn iota(e: &mut FnEmitter, od: &OpData, start: f64, step: f64) -> Result<String, BackendError> {
+    super::elementwise::bind_sizes(e, od, 0)?;
     let ty = e.ty(od.results[0]);
     let init = e.empty(ty)?;
     let spec = GenericSpec {

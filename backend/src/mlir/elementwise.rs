@@ -20,7 +20,7 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         }
     }
     if let OpKind::Fill = od.kind {
-        bind_fill_sizes(e, od)?;
+        bind_sizes(e, od, 1)?;
     }
     let mut ins = Vec::new();
     let operands = if let OpKind::Fill = od.kind {
@@ -63,14 +63,15 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     Ok(r.into_iter().next().unwrap())
 }
 
-/// A `fill` with explicit run-time sizes binds its result's symbolic dims to them.
-fn bind_fill_sizes(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError> {
+/// An op with explicit run-time sizes (a `fill` or an `iota`; they are its
+/// operands from `first`) binds its result's symbolic dims to them.
+pub fn bind_sizes(e: &mut FnEmitter, od: &OpData, first: usize) -> Result<(), BackendError> {
     let out_ty = e.ty(od.results[0]);
     let syms = out_ty.dims.iter().filter_map(|d| match d {
         agc_ir::Dim::Sym(s) => Some(s.clone()),
         agc_ir::Dim::Static(_) => None,
     });
-    for (name, &size) in syms.collect::<Vec<_>>().iter().zip(&od.operands[1..]) {
+    for (name, &size) in syms.collect::<Vec<_>>().iter().zip(&od.operands[first..]) {
         let t = e.val(size)?;
         let x = e.assign(&format!("tensor.extract {t}[] : tensor<i64>"));
         let zero = e.constant("0", "i64");

@@ -10,6 +10,9 @@ use std::rc::Rc;
 
 const BUILTINS: &[&str] = &[
     "len",
+    "iter",
+    "next",
+    "slice",
     "range",
     "zip",
     "enumerate",
@@ -57,6 +60,9 @@ const BUILTINS: &[&str] = &[
 
 /// The builtin bound to `name`, if any.
 pub fn builtin(name: &str) -> Option<Value> {
+    if name == "Ellipsis" {
+        return Some(Value::Ellipsis);
+    }
     BUILTINS
         .contains(&name)
         .then(|| Value::Builtin(Rc::from(name), None))
@@ -99,6 +105,12 @@ impl Stager {
         if name.starts_with("np.") || name.starts_with("tensor.") {
             return self.call_numpy(name, recv, args);
         }
+        match name.split_once('.') {
+            Some(("operator", f)) => return self.call_operator(f, recv, args),
+            Some(("functools", f)) => return self.call_functools(f, recv, args),
+            Some(("collections", f)) => return self.call_collections(f, recv, args),
+            _ => {}
+        }
         if let Some(r) = recv {
             return self.call_method(name, r, args);
         }
@@ -116,6 +128,17 @@ impl Stager {
             "agc.grad" => self.make_grad(&args, false),
             "agc.value_and_grad" => self.make_grad(&args, true),
             "agc.export_with" => Err(Diagnostic::internal(span, "export_with needs a receiver")),
+            "iter" => self.iter_builtin(&args),
+            "slice" => {
+                let (start, stop, step) = match a.as_slice() {
+                    [stop] => (Value::None, stop.clone(), Value::None),
+                    [start, stop] => (start.clone(), stop.clone(), Value::None),
+                    [start, stop, step] => (start.clone(), stop.clone(), step.clone()),
+                    _ => return Err(Diagnostic::error(span, "slice expected 1 to 3 arguments")),
+                };
+                Ok(Value::Slice(Rc::new(super::value::SliceValue { start, stop, step })))
+            }
+            "next" => self.next_builtin(&args),
             "len" => {
                 let v = arg0()?;
                 match &v {
@@ -128,6 +151,7 @@ impl Stager {
                         let m = self.get_attr(&v, "__len__", span)?;
                         self.call(&m, Args::positional(vec![], span))
                     }
+                    Value::Iterator(_) => Err(Diagnostic::error(span, "object of type 'iterator' has no len()")),
                     other => Ok(Value::Int(pyops::iterate(other, span)?.len() as i64)),
                 }
             }
@@ -209,12 +233,12 @@ impl Stager {
             "zip" => {
                 let seqs: Vec<Vec<Value>> = a.iter().map(|v| self.iter_values(v, span)).collect::<R<_>>()?;
                 let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
-                Ok(Value::list((0..n).map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect())).collect()))
+                Ok(self.iterator_over((0..n).map(|i| Value::tuple(seqs.iter().map(|s| s[i].clone()).collect())).collect()))
             }
             "enumerate" => {
                 let items = self.iter_values(&arg0()?, span)?;
                 let start = args.get_some(1, "start").and_then(|v| v.as_int()).unwrap_or(0);
-                Ok(Value::list(
+                Ok(self.iterator_over(
                     items.into_iter().enumerate().map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v])).collect(),
                 ))
             }
@@ -338,7 +362,7 @@ impl Stager {
             "reversed" => {
                 let mut items = self.iter_values(&arg0()?, span)?;
                 items.reverse();
-                Ok(Value::list(items))
+                Ok(self.iterator_over(items))
             }
             "sorted" => {
                 let mut items = self.iter_values(&arg0()?, span)?;
@@ -364,7 +388,7 @@ impl Stager {
                 for i in 0..n {
                     out.push(self.call(&f, Args::positional(seqs.iter().map(|s| s[i].clone()).collect(), span))?);
                 }
-                Ok(Value::list(out))
+                Ok(self.iterator_over(out))
             }
             "filter" => {
                 let f = arg0()?;
@@ -378,7 +402,7 @@ impl Stager {
                         out.push(it);
                     }
                 }
-                Ok(Value::list(out))
+                Ok(self.iterator_over(out))
             }
             "round" => {
                 let v = arg0()?;
@@ -738,6 +762,7 @@ fn convert_scalar(name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
 fn is_instance(v: &Value, class: &Value) -> bool {
     match class {
         Value::Class(c) => matches!(v, Value::Instance(i) if i.class.is_subclass_of(c)),
+        Value::TupleClass(c) => matches!(v, Value::NamedTuple(k, _) if Rc::ptr_eq(c, k)),
         Value::Builtin(n, None) => matches!(
             (&**n, v),
             ("int", Value::Int(_) | Value::Bool(_))
@@ -745,7 +770,7 @@ fn is_instance(v: &Value, class: &Value) -> bool {
                 | ("bool", Value::Bool(_))
                 | ("str", Value::Str(_))
                 | ("list", Value::List(_))
-                | ("tuple", Value::Tuple(_))
+                | ("tuple", Value::Tuple(_) | Value::NamedTuple(..))
                 | ("dict", Value::Dict(_))
         ),
         _ => false,

@@ -52,6 +52,7 @@ impl Stager {
                 )),
             },
             Value::Builtin(name, recv) => self.call_builtin(name, recv.as_deref(), args),
+            Value::TupleClass(c) => self.construct_namedtuple(c, args),
             Value::DType(d) => self.call_builtin(&format!("np.{}", d.numpy_name()), None, args),
             // A method of a recursive result whose type is still being found.
             Value::Bottom => Ok(Value::Bottom),

@@ -226,7 +226,7 @@ impl Stager {
             }
         }
         for (_, p) in plans.iter_mut() {
-            merge::name_list_sizes(p, false, &mut || self.fresh_dim("capacity"));
+            merge::name_list_sizes(p, false, &mut |stem| self.fresh_dim(stem));
         }
         let mut yields = [Vec::new(), Vec::new()];
         for (k, (region, vals)) in [(then_r, &after_then), (else_r, &after_else)]

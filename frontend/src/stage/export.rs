@@ -123,7 +123,7 @@ impl Stager {
         out: &mut Vec<Tensor>,
     ) -> R<()> {
         match v {
-            Value::Tuple(_) | Value::List(_) => {
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..) => {
                 for item in super::pyops::iterate(v, span)? {
                     self.flatten_result(&item, span, name, out)?;
                 }

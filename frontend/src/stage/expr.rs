@@ -116,12 +116,10 @@ impl Stager {
                 &c.generators,
                 scope,
             )?)),
-            Expr::GeneratorExp(c) => Ok(Value::list(self.comprehension(
-                &c.elt,
-                None,
-                &c.generators,
-                scope,
-            )?)),
+            Expr::GeneratorExp(c) => {
+                let items = self.comprehension(&c.elt, None, &c.generators, scope)?;
+                Ok(self.iterator_over(items))
+            }
             Expr::DictComp(c) => {
                 let flat = self.comprehension(&c.key, Some(&c.value), &c.generators, scope)?;
                 let mut items = Vec::new();
@@ -300,7 +298,8 @@ impl Stager {
         Ok(None)
     }
 
-    fn unaryop(&mut self, op: ast::UnaryOp, v: &Value, span: Span) -> R<Value> {
+    /// A unary operator (`-`, `+`, `~`, `not`) on any value.
+    pub fn unaryop(&mut self, op: ast::UnaryOp, v: &Value, span: Span) -> R<Value> {
         use agc_ir::UnaryOp as U;
         if v.has_bottom() {
             return Ok(Value::Bottom);
@@ -398,18 +397,7 @@ impl Stager {
             if left.has_bottom() || right.has_bottom() {
                 return Ok(Value::Bottom);
             }
-            let r = match pyops::compare(*op, &left, &right, span)? {
-                Some(b) => Value::Bool(b),
-                None => {
-                    let op = cmp_op_of(*op).ok_or_else(|| {
-                        Diagnostic::unsupported(
-                            span,
-                            "`in`/`is` on staged tensors is not supported",
-                        )
-                    })?;
-                    self.compare(op, &left, &right, span)?
-                }
-            };
+            let r = self.compare_values(*op, &left, &right, span)?;
             result = Some(match result {
                 None => r,
                 Some(prev) => match (pyops::truthy(&prev), pyops::truthy(&r)) {
@@ -430,6 +418,25 @@ impl Stager {
             left = right;
         }
         Ok(result.unwrap_or(Value::Bool(true)))
+    }
+
+    /// One comparison `left op right` (`==`, `<`, `in`, `is`, ...) on any values.
+    pub fn compare_values(
+        &mut self,
+        op: ast::CmpOp,
+        left: &Value,
+        right: &Value,
+        span: Span,
+    ) -> R<Value> {
+        match pyops::compare(op, left, right, span)? {
+            Some(b) => Ok(Value::Bool(b)),
+            None => {
+                let op = cmp_op_of(op).ok_or_else(|| {
+                    Diagnostic::unsupported(span, "`in`/`is` on staged tensors is not supported")
+                })?;
+                self.compare(op, left, right, span)
+            }
+        }
     }
 
     /// `x if c else y` with a staged `c`: each side is evaluated in its own

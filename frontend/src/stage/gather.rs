@@ -5,19 +5,15 @@
 //! range fails the call at run time).
 //!
 //! An index array is an integer tensor of rank ≥ 1, or a (nested) Python
-//! list of ints or staged integer scalars. In a subscript it may be the
-//! only array item, after full slices (`x[:, :, idx]`) and before basic
-//! items (slices, `None`, `...`), the one combination whose result keeps
-//! numpy's axis order without broadcasting index arrays together. Boolean
-//! masks select a data-dependent number of elements and are rejected.
+//! list of ints or staged integer scalars; subscripts mixing them with
+//! other items are staged by [`super::advanced_index`].
 
 use super::args::Args;
 use super::tensor::type_error;
-use super::value::{SliceValue, Tensor, Value};
+use super::value::{Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{infer, DType, OpKind, Span};
-use std::rc::Rc;
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &["take"];
@@ -31,77 +27,9 @@ pub(super) fn is_array_index(v: &Value) -> bool {
     }
 }
 
-fn full_slice() -> Value {
-    Value::Slice(Rc::new(SliceValue {
-        start: Value::None,
-        stop: Value::None,
-        step: Value::None,
-    }))
-}
-
-fn is_full_slice(v: &Value) -> bool {
-    matches!(v, Value::Slice(s) if matches!((&s.start, &s.stop, &s.step), (Value::None, Value::None, Value::None)))
-}
-
 impl Stager {
-    /// `t[items]` where some item is an index array (see [`is_array_index`]).
-    pub(super) fn index_with_array(
-        &mut self,
-        t: &Tensor,
-        items: &[Value],
-        span: Span,
-    ) -> R<Tensor> {
-        let arrays: Vec<usize> = (0..items.len())
-            .filter(|&i| is_array_index(&items[i]))
-            .collect();
-        let k = arrays[0];
-        if let Value::Tensor(m) = &items[k] {
-            if m.ty.dtype == DType::Bool {
-                return Err(Diagnostic::unsupported(
-                    span,
-                    "boolean mask indexing selects a run-time number of elements, which agc cannot stage; use np.where(mask, x, 0) or a sum over the mask",
-                ));
-            }
-        }
-        let basic = |v: &Value| matches!(v, Value::Slice(_) | Value::None | Value::Ellipsis);
-        if arrays.len() > 1
-            || !items[..k].iter().all(is_full_slice)
-            || !items[k + 1..].iter().all(basic)
-        {
-            return Err(Diagnostic::unsupported(
-                span,
-                "an index array must be the only array or integer index, after full slices `:` only (as in x[idx] or x[:, idx]); index in two steps",
-            ));
-        }
-        if k >= t.ty.rank() {
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "too many indices for array: array is {}-dimensional, but {} were indexed",
-                    t.ty.rank(),
-                    k + 1
-                ),
-            ));
-        }
-        let idx = self.index_array(&items[k], span)?;
-        let picked = self.gather(t, &idx, k, span)?;
-        let rest = &items[k + 1..];
-        if rest.is_empty() {
-            return Ok(picked);
-        }
-        let mut again: Vec<Value> = (0..k + idx.ty.rank()).map(|_| full_slice()).collect();
-        again.extend_from_slice(rest);
-        match self.get_item(&Value::Tensor(picked), &Value::tuple(again), span)? {
-            Value::Tensor(r) => Ok(r),
-            other => Err(Diagnostic::internal(
-                span,
-                format!("indexing a tensor gave {}", other.type_name()),
-            )),
-        }
-    }
-
     /// An index operand: an integer tensor (a list becomes one).
-    fn index_array(&mut self, v: &Value, span: Span) -> R<Tensor> {
+    pub(super) fn index_array(&mut self, v: &Value, span: Span) -> R<Tensor> {
         let t = self.to_tensor(v, None, span)?;
         if !matches!(t.ty.dtype, DType::I32 | DType::I64) {
             return Err(Diagnostic::error(
@@ -113,7 +41,13 @@ impl Stager {
     }
 
     /// The IR `gather` of `t` by `idx` along `axis`.
-    fn gather(&mut self, t: &Tensor, idx: &Tensor, axis: usize, span: Span) -> R<Tensor> {
+    pub(super) fn gather(
+        &mut self,
+        t: &Tensor,
+        idx: &Tensor,
+        axis: usize,
+        span: Span,
+    ) -> R<Tensor> {
         let ty = infer::gather(&t.ty, &idx.ty, axis).map_err(|e| type_error(span, e))?;
         self.emit(OpKind::Gather { axis }, &[t, idx], ty, span)
     }

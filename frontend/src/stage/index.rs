@@ -66,7 +66,9 @@ impl Stager {
                     Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(index)))
                 }),
             // A list of tensors indexed at run time: stack it, then index.
-            Value::List(_) | Value::Tuple(_) if index.is_staged() && is_int_index(index) => {
+            Value::List(_) | Value::Tuple(_) | Value::NamedTuple(..)
+                if index.is_staged() && is_int_index(index) =>
+            {
                 let stacked = self.to_tensor(base, None, span)?;
                 Ok(Value::Tensor(self.dyn_index(
                     &stacked,
@@ -74,11 +76,11 @@ impl Stager {
                     span,
                 )?))
             }
-            Value::List(_) | Value::Tuple(_) | Value::Str(_) => {
+            Value::List(_) | Value::Tuple(_) | Value::NamedTuple(..) | Value::Str(_) => {
                 let items = pyops::iterate(base, span)?;
                 let rebuild = |xs: Vec<Value>| match base {
                     Value::List(_) => Value::list(xs),
-                    Value::Tuple(_) => Value::tuple(xs),
+                    Value::Tuple(_) | Value::NamedTuple(..) => Value::tuple(xs),
                     _ => Value::str(&xs.iter().map(pyops::py_str).collect::<String>()),
                 };
                 match index {

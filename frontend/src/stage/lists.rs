@@ -68,7 +68,12 @@ pub fn lists_to_stage(
                 if now.len() <= before.len() {
                     continue;
                 }
-                s.to_tensor(&now[before.len()], None, span)?.ty
+                // Typed without staging: the item may be made of values of the region.
+                let first = &now[before.len()];
+                match super::literal::literal_type(first) {
+                    Some(ty) => ty,
+                    None => s.to_tensor(first, None, span)?.ty,
+                }
             }
         };
         out.push((name.clone(), before.clone(), item));
@@ -97,14 +102,17 @@ impl Stager {
             None => self.scalar(MIN_CAPACITY, DType::I64, span)?,
         };
         let zero = self.scalar(0.0, item.dtype, span)?;
+        let (item, sizes) = self.buffer_item(item, span)?;
         let mut dims = vec![Dim::Sym(format!(
             "{}.capacity",
             self.localize(&room, span)?
         ))];
         dims.extend(item.dims.iter().cloned());
+        let mut operands = vec![&zero, &room];
+        operands.extend(sizes.iter());
         let mut buffer = self.emit(
             OpKind::Fill,
-            &[&zero, &room],
+            &operands,
             TensorType::new(item.dtype, dims),
             span,
         )?;
@@ -128,17 +136,22 @@ impl Stager {
     /// `l.append(x)` on a staged list.
     pub fn tensor_list_append(&mut self, l: &ListCell, x: &Value, span: Span) -> R<()> {
         let (buf, len) = l.borrow().clone();
-        let x = self.to_tensor_as(x, buf.ty.dtype, span)?;
-        if x.ty.dims[..] != buf.ty.dims[1..] {
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "a staged list of {} items cannot take an item of shape {}",
-                    TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec()).shape_string(),
-                    x.ty.shape_string()
-                ),
-            ));
-        }
+        let x = match x {
+            // A list of lists: the inner list is stacked, as np.array does.
+            Value::TensorList(inner) => {
+                let t = self.tensor_list_stack(inner, span)?;
+                self.cast(&t, buf.ty.dtype, span)?
+            }
+            other => self.to_tensor_as(other, buf.ty.dtype, span)?,
+        };
+        let slot = TensorType::new(buf.ty.dtype, buf.ty.dims[1..].to_vec());
+        let (buf, x) = if x.ty.dims == slot.dims {
+            (buf, x)
+        } else if super::list_items::fits(&slot, &x.ty) {
+            self.fit_item(&buf, &len, &x, span)?
+        } else {
+            return Err(super::list_items::item_error(&slot, &x.ty, span));
+        };
         let buf = self.reserve_one(&buf, &len, span)?;
         let ty = buf.ty.clone();
         let buf2 = self.emit(
@@ -193,17 +206,9 @@ impl Stager {
             let Value::Tensor(grown) = grown else {
                 return Err(Diagnostic::internal(span, "buffer growth was not staged"));
             };
-            let v = s.localize(&grown, span)?;
-            s.func_mut()
-                .append_op(grow_r, OpKind::Yield, vec![v], vec![], vec![], span);
-            Ok(())
+            s.yield_one(grow_r, &grown, span)
         })?;
-        self.in_region(keep_r, |s| {
-            let v = s.localize(buf, span)?;
-            s.func_mut()
-                .append_op(keep_r, OpKind::Yield, vec![v], vec![], vec![], span);
-            Ok(())
-        })?;
+        self.in_region(keep_r, |s| s.yield_one(keep_r, buf, span))?;
         let mut dims = buf.ty.dims.clone();
         dims[0] = self.fresh_dim("capacity");
         let ty = TensorType::new(buf.ty.dtype, dims);

@@ -280,7 +280,7 @@ impl Stager {
         }
         // A staged list may grow in the body: its size is a loop-local name.
         for (_, p) in plans.iter_mut() {
-            merge::name_list_sizes(p, true, &mut || self.fresh_dim("capacity"));
+            merge::name_list_sizes(p, true, &mut |stem| self.fresh_dim(stem));
         }
         // 2. The loop op: initial state, then the two regions.
         let mut init = Vec::new();

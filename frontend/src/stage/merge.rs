@@ -9,7 +9,7 @@
 
 use super::pyops;
 use super::tensor::{kind_of, result_dtype};
-use super::value::{Tensor, Value};
+use super::value::{SeqKind, Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{Dim, OpKind, Span, TensorType};
@@ -21,8 +21,8 @@ pub enum Plan {
     Static(Value),
     /// A staged tensor of this type; `true` for a staged Python number.
     Staged(TensorType, bool),
-    /// A tuple (or list) merged element-wise.
-    Seq(Vec<Plan>, bool),
+    /// A tuple, list or namedtuple merged element-wise.
+    Seq(Vec<Plan>, SeqKind),
     /// A dict merged key by key (same keys, same order).
     Dict(Vec<(Value, Plan)>),
     /// A staged list: its buffer type (the length is a rank-0 `i64`).
@@ -50,10 +50,10 @@ pub fn plan_one(v: &Value) -> Option<Plan> {
         Value::MaybeBound(_) => Some(plan_maybe_bound(v)),
         Value::TensorList(l) => Some(Plan::TensorList(l.borrow().0.ty.clone())),
         Value::Tensor(t) => Some(Plan::Staged(t.ty.clone(), t.weak)),
-        Value::Tuple(_) | Value::List(_) => {
+        Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..) => {
             let items = pyops::iterate(v, Span::UNKNOWN).ok()?;
             let plans = items.iter().map(plan_one).collect::<Option<Vec<_>>>()?;
-            Some(Plan::Seq(plans, matches!(v, Value::List(_))))
+            Some(Plan::Seq(plans, SeqKind::of(v)?))
         }
         Value::Dict(d) => {
             let items = d.borrow().clone();
@@ -104,23 +104,29 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
     match (a, b) {
         (Value::TensorList(x), Value::TensorList(y)) => {
             let (tx, ty) = (x.borrow().0.ty.clone(), y.borrow().0.ty.clone());
-            if tx.dtype != ty.dtype || tx.dims[1..] != ty.dims[1..] {
-                let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
+            let item = |t: &TensorType| TensorType::new(t.dtype, t.dims[1..].to_vec());
+            if !super::list_items::fits(&item(&tx), &item(&ty)) {
                 return Err(incompatible(format!(
                     "a list of {} items on one path and of {} items on the other",
                     item(&tx),
                     item(&ty)
                 )));
             }
-            if tx.dims[0] == ty.dims[0] {
-                return Ok(Plan::TensorList(tx));
-            }
-            // One path grew the buffer: the merged size gets a name of its own.
-            let mut dims = tx.dims.clone();
-            dims[0] = Dim::Sym(UNNAMED_SIZE.into());
-            Ok(Plan::TensorList(TensorType::new(tx.dtype, dims)))
+            // A size one path changed (the buffer grew, the first item sized
+            // the items) gets a name of its own.
+            let dims = tx.dims.iter().zip(&ty.dims).map(|(a, b)| {
+                if a == b {
+                    a.clone()
+                } else {
+                    Dim::Sym(UNNAMED_SIZE.into())
+                }
+            });
+            Ok(Plan::TensorList(TensorType::new(tx.dtype, dims.collect())))
         }
-        (Value::Tuple(_) | Value::List(_), Value::Tuple(_) | Value::List(_)) => {
+        (
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..),
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..),
+        ) => {
             let (xs, ys) = (pyops::iterate(a, span)?, pyops::iterate(b, span)?);
             if xs.len() != ys.len() {
                 return Err(incompatible(format!(
@@ -134,7 +140,9 @@ pub fn plan(a: &Value, b: &Value, what: &str, span: Span) -> R<Plan> {
                 .zip(&ys)
                 .map(|(x, y)| plan(x, y, what, span))
                 .collect::<R<_>>()?;
-            Ok(Plan::Seq(plans, matches!(a, Value::List(_))))
+            let kind = SeqKind::of(a)
+                .ok_or_else(|| Diagnostic::internal(span, "a sequence without a kind"))?;
+            Ok(Plan::Seq(plans, kind))
         }
         (Value::Dict(x), Value::Dict(y)) => {
             let (xs, ys) = (x.borrow().clone(), y.borrow().clone());
@@ -384,14 +392,7 @@ pub fn rebuild(plan: &Plan, values: &mut impl Iterator<Item = Tensor>) -> Value 
                 .map(|(k, p)| (k.clone(), rebuild(p, values)))
                 .collect(),
         ))),
-        Plan::Seq(plans, is_list) => {
-            let items: Vec<Value> = plans.iter().map(|p| rebuild(p, values)).collect();
-            if *is_list {
-                Value::list(items)
-            } else {
-                Value::tuple(items)
-            }
-        }
+        Plan::Seq(plans, kind) => kind.build(plans.iter().map(|p| rebuild(p, values)).collect()),
     }
 }
 
@@ -413,9 +414,9 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
         Plan::Staged(t, weak) => Plan::Staged(rename(t), *weak),
         Plan::TensorList(t) => Plan::TensorList(rename(t)),
         Plan::MaybeBound(inner) => Plan::MaybeBound(Box::new(rename_dims(inner, renames))),
-        Plan::Seq(plans, is_list) => Plan::Seq(
+        Plan::Seq(plans, kind) => Plan::Seq(
             plans.iter().map(|p| rename_dims(p, renames)).collect(),
-            *is_list,
+            kind.clone(),
         ),
         Plan::Dict(plans) => Plan::Dict(
             plans
@@ -430,14 +431,23 @@ pub fn rename_dims(plan: &Plan, renames: &std::collections::HashMap<String, agc_
 /// paths; [`name_list_sizes`] gives it a fresh name.
 const UNNAMED_SIZE: &str = "?";
 
-/// Names the buffer sizes of the staged lists in `plan` with `fresh()`:
-/// all of them when `all` (a loop's state, which may grow in any
-/// iteration), else only those two paths disagree on.
-pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut() -> Dim) {
+/// Names the buffer and item sizes of the staged lists in `plan` with
+/// `fresh(stem)`: all that may change when `all` (a loop's state: the
+/// buffer may grow in any iteration, and items sized by the first append
+/// get their size in one), else only those two paths disagree on.
+pub fn name_list_sizes(plan: &mut Plan, all: bool, fresh: &mut dyn FnMut(&str) -> Dim) {
     match plan {
         Plan::TensorList(t) => {
-            if all || t.dims[0] == Dim::Sym(UNNAMED_SIZE.into()) {
-                t.dims[0] = fresh();
+            for (axis, d) in t.dims.iter_mut().enumerate() {
+                let changes = *d == Dim::Sym(UNNAMED_SIZE.into())
+                    || (all && (axis == 0 || super::list_items::sized_by_append(d)));
+                if changes {
+                    *d = fresh(if axis == 0 {
+                        "capacity"
+                    } else {
+                        super::list_items::ITEM_STEM
+                    });
+                }
             }
         }
         Plan::MaybeBound(inner) => name_list_sizes(inner, all, fresh),

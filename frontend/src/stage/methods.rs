@@ -140,6 +140,9 @@ impl Stager {
             Value::Tuple(_) if name == "index" || name == "count" => {
                 Ok(method(&format!("list.{name}"), base))
             }
+            Value::NamedTuple(..) | Value::TupleClass(_) => {
+                super::namedtuple::attr(base, name).ok_or_else(missing)
+            }
             Value::Instance(i) => {
                 match i.attrs.borrow().get(name) {
                     Some(Value::Undefined(why)) => {
@@ -245,9 +248,22 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
             _ => Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc"))),
         },
+        Namespace::Operator | Namespace::Functools | Namespace::Collections => {
+            let supported = match ns {
+                Namespace::Operator => super::operator::OPERATOR_FUNCTIONS,
+                Namespace::Functools => super::operator::FUNCTOOLS_FUNCTIONS,
+                _ => super::namedtuple::COLLECTIONS_FUNCTIONS,
+            };
+            if supported.contains(&name) {
+                return f(&format!("{module}.{name}"));
+            }
+            Err(Diagnostic::unsupported(span, format!("{module}.{name} is not supported by agc")))
+        }
         Namespace::NumpyOther | Namespace::Opaque => Err(Diagnostic::unsupported(
             span,
-            format!("module '{module}' is not supported by agc (only agc, agc.numpy/numpy and math are)"),
+            format!(
+                "module '{module}' is not supported by agc (only agc, agc.numpy/numpy, math, operator, functools and collections are)"
+            ),
         )),
     }
 }

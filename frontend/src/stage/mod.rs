@@ -14,28 +14,37 @@
 //! [`index`] (with [`gather`]) are the `agc.numpy` surface; [`builtins`] the Python builtins; [`export`] turns
 //! `@agc.export` functions into IR functions.
 
+pub mod advanced_index;
 pub mod args;
 pub mod builtins;
 pub mod calls;
 pub mod control_flow;
+pub mod einsum;
 pub mod export;
 pub mod expr;
 pub mod flow_facts;
 pub mod gather;
 pub mod grad;
 pub mod index;
+pub mod iterators;
+pub mod list_items;
 pub mod lists;
+pub mod literal;
 pub mod loops;
 pub mod merge;
 pub mod methods;
+pub mod namedtuple;
 pub mod numpy;
 pub mod numpy_contract;
 pub mod numpy_diag;
+pub mod numpy_join;
 pub mod numpy_math;
 pub mod numpy_moments;
 pub mod numpy_shape;
+pub mod numpy_sized;
 pub mod numpy_sort;
 pub mod object_state;
+pub mod operator;
 pub mod pyops;
 pub mod recursion;
 pub mod scope;

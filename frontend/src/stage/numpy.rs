@@ -4,7 +4,9 @@
 use super::args::Args;
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
-use super::{gather, numpy_contract, numpy_diag, numpy_math, numpy_shape, numpy_sort, pyops};
+use super::{
+    gather, numpy_contract, numpy_diag, numpy_join, numpy_math, numpy_shape, numpy_sort, pyops,
+};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{
@@ -72,8 +74,6 @@ const FUNCTIONS: &[&str] = &[
     "expand_dims",
     "squeeze",
     "broadcast_to",
-    "concatenate",
-    "stack",
     "ravel",
     "zeros",
     "ones",
@@ -108,6 +108,7 @@ pub fn is_function(name: &str) -> bool {
         numpy_diag::FUNCTIONS,
         numpy_contract::FUNCTIONS,
         numpy_sort::FUNCTIONS,
+        numpy_join::FUNCTIONS,
     ]
     .iter()
     .any(|list| list.contains(&name))
@@ -135,30 +136,6 @@ pub(super) fn dtype_arg(v: Option<Value>, span: Span) -> R<Option<DType>> {
             format!("data type not understood: {}", other.type_name()),
         )),
     }
-}
-
-/// A shape argument: an int or a sequence of ints and run-time sizes.
-fn shape_arg(v: &Value, span: Span) -> R<Vec<Dim>> {
-    let items = match v {
-        Value::Tuple(_) | Value::List(_) => pyops::iterate(v, span)?,
-        other => vec![other.clone()],
-    };
-    items
-        .iter()
-        .map(|x| match x {
-            Value::SymInt(d) => Ok(d.clone()),
-            other => match other.as_int() {
-                Some(n) if n >= 0 => Ok(Dim::Static(n)),
-                _ => Err(Diagnostic::error(
-                    span,
-                    format!(
-                        "negative or non-integer dimension {}",
-                        pyops::py_repr(other)
-                    ),
-                )),
-            },
-        })
-        .collect()
 }
 
 /// Reshape targets: ints, `-1`, run-time sizes.
@@ -380,60 +357,15 @@ impl Stager {
             }
             "broadcast_to" => {
                 let t = self.to_tensor(&x()?, None, span)?;
-                let dims = shape_arg(&args.req(1, "shape", f)?, span)?;
+                let shape = self.shape_arg(&args.req(1, "shape", f)?, span)?;
+                if shape.iter().any(|(_, size)| size.is_some()) {
+                    return Err(Diagnostic::unsupported(span, "np.broadcast_to a shape holding a staged integer is not supported; add the array to np.zeros(shape) instead"));
+                }
+                let dims = shape.into_iter().map(|(d, _)| d).collect();
                 Ok(Value::Tensor(self.broadcast_to(&t, dims, span)?))
             }
-            "stack" | "array" | "asarray"
-                if matches!(args.get(0, "arrays"), Some(Value::TensorList(_))) =>
-            {
-                let Some(Value::TensorList(l)) = args.get(0, "arrays") else {
-                    unreachable!("matched above")
-                };
-                if f == "stack" {
-                    let len = Value::Tensor(l.borrow().1.clone());
-                    if let Value::Tensor(nonempty) =
-                        self.compare(CmpOp::Gt, &len, &Value::Int(0), span)?
-                    {
-                        self.check(
-                            &nonempty,
-                            "ValueError: need at least one array to stack".into(),
-                            span,
-                        )?;
-                    }
-                }
-                let stacked = self.tensor_list_stack(&l, span)?;
-                let axis = args
-                    .get_some(1, "axis")
-                    .and_then(|a| a.as_int())
-                    .unwrap_or(0);
-                if f == "stack" && axis != 0 {
-                    let rank = stacked.ty.rank() as i64;
-                    let a = infer::normalize_axis(axis, stacked.ty.rank())
-                        .map_err(|e| type_error(span, e))? as i64;
-                    let mut perm: Vec<Value> = (1..rank).map(Value::Int).collect();
-                    perm.insert(a as usize, Value::Int(0));
-                    return self.transpose(&stacked, Some(perm), span);
-                }
-                Ok(Value::Tensor(stacked))
-            }
-            "concatenate" | "stack" => {
-                let parts = pyops::iterate(&args.req(0, "arrays", f)?, span)?;
-                let axis = args
-                    .get_some(1, "axis")
-                    .map(|a| {
-                        a.as_int()
-                            .ok_or_else(|| Diagnostic::error(span, "axis must be an int"))
-                    })
-                    .transpose()?
-                    .unwrap_or(0);
-                if f == "stack" {
-                    self.stack(&parts, axis, span)
-                } else {
-                    self.concat(&parts, axis, span)
-                }
-            }
             "zeros" | "ones" | "empty" | "full" => {
-                let dims = shape_arg(&args.req(0, "shape", f)?, span)?;
+                let dims = self.shape_arg(&args.req(0, "shape", f)?, span)?;
                 let (fill, dt_index) = match f {
                     "full" => (args.req(1, "fill_value", f)?, 2),
                     "ones" => (Value::Float(1.0), 1),
@@ -450,12 +382,16 @@ impl Stager {
                     _ => (Value::Float(0.0), 1),
                 };
                 let dtype = dtype_arg(args.get(dt_index, "dtype"), span)?.unwrap_or(t.ty.dtype);
-                self.full(t.ty.dims.clone(), &fill, Some(dtype), span)
+                let shape = t.ty.dims.iter().map(|d| (d.clone(), None)).collect();
+                self.full(shape, &fill, Some(dtype), span)
             }
             "arange" => self.arange(&args),
             "array" | "asarray" => {
                 let dtype = dtype_arg(args.get(1, "dtype"), span)?;
-                let t = self.to_tensor(&x()?, dtype, span)?;
+                let t = match x()? {
+                    Value::TensorList(l) => self.stack_tensor_list(&l, false, span)?,
+                    v => self.to_tensor(&v, dtype, span)?,
+                };
                 Ok(Value::Tensor(match dtype {
                     Some(d) => self.cast(&t, d, span)?,
                     None => t,
@@ -476,34 +412,7 @@ impl Stager {
                     span,
                 )?))
             }
-            "linspace" => {
-                let (a, b) = (args.req(0, "start", f)?, args.req(1, "stop", f)?);
-                let n = args.get(2, "num").and_then(|v| v.as_int()).unwrap_or(50);
-                let (Some(a), Some(b)) = (a.as_f64(), b.as_f64()) else {
-                    return Err(Diagnostic::unsupported(
-                        span,
-                        "np.linspace needs compile-time bounds",
-                    ));
-                };
-                let dtype = dtype_arg(args.get(5, "dtype"), span)?.unwrap_or(DType::F64);
-                let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
-                let data = ConstData::Float(
-                    (0..n)
-                        .map(|i| {
-                            if i == n - 1 && n > 1 {
-                                b
-                            } else {
-                                a + step * i as f64
-                            }
-                        })
-                        .collect(),
-                );
-                Ok(Value::Tensor(self.constant(
-                    data.cast(dtype),
-                    TensorType::static_shape(dtype, &[n]),
-                    span,
-                )?))
-            }
+            "linspace" => self.linspace(&args),
             "float32" | "float64" | "int32" | "int64" | "bool_" => {
                 let dtype = DType::from_name(f).unwrap_or(DType::F64);
                 let v = args.get(0, "x").unwrap_or(Value::Int(0));
@@ -528,6 +437,7 @@ impl Stager {
             f if gather::FUNCTIONS.contains(&f) => self.numpy_take(&args),
             f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
             f if numpy_sort::FUNCTIONS.contains(&f) => self.numpy_sort(f, &args),
+            f if numpy_join::FUNCTIONS.contains(&f) => self.numpy_join(f, &args),
             f if f
                 .strip_prefix("linalg.")
                 .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>
@@ -702,90 +612,6 @@ impl Stager {
                 .map(|(_, d)| d.clone())
                 .collect();
         Ok(Value::Tensor(self.reshape_to(t, dims, span)?))
-    }
-
-    /// `np.full(dims, fill, dtype)`.
-    fn full(&mut self, dims: Vec<Dim>, fill: &Value, dtype: Option<DType>, span: Span) -> R<Value> {
-        let dtype = dtype.unwrap_or(match fill {
-            Value::Tensor(t) => t.ty.dtype,
-            Value::Bool(_) => DType::Bool,
-            Value::Int(_) => DType::I64,
-            _ => DType::F64,
-        });
-        let s = self.to_tensor(fill, Some(dtype), span)?;
-        if s.ty.rank() != 0 {
-            return Err(Diagnostic::unsupported(
-                span,
-                "a non-scalar fill value is not supported; use np.broadcast_to",
-            ));
-        }
-        let s = self.cast(&s, dtype, span)?;
-        if dims.is_empty() {
-            return Ok(Value::Tensor(s));
-        }
-        Ok(Value::Tensor(self.emit(
-            OpKind::Fill,
-            &[&s],
-            TensorType::new(dtype, dims),
-            span,
-        )?))
-    }
-
-    fn arange(&mut self, args: &Args) -> R<Value> {
-        let span = args.span;
-        let dtype = dtype_arg(
-            args.kw
-                .iter()
-                .find(|(k, _)| k == "dtype")
-                .map(|(_, v)| v.clone()),
-            span,
-        )?;
-        let pos = &args.pos;
-        let (start, stop, step) = match pos.as_slice() {
-            [n] => (Value::Int(0), n.clone(), Value::Int(1)),
-            [a, b] => (a.clone(), b.clone(), Value::Int(1)),
-            [a, b, c] => (a.clone(), b.clone(), c.clone()),
-            _ => {
-                return Err(Diagnostic::error(
-                    span,
-                    "np.arange takes 1 to 3 positional arguments",
-                ))
-            }
-        };
-        let is_float = [&start, &stop, &step]
-            .iter()
-            .any(|v| matches!(v, Value::Float(_)));
-        let d = dtype.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
-        if let (Value::SymInt(n @ Dim::Sym(_)), Some(0), Some(1)) =
-            (&stop, start.as_int(), step.as_int())
-        {
-            let ty = TensorType::new(d, vec![n.clone()]);
-            return Ok(Value::Tensor(self.emit(
-                OpKind::Iota {
-                    start: 0.0,
-                    step: 1.0,
-                },
-                &[],
-                ty,
-                span,
-            )?));
-        }
-        let (Some(a), Some(b), Some(c)) = (start.as_f64(), stop.as_f64(), step.as_f64()) else {
-            return Err(Diagnostic::unsupported(span, "np.arange bounds must be compile-time numbers (or np.arange(n) of a run-time size)"));
-        };
-        if c == 0.0 {
-            return Err(Diagnostic::error(
-                span,
-                "Maximum allowed size exceeded (arange step is zero)",
-            ));
-        }
-        let n = ((b - a) / c).ceil().max(0.0) as i64;
-        let data = ConstData::Float((0..n).map(|i| a + i as f64 * c).collect()).cast(d);
-        Ok(Value::Tensor(self.constant(
-            data,
-            TensorType::static_shape(d, &[n]),
-            span,
-        )?))
     }
 
     /// Reductions: `sum mean max min prod any all var std argmax argmin`, function or method form

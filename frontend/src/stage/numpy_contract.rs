@@ -44,12 +44,6 @@ fn axis_list(v: &Value, span: Span) -> R<Vec<i64>> {
         .collect()
 }
 
-/// One parsed `einsum` operand: its tensor and one label per axis.
-struct Labelled {
-    t: Tensor,
-    labels: Vec<char>,
-}
-
 impl Stager {
     /// Calls `np.<f>` for `f` in [`FUNCTIONS`] or `linalg.<f>` for [`LINALG_FUNCTIONS`].
     pub(super) fn numpy_contract(&mut self, f: &str, args: &Args) -> R<Value> {
@@ -139,7 +133,7 @@ impl Stager {
     /// Contracts `a` and `b` (one dtype) with one matmul: the result's axes
     /// are the `batch` pairs, then `a`'s free axes, then `b`'s; `contracted`
     /// pairs are summed over. Paired axes must have equal sizes.
-    fn contract_pair(
+    pub(super) fn contract_pair(
         &mut self,
         a: &Tensor,
         b: &Tensor,
@@ -200,182 +194,6 @@ impl Stager {
             .chain(dims(b, &free_b))
             .collect();
         self.reshape_to(&m, out, span)
-    }
-
-    /// `np.einsum(subscripts, *operands)`, explicit (`->`) or implicit form,
-    /// without `...`: repeated labels of one operand take its diagonal,
-    /// labels needed nowhere else are summed first, then the operands are
-    /// contracted pairwise, left to right.
-    fn einsum(&mut self, args: &Args) -> R<Value> {
-        let span = args.span;
-        let Some(Value::Str(spec)) = args.pos.first() else {
-            return Err(Diagnostic::unsupported(
-                span,
-                "np.einsum needs a compile-time subscripts string first",
-            ));
-        };
-        let spec: String = spec.chars().filter(|c| !c.is_whitespace()).collect();
-        if spec.contains('.') {
-            return Err(Diagnostic::unsupported(
-                span,
-                "np.einsum with '...' (broadcast dims) is not supported",
-            ));
-        }
-        let (lhs, out) = match spec.split_once("->") {
-            Some((l, o)) => (l.to_string(), Some(o.chars().collect::<Vec<_>>())),
-            None => (spec.clone(), None),
-        };
-        let terms: Vec<Vec<char>> = lhs.split(',').map(|t| t.chars().collect()).collect();
-        if let Some(c) = terms
-            .iter()
-            .flatten()
-            .chain(out.iter().flatten())
-            .find(|c| !c.is_ascii_alphabetic())
-        {
-            return Err(Diagnostic::error(span, format!("invalid subscript '{c}' in einstein sum subscripts string, subscripts must be letters")));
-        }
-        let operands = &args.pos[1..];
-        if terms.len() != operands.len() {
-            return Err(Diagnostic::error(
-                span,
-                format!(
-                    "einsum: the subscripts name {} operands but {} were given",
-                    terms.len(),
-                    operands.len()
-                ),
-            ));
-        }
-        let count = |c: char| terms.iter().flatten().filter(|&&x| x == c).count();
-        let out = match out {
-            Some(o) => {
-                for (i, &c) in o.iter().enumerate() {
-                    if count(c) == 0 {
-                        return Err(Diagnostic::error(span, format!("einstein sum subscripts string included output subscript '{c}' which never appeared in an input")));
-                    }
-                    if o[..i].contains(&c) {
-                        return Err(Diagnostic::error(span, format!("einstein sum subscripts string includes output subscript '{c}' multiple times")));
-                    }
-                }
-                o
-            }
-            None => {
-                let mut o: Vec<char> = terms
-                    .iter()
-                    .flatten()
-                    .copied()
-                    .filter(|&c| count(c) == 1)
-                    .collect();
-                o.sort_unstable();
-                o
-            }
-        };
-        let refs: Vec<&Value> = operands.iter().collect();
-        let (ts, _) = self.promote(&refs, span)?;
-        let mut ops = Vec::new();
-        for (i, (t, labels)) in ts.into_iter().zip(terms).enumerate() {
-            if labels.len() != t.ty.rank() {
-                return Err(Diagnostic::error(
-                    span,
-                    format!(
-                        "einsum: operand {i} has {} dimensions but its subscripts name {}",
-                        t.ty.rank(),
-                        labels.len()
-                    ),
-                ));
-            }
-            ops.push(self.collapse_repeated(Labelled { t, labels }, i, span)?);
-        }
-        // Sum each operand's labels that no other operand and not the output has.
-        for i in 0..ops.len() {
-            let elsewhere = |c: &char| {
-                out.contains(c)
-                    || ops
-                        .iter()
-                        .enumerate()
-                        .any(|(j, o)| j != i && o.labels.contains(c))
-            };
-            let axes: Vec<usize> = (0..ops[i].labels.len())
-                .filter(|&a| !elsewhere(&ops[i].labels[a]))
-                .collect();
-            if !axes.is_empty() {
-                let t = self.reduce(ReduceKind::Sum, &ops[i].t, &axes, false, span)?;
-                let labels = ops[i]
-                    .labels
-                    .iter()
-                    .enumerate()
-                    .filter(|(a, _)| !axes.contains(a))
-                    .map(|(_, &c)| c)
-                    .collect();
-                ops[i] = Labelled { t, labels };
-            }
-        }
-        let mut rest = ops.into_iter();
-        let mut acc = rest
-            .next()
-            .ok_or_else(|| Diagnostic::error(span, "einsum needs at least one operand"))?;
-        let later: Vec<Labelled> = rest.collect();
-        for (j, op) in later.iter().enumerate() {
-            let needed =
-                |c: &char| out.contains(c) || later[j + 1..].iter().any(|o| o.labels.contains(c));
-            let (mut batch, mut contracted) = (Vec::new(), Vec::new());
-            for (a, c) in acc.labels.iter().enumerate() {
-                if let Some(b) = op.labels.iter().position(|x| x == c) {
-                    if needed(c) {
-                        batch.push((a, b))
-                    } else {
-                        contracted.push((a, b))
-                    }
-                }
-            }
-            let paired_b: Vec<usize> = batch.iter().chain(&contracted).map(|p| p.1).collect();
-            let labels: Vec<char> = batch
-                .iter()
-                .map(|p| acc.labels[p.0])
-                .chain(
-                    acc.labels
-                        .iter()
-                        .copied()
-                        .filter(|c| !op.labels.contains(c)),
-                )
-                .chain(
-                    op.labels
-                        .iter()
-                        .enumerate()
-                        .filter(|(b, _)| !paired_b.contains(b))
-                        .map(|(_, &c)| c),
-                )
-                .collect();
-            let t = self.contract_pair(&acc.t, &op.t, &batch, &contracted, span)?;
-            acc = Labelled { t, labels };
-        }
-        let perm: Vec<usize> = out
-            .iter()
-            .filter_map(|c| acc.labels.iter().position(|x| x == c))
-            .collect();
-        self.permute(&acc.t, perm, span).map(Value::Tensor)
-    }
-
-    /// Replaces each label repeated within one einsum operand by the diagonal of its axes.
-    fn collapse_repeated(&mut self, mut op: Labelled, index: usize, span: Span) -> R<Labelled> {
-        while let Some((p, q)) = (0..op.labels.len()).find_map(|p| {
-            op.labels[p + 1..]
-                .iter()
-                .position(|&c| c == op.labels[p])
-                .map(|q| (p, p + 1 + q))
-        }) {
-            let c = op.labels[p];
-            if op.t.ty.dims[p] != op.t.ty.dims[q] {
-                return Err(Diagnostic::error(
-                    span,
-                    format!("dimensions in operand {index} for collapsing index '{c}' don't match ({} != {})", op.t.ty.dims[p], op.t.ty.dims[q]),
-                ));
-            }
-            op.t = self.diagonal(&op.t, 0, p as i64, q as i64, span)?;
-            op.labels.remove(q);
-            op.labels.remove(p);
-            op.labels.push(c);
-        }
-        Ok(op)
     }
 
     /// The running sum of `t` along `axis`: `out[i] = sum_j where(j <= i, t[j], 0)`.

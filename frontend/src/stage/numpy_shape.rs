@@ -1,5 +1,5 @@
 //! Shape manipulation of the `agc.numpy` surface: `flip`, `swapaxes`,
-//! `moveaxis`, `hstack`, `vstack`, `tile`, `repeat`, `roll`, `pad`
+//! `moveaxis`, `tile`, `repeat`, `roll`, `pad`
 //! (constant mode), `split` and `array_split`.
 //!
 //! Everything is a composite of existing staged ops (slices, transposes,
@@ -23,8 +23,6 @@ pub const FUNCTIONS: &[&str] = &[
     "flip",
     "swapaxes",
     "moveaxis",
-    "hstack",
-    "vstack",
     "tile",
     "repeat",
     "roll",
@@ -164,24 +162,6 @@ impl Stager {
                     span,
                 )
                 .map(Value::Tensor)
-            }
-            "hstack" | "vstack" => {
-                let parts = pyops::iterate(&first("tup")?, span)?;
-                let min_rank = if f == "hstack" { 1 } else { 2 };
-                let mut ts = Vec::new();
-                for p in &parts {
-                    let t = self.to_tensor(p, None, span)?;
-                    let mut dims = t.ty.dims.clone();
-                    while dims.len() < min_rank {
-                        dims.insert(0, Dim::Static(1));
-                    }
-                    ts.push(Value::Tensor(self.reshape_to(&t, dims, span)?));
-                }
-                let axis = match (f, ts.first()) {
-                    ("hstack", Some(Value::Tensor(t))) if t.ty.rank() > 1 => 1,
-                    _ => 0,
-                };
-                self.concat(&ts, axis, span)
             }
             "tile" => {
                 let t = self.to_tensor(&first("A")?, None, span)?;

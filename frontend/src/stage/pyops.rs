@@ -17,7 +17,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Int(i) => *i != 0,
         Value::Float(f) => *f != 0.0,
         Value::Str(s) => !s.is_empty(),
-        Value::Tuple(t) => !t.is_empty(),
+        Value::Tuple(t) | Value::NamedTuple(_, t) => !t.is_empty(),
         Value::List(l) => !l.borrow().is_empty(),
         Value::Dict(d) => !d.borrow().is_empty(),
         Value::Tensor(_) | Value::SymInt(_) => return None,
@@ -30,7 +30,7 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::None, Value::None) | (Value::Ellipsis, Value::Ellipsis) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::Tuple(x), Value::Tuple(y)) => {
+        (Value::Tuple(x) | Value::NamedTuple(_, x), Value::Tuple(y) | Value::NamedTuple(_, y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| py_eq(p, q))
         }
         (Value::List(x), Value::List(y)) => {
@@ -42,6 +42,8 @@ pub fn py_eq(a: &Value, b: &Value) -> bool {
         (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
         (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
         (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+        (Value::Iterator(x), Value::Iterator(y)) => Rc::ptr_eq(x, y),
+        (Value::TupleClass(x), Value::TupleClass(y)) => Rc::ptr_eq(x, y),
         _ => match (a.as_f64(), b.as_f64()) {
             (Some(x), Some(y))
                 if !matches!(a, Value::SymInt(_)) && !matches!(b, Value::SymInt(_)) =>
@@ -96,6 +98,16 @@ pub fn py_repr(v: &Value) -> String {
         Value::SymInt(d) => d.to_string(),
         Value::Function(f) => format!("<function {}>", f.name),
         Value::Class(c) => format!("<class '{}'>", c.name),
+        Value::TupleClass(c) => format!("<class '{}'>", c.name),
+        Value::NamedTuple(c, items) => {
+            let parts: Vec<String> = c
+                .fields
+                .iter()
+                .zip(items.iter())
+                .map(|(f, v)| format!("{f}={}", py_repr(v)))
+                .collect();
+            format!("{}({})", c.name, parts.join(", "))
+        }
         Value::DType(d) => d.numpy_name().to_string(),
         other => format!("<{}>", other.type_name()),
     }
@@ -113,10 +125,21 @@ fn format_float(f: f64) -> String {
     }
 }
 
-/// The items of a compile-time iterable (list, tuple, dict keys, str).
+/// The items of a compile-time iterable (list, tuple, dict keys, str, an
+/// iterator over compile-time items, which this exhausts).
 pub fn iterate(v: &Value, span: Span) -> R<Vec<Value>> {
     match v {
-        Value::Tuple(t) => Ok(t.as_ref().clone()),
+        Value::Tuple(t) | Value::NamedTuple(_, t) => Ok(t.as_ref().clone()),
+        Value::Iterator(it) => {
+            let mut it = it.borrow_mut();
+            let super::value::IterSource::Items(items) = &it.source else {
+                return Err(Diagnostic::unsupported(span, "an iterator over the rows of a staged tensor can only be advanced by `next()` or a `for` loop"));
+            };
+            let all = iterate(items, span)?;
+            let rest = all.get(it.pos..).map(<[Value]>::to_vec).unwrap_or_default();
+            it.pos = it.pos.max(all.len());
+            Ok(rest)
+        }
         Value::List(l) => Ok(l.borrow().clone()),
         Value::Dict(d) => Ok(d.borrow().iter().map(|(k, _)| k.clone()).collect()),
         Value::Str(s) => Ok(s.chars().map(|c| Value::str(&c.to_string())).collect()),

@@ -279,6 +279,9 @@ impl Stager {
         if let Value::TensorList(l) = &iterable {
             iterable = Value::Tensor(self.tensor_list_stack(l, span)?);
         }
+        if let Value::Iterator(it) = &iterable {
+            iterable = self.drain_iterator(it, span)?;
+        }
         let rows =
             |t: &super::value::Tensor| matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_)));
         let over_rows = |items: LoopItems, t: &super::value::Tensor| LoopKind::Range {
@@ -378,6 +381,10 @@ impl Stager {
                 None => Err(Diagnostic::error(span, "iteration over a 0-d array")),
             },
             Value::SymInt(_) => Err(staged_control_flow(span, "for")),
+            Value::Iterator(it) => {
+                let rest = self.drain_iterator(it, span)?;
+                self.iter_values(&rest, span)
+            }
             other => pyops::iterate(other, span),
         }
     }
@@ -666,6 +673,9 @@ impl Stager {
             match self.eval(b, scope)? {
                 Value::Class(k) => bases.push(k),
                 Value::Builtin(name, _) if &*name == "object" => {}
+                Value::TupleClass(t) => {
+                    return Err(super::namedtuple::subclass_error(&t, span_of(b)))
+                }
                 other => {
                     return Err(Diagnostic::unsupported(
                         span_of(b),
@@ -713,6 +723,9 @@ fn import_module(name: &str) -> Value {
         "agc" => Namespace::Agc,
         "agc.numpy" | "numpy" => Namespace::Numpy,
         "math" => Namespace::Math,
+        "operator" => Namespace::Operator,
+        "functools" => Namespace::Functools,
+        "collections" => Namespace::Collections,
         n if n.starts_with("numpy.") => Namespace::NumpyOther,
         _ => Namespace::Opaque,
     };

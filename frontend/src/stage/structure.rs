@@ -4,7 +4,7 @@
 //! recursive functions.
 
 use super::pyops;
-use super::value::{Tensor, Value};
+use super::value::{SeqKind, Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{DType, Span};
@@ -16,8 +16,8 @@ pub enum Shape {
     Static(Value),
     /// Parameter number `.0`.
     Leaf(usize),
-    /// A tuple or list of parts.
-    Seq(Vec<Shape>, bool),
+    /// A tuple, list or namedtuple of parts.
+    Seq(Vec<Shape>, SeqKind),
     /// A dict with these keys and parts.
     Dict(Vec<(Value, Shape)>),
 }
@@ -48,13 +48,15 @@ impl Stager {
                 leaves.push(t);
                 Shape::Leaf(leaves.len() - 1)
             }
-            Value::Tuple(_) | Value::List(_) => {
+            Value::Tuple(_) | Value::List(_) | Value::NamedTuple(..) => {
+                let kind = SeqKind::of(a)
+                    .ok_or_else(|| Diagnostic::internal(span, "a sequence without a kind"))?;
                 let items = pyops::iterate(a, span)?;
                 let parts = items
                     .iter()
                     .map(|x| self.flatten_arg(x, differentiated, leaves, span))
                     .collect::<R<_>>()?;
-                Shape::Seq(parts, matches!(a, Value::List(_)))
+                Shape::Seq(parts, kind)
             }
             Value::Dict(d) => {
                 let items = d.borrow().clone();
@@ -84,12 +86,16 @@ pub fn shape_key(s: &Shape, leaves: &[agc_ir::TensorType]) -> String {
     match s {
         Shape::Static(v) => format!("{}:{}", v.type_name(), pyops::py_repr(v)),
         Shape::Leaf(i) => leaves[*i].to_string(),
-        Shape::Seq(parts, is_list) => {
-            let inner: Vec<String> = parts.iter().map(|p| shape_key(p, leaves)).collect();
-            if *is_list {
-                format!("[{}]", inner.join(","))
-            } else {
-                format!("({})", inner.join(","))
+        Shape::Seq(parts, kind) => {
+            let inner = parts
+                .iter()
+                .map(|p| shape_key(p, leaves))
+                .collect::<Vec<_>>()
+                .join(",");
+            match kind {
+                SeqKind::List => format!("[{inner}]"),
+                SeqKind::Tuple => format!("({inner})"),
+                SeqKind::Named(c) => format!("{}@{:p}({inner})", c.name, Rc::as_ptr(c)),
             }
         }
         Shape::Dict(parts) => {
@@ -134,13 +140,8 @@ pub fn rebuild_arg(s: &Shape, params: &[Tensor]) -> Value {
     match s {
         Shape::Static(v) => v.clone(),
         Shape::Leaf(i) => Value::Tensor(params[*i].clone()),
-        Shape::Seq(parts, is_list) => {
-            let items = parts.iter().map(|p| rebuild_arg(p, params)).collect();
-            if *is_list {
-                Value::list(items)
-            } else {
-                Value::tuple(items)
-            }
+        Shape::Seq(parts, kind) => {
+            kind.build(parts.iter().map(|p| rebuild_arg(p, params)).collect())
         }
         Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
             parts
@@ -166,13 +167,8 @@ pub fn rebuild_grad(s: &Shape, grads: &mut impl Iterator<Item = Tensor>) -> Valu
     match s {
         Shape::Static(_) => Value::None,
         Shape::Leaf(_) => grads.next().map(Value::Tensor).unwrap_or(Value::None),
-        Shape::Seq(parts, is_list) => {
-            let items = parts.iter().map(|p| rebuild_grad(p, grads)).collect();
-            if *is_list {
-                Value::list(items)
-            } else {
-                Value::tuple(items)
-            }
+        Shape::Seq(parts, kind) => {
+            kind.build(parts.iter().map(|p| rebuild_grad(p, grads)).collect())
         }
         Shape::Dict(parts) => Value::Dict(Rc::new(std::cell::RefCell::new(
             parts

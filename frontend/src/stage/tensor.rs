@@ -227,7 +227,11 @@ impl Stager {
                     _ => Ok(size),
                 }
             }
-            Value::List(_) | Value::Tuple(_) => self.array_literal(v, dtype, span),
+            Value::List(_) | Value::Tuple(_) | Value::NamedTuple(..) => {
+                self.array_literal(v, dtype, span)
+            }
+            // A list appended to in a staged loop is array-like too.
+            Value::TensorList(l) => self.tensor_list_stack(l, span),
             other => Err(Diagnostic::error(
                 span,
                 format!(
@@ -276,7 +280,7 @@ impl Stager {
     /// A run-time size as a rank-0 `i64` (weak, like a Python int): read
     /// from a tensor that has it, or computed from the sizes it is made of
     /// (`(A*B)`, `(B-1)`, `(B+T)`).
-    fn sym_value(&mut self, d: &Dim, span: Span) -> R<Tensor> {
+    pub(super) fn sym_value(&mut self, d: &Dim, span: Span) -> R<Tensor> {
         if let Dim::Static(n) = d {
             return Ok(self.scalar(*n as f64, DType::I64, span)?.into_weak());
         }
@@ -344,92 +348,6 @@ impl Stager {
             acc = self.binop(rustpython_parser::ast::Operator::Add, &acc, &p, span)?;
         }
         Ok(self.to_tensor(&acc, Some(DType::I64), span)?.into_weak())
-    }
-
-    /// `np.array(nested lists)` of compile-time numbers; staged elements are stacked.
-    fn array_literal(&mut self, v: &Value, dtype: Option<DType>, span: Span) -> R<Tensor> {
-        fn flatten(
-            v: &Value,
-            shape: &mut Vec<i64>,
-            depth: usize,
-            out: &mut Vec<Value>,
-            span: Span,
-        ) -> R<()> {
-            let items = match v {
-                Value::List(l) => l.borrow().clone(),
-                Value::Tuple(t) => t.as_ref().clone(),
-                other => {
-                    if depth != shape.len() {
-                        return Err(Diagnostic::error(
-                            span,
-                            "setting an array element with a sequence: the nested lists are ragged",
-                        ));
-                    }
-                    out.push(other.clone());
-                    return Ok(());
-                }
-            };
-            if depth == shape.len() {
-                shape.push(items.len() as i64);
-            } else if shape[depth] != items.len() as i64 {
-                return Err(Diagnostic::error(
-                    span,
-                    "setting an array element with a sequence: the nested lists are ragged",
-                ));
-            }
-            for it in &items {
-                flatten(it, shape, depth + 1, out, span)?;
-            }
-            Ok(())
-        }
-        let mut shape = Vec::new();
-        let mut elems = Vec::new();
-        flatten(v, &mut shape, 0, &mut elems, span)?;
-        if elems
-            .iter()
-            .any(|e| matches!(e, Value::Tensor(_) | Value::SymInt(_)))
-        {
-            // Staged elements: stack them.
-            let items = match v {
-                Value::List(l) => l.borrow().clone(),
-                Value::Tuple(t) => t.as_ref().clone(),
-                _ => unreachable!("flatten accepted a sequence"),
-            };
-            let parts: Vec<Value> = items
-                .iter()
-                .map(|it| self.to_tensor(it, dtype, span).map(Value::Tensor))
-                .collect::<R<_>>()?;
-            return match self.stack(&parts, 0, span)? {
-                Value::Tensor(t) => Ok(t),
-                _ => Err(Diagnostic::internal(span, "stack did not stage a tensor")),
-            };
-        }
-        let kinds: Vec<Kind> = elems
-            .iter()
-            .map(|e| {
-                kind_of(e).ok_or_else(|| {
-                    Diagnostic::error(
-                        span,
-                        format!("cannot put a '{}' in an array", e.type_name()),
-                    )
-                })
-            })
-            .collect::<R<_>>()?;
-        let d = dtype.unwrap_or_else(|| {
-            if kinds.is_empty() {
-                DType::F64
-            } else {
-                result_dtype(&kinds)
-            }
-        });
-        let data = ConstData::Float(elems.iter().map(|e| e.as_f64().unwrap_or(0.0)).collect());
-        let data = match d {
-            DType::I64 | DType::I32 => {
-                ConstData::Int(elems.iter().map(|e| e.as_int().unwrap_or(0)).collect()).cast(d)
-            }
-            _ => data.cast(d),
-        };
-        self.constant(data, TensorType::static_shape(d, &shape), span)
     }
 
     /// `astype`: converts to `dtype` (no-op when equal).

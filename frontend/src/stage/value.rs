@@ -107,6 +107,12 @@ pub enum Namespace {
     NumpyOther,
     /// `math`
     Math,
+    /// `operator`
+    Operator,
+    /// `functools`
+    Functools,
+    /// `collections`
+    Collections,
     /// A module we do not model (`os`, ...); any use is an error.
     Opaque,
 }
@@ -181,6 +187,13 @@ pub enum Value {
     /// A variable left undefined on some path of staged control flow; any
     /// use is an error carrying this explanation.
     Undefined(Rc<str>),
+    /// A Python iterator (`iter(x)`, a generator expression, `map`, `zip`, ...).
+    Iterator(Rc<RefCell<PyIter>>),
+    /// A `collections.namedtuple` class.
+    TupleClass(Rc<TupleClass>),
+    /// An instance of a `collections.namedtuple` class: a tuple whose items
+    /// are also attributes.
+    NamedTuple(Rc<TupleClass>, Rc<Vec<Value>>),
     /// A variable bound on some run-time paths only (assigned in one branch
     /// of a staged `if`, or only inside a staged loop): reading it checks
     /// at run time that the path taken bound it, as CPython would.
@@ -194,6 +207,71 @@ pub struct MaybeBound {
     pub value: Value,
     /// Rank-0 `bool`: whether the path taken bound it.
     pub bound: Tensor,
+}
+
+/// A `collections.namedtuple` class.
+#[derive(Debug)]
+pub struct TupleClass {
+    /// Name.
+    pub name: String,
+    /// Field names, in order.
+    pub fields: Vec<String>,
+    /// Default values of the last fields.
+    pub defaults: Vec<Value>,
+}
+
+/// What an iterator walks.
+#[derive(Clone, Debug)]
+pub enum IterSource {
+    /// The items of a compile-time sequence (a list is read live, as Python does).
+    Items(Value),
+    /// The rows (first axis) of a staged tensor.
+    Rows(Tensor),
+}
+
+/// A Python iterator: its source and how far it got.
+#[derive(Debug)]
+pub struct PyIter {
+    /// What it walks.
+    pub source: IterSource,
+    /// Items already produced.
+    pub pos: usize,
+    /// The function (generation) and region it was made in: advancing it
+    /// anywhere else (inside a staged `if` or loop) would make its position
+    /// depend on run-time values.
+    pub home: (u32, agc_ir::RegionId),
+}
+
+/// The kind of a sequence value: what a merged or rebuilt sequence becomes.
+#[derive(Clone, Debug)]
+pub enum SeqKind {
+    /// `tuple`
+    Tuple,
+    /// `list`
+    List,
+    /// An instance of this namedtuple class.
+    Named(Rc<TupleClass>),
+}
+
+impl SeqKind {
+    /// The kind of a tuple, list or namedtuple.
+    pub fn of(v: &Value) -> Option<SeqKind> {
+        match v {
+            Value::Tuple(_) => Some(SeqKind::Tuple),
+            Value::List(_) => Some(SeqKind::List),
+            Value::NamedTuple(c, _) => Some(SeqKind::Named(c.clone())),
+            _ => None,
+        }
+    }
+
+    /// A sequence of this kind holding `items`.
+    pub fn build(&self, items: Vec<Value>) -> Value {
+        match self {
+            SeqKind::Tuple => Value::tuple(items),
+            SeqKind::List => Value::list(items),
+            SeqKind::Named(c) => Value::NamedTuple(c.clone(), Rc::new(items)),
+        }
+    }
 }
 
 /// The rows of tensors with the same run-time first axis, walked together
@@ -238,6 +316,9 @@ impl Value {
             Value::StagedIter(_) => "iterator".into(),
             Value::Bottom => "recursive result".into(),
             Value::TensorList(_) => "list (staged)".into(),
+            Value::Iterator(_) => "iterator".into(),
+            Value::TupleClass(_) => "type".into(),
+            Value::NamedTuple(c, _) => c.name.clone(),
         }
     }
 
@@ -268,7 +349,7 @@ impl Value {
     pub fn has_bottom(&self) -> bool {
         match self {
             Value::Bottom => true,
-            Value::Tuple(t) => t.iter().any(Value::has_bottom),
+            Value::Tuple(t) | Value::NamedTuple(_, t) => t.iter().any(Value::has_bottom),
             Value::List(l) => l.borrow().iter().any(Value::has_bottom),
             Value::Dict(d) => d.borrow().iter().any(|(_, v)| v.has_bottom()),
             _ => false,
