@@ -55,8 +55,9 @@ def outcomes(agc_bin):
                           shrink=False, mix=MIX)
     try:
         result = campaign.run(cfg, COUNT, jobs=2)
-    finally:
+    finally:  # keep only the reproducers of failures (small); the compiler copy is 250 MB
         shutil.rmtree(tmp / "work", ignore_errors=True)
+        binary.unlink(missing_ok=True)
     _state["outcomes"] = {o.index: o for o in result}
     _state["tmp"] = tmp
     return _state["outcomes"]
@@ -75,6 +76,8 @@ def _describe(o):
         lines += [f"expected (eager): {o.expected}", f"actual (agc):     {o.actual}"]
     if o.note:
         lines.append(o.note)
+    if o.reproducer:
+        lines.append(f"saved: {o.reproducer}/original.py")
     lines.append(f"reproduce and shrink: python3 tests/fuzz/run.py --mix {MIX} --seed {SEED} --only {o.index}")
     return "\n".join(lines)
 

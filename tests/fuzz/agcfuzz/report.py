@@ -41,6 +41,9 @@ def table(outcomes, elapsed=None, out_dir=None):
             ex = ", ".join(o.pid for o in os_[:6]) + (" ..." if len(os_) > 6 else "")
             lines.append(f"  {len(os_):>6}  {key[:150]}")
             lines.append(f"          e.g. {ex}")
+    failing = [o.pid for o in outcomes if o.status in ("mismatch", "crash", "timeout", "rejected")]
+    if failing:
+        lines += ["", "failing program ids: " + " ".join(failing)]
     if out_dir is not None:
         n = sum(1 for o in outcomes if o.reproducer)
         if n:

@@ -86,6 +86,8 @@ def make_predicate(cfg, runner, prep, outcome, log=None):
             return False
         except Exception:  # noqa: BLE001
             return False
+        if not _same_kinds(expected, prep.expected):
+            return False
         cand = Prepared(prog, path, module, prep.sets, expected)
         o = runner.check_alone(cand, source=src, only=only)
         path.unlink(missing_ok=True)
@@ -98,6 +100,18 @@ def make_predicate(cfg, runner, prep, outcome, log=None):
     still_fails.last = last
 
     return still_fails
+
+
+def _same_kinds(cand, orig):
+    """The candidate's eager results have the original's dtypes and shapes (a prefix or a subset of
+    them), so shrinking cannot drift to a program that computes something else (say, a loop variable
+    that changes type, which agc rejects for a different reason)."""
+    for key, (res, _) in cand.items():
+        want = [(r.dtype, r.shape) for r in orig[key][0]]
+        got = [(r.dtype, r.shape) for r in res]
+        if got != want[: len(got)] and not all(g in want for g in got):
+            return False
+    return True
 
 
 def handle_failure(cfg, runner, prep, outcome):
