@@ -17,6 +17,7 @@ def ellipsis(a: agc.f32[2, 3, 4], b: agc.f32[4, 5], c: agc.f32[2, 1, 3, 4], d: a
         np.einsum("...", a),
         np.einsum("ij...->...", a),
         np.einsum("...,...", a, b[0, :4]),
+        np.einsum("bij,bjk->bik", x, x, optimize=True),
     )
 
 

@@ -90,10 +90,11 @@ type Parsed = (Vec<Vec<Sub>>, Option<Vec<Sub>>, Vec<Value>);
 
 fn parse_call(args: &Args) -> R<Parsed> {
     let span = args.span;
-    if !args.kw.is_empty() {
+    // `optimize` only changes the contraction order numpy picks.
+    if let Some((k, _)) = args.kw.iter().find(|(k, _)| k != "optimize") {
         return Err(Diagnostic::unsupported(
             span,
-            "np.einsum keyword arguments (optimize, dtype, out, ...) are not supported",
+            format!("np.einsum's keyword argument '{k}' is not supported (only optimize is)"),
         ));
     }
     match args.pos.first() {
