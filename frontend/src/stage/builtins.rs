@@ -289,6 +289,11 @@ impl Stager {
                     Value::Int(i) => Ok(Value::Int(i.abs())),
                     Value::Float(f) => Ok(Value::Float(f.abs())),
                     Value::Bool(b) => Ok(Value::Int(b as i64)),
+                    // A staged Python number stays one (weak), as CPython's abs of an int.
+                    Value::Tensor(t) if t.weak => match self.unary(agc_ir::UnaryOp::Abs, &Value::Tensor(t), span)? {
+                        Value::Tensor(r) => Ok(Value::Tensor(r.into_weak())),
+                        other => Ok(other),
+                    },
                     other => self.unary(agc_ir::UnaryOp::Abs, &other, span),
                 }
             }

@@ -216,9 +216,12 @@ impl Stager {
                             name,
                         ) =>
                 {
-                    // A placeholder on the other side, which never reads it.
+                    // A placeholder on the other side, which never reads it;
+                    // a recursive result still being typed stays one.
                     if let Some(p) = merge::plan_one(v) {
                         plans.push((i, p));
+                    } else if v.has_bottom() {
+                        plans.push((i, Plan::Static(Value::Bottom)));
                     }
                 }
                 // Bound on one path only: reading it checks at run time which path ran.

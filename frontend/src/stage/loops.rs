@@ -83,7 +83,12 @@ impl Stager {
         if let LoopKind::Range { target, start, .. } = &spec.kind {
             activity::target_names(target, &mut names);
             names.insert(counter.clone());
-            scope.set_local(&counter, start.clone());
+            // `range` yields Python ints, whatever the types of its bounds.
+            let first = match start {
+                Value::Tensor(t) => Value::Tensor(self.cast(t, DType::I64, span)?.into_weak()),
+                other => other.clone(),
+            };
+            scope.set_local(&counter, first);
         }
         let outer_flags: Vec<Option<Value>> = [BROKE, CONTINUED]
             .iter()
@@ -153,12 +158,6 @@ impl Stager {
                     .map(|(i, _)| i),
             );
             let newly = changed_numbers(&initial, &after_probe, &widened);
-            // Probe again only if a number that stayed put might now change.
-            let waiting = (0..names.len()).any(|i| {
-                !widened.contains(&i)
-                    && !newly.contains(&i)
-                    && initial[i].as_ref().is_some_and(is_number)
-            });
             let mut typed = false;
             for (i, plan) in unbound.iter_mut() {
                 if let (None, Some(b)) = (&plan, &after_probe[*i]) {
@@ -168,7 +167,9 @@ impl Stager {
                     }
                 }
             }
-            if (newly.is_empty() || !waiting) && !typed {
+            // Anything the body decides at compile time (a branch taken, a
+            // `break`) may depend on the newly staged numbers: probe again.
+            if newly.is_empty() && !typed {
                 break (containers, staged_lists, attrs_before, after_probe);
             }
             widened.extend(newly);
