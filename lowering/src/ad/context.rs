@@ -9,38 +9,30 @@
 //! module untouched. A generated function's [`FuncId`] is reserved before its
 //! body is built, so recursive VJPs and loop functions can call themselves.
 
-use super::activity;
+use super::activity::{Activity, Spec};
 use super::AdError;
 use crate::builder::Builder;
-use agc_ir::{DType, Dim, FuncId, Function, Module, OpId, RegionId, Span, TensorType, Value};
+use agc_ir::{
+    DType, Dim, FuncId, Function, Module, OpId, OpKind, RegionId, Span, TensorType, Value,
+};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
-
-/// Which activity a source function is differentiated under: the function
-/// given to `value_and_grad` (active from the `wrt` params) or a callee
-/// inside a VJP (active from all its float params).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Mode {
-    /// The differentiated function itself.
-    Top,
-    /// A callee, through its VJP.
-    Vjp,
-}
 
 /// Module-level state: the source module and the generated functions.
 pub(crate) struct ModCx<'m> {
     /// The module being differentiated (read only).
     pub m: &'m Module,
     new: Vec<Function>,
-    /// Cached VJP functions per callee.
-    pub vjps: HashMap<FuncId, FuncId>,
-    /// Cached CPS forms per (source function, mode).
-    pub cps: HashMap<(FuncId, Mode), FuncId>,
+    /// Cached VJP functions per spec.
+    pub vjps: HashMap<Spec, FuncId>,
+    /// Cached CPS forms per spec.
+    pub cps: HashMap<Spec, FuncId>,
     /// Generate direct-style code, without continuations (see [`super::direct`]).
     pub direct: bool,
-    /// Cached loop functions per (source function, `while` op, mode, form).
-    pub loops: HashMap<(FuncId, OpId, Mode, super::adjoint::loops::LoopForm), FuncId>,
-    activity: HashMap<(FuncId, Mode), Rc<Vec<bool>>>,
+    /// Cached loop functions per (spec of the source function, `while` op, form).
+    pub loops: HashMap<(Spec, OpId, super::adjoint::loops::LoopForm), FuncId>,
+    /// Which values carry adjoints, per spec.
+    pub activity: Activity,
     names: HashSet<String>,
     syms: Option<HashSet<String>>,
     next_sym: usize,
@@ -56,7 +48,7 @@ impl<'m> ModCx<'m> {
             cps: HashMap::new(),
             direct: false,
             loops: HashMap::new(),
-            activity: HashMap::new(),
+            activity: Activity::new(),
             names: m.funcs.iter().map(|f| f.name.clone()).collect(),
             syms: None,
             next_sym: 0,
@@ -129,25 +121,9 @@ impl<'m> ModCx<'m> {
         }
     }
 
-    /// The activity of source function `id` under `mode` (`seeds` are the
-    /// active parameters for [`Mode::Top`]).
-    pub fn activity(
-        &mut self,
-        id: FuncId,
-        mode: Mode,
-        seeds: &[usize],
-    ) -> Result<Rc<Vec<bool>>, AdError> {
-        if let Some(a) = self.activity.get(&(id, mode)) {
-            return Ok(a.clone());
-        }
-        let f = self.src(id)?;
-        let seeds: Vec<Value> = match mode {
-            Mode::Top => seeds.iter().map(|&i| f.params()[i]).collect(),
-            Mode::Vjp => f.params().to_vec(),
-        };
-        let a = Rc::new(activity::analyze(f, &seeds));
-        self.activity.insert((id, mode), a.clone());
-        Ok(a)
+    /// The active values of `spec`'s function under it.
+    pub fn active(&mut self, spec: &Spec) -> Rc<Vec<bool>> {
+        self.activity.values(self.m, spec)
     }
 }
 
@@ -169,8 +145,8 @@ pub(crate) struct FnCx<'a, 'm> {
     pub src_id: FuncId,
     /// The source function.
     pub src: &'m Function,
-    /// Under which activity it is differentiated.
-    pub mode: Mode,
+    /// Which adjoints it computes.
+    pub spec: Rc<Spec>,
     /// Which source values carry adjoints.
     pub active: Rc<Vec<bool>>,
     /// The function being built.
@@ -181,6 +157,23 @@ impl FnCx<'_, '_> {
     /// True when source value `v` carries an adjoint.
     pub fn needs_adj(&self, v: Value) -> bool {
         self.active[v.index()]
+    }
+
+    /// Which of `vs` carry adjoints.
+    pub fn adj_mask(&self, vs: &[Value]) -> Vec<bool> {
+        vs.iter().map(|&v| self.needs_adj(v)).collect()
+    }
+
+    /// The spec source call `op` is differentiated under: its active
+    /// operands and results.
+    pub fn call_spec(&mut self, op: OpId) -> Spec {
+        let od = self.src.op(op);
+        let OpKind::Call { callee } = od.kind else {
+            unreachable!("call_spec of a {}", od.kind.name())
+        };
+        let (args, results) = (self.adj_mask(&od.operands), self.adj_mask(&od.results));
+        let m = self.mcx.m;
+        self.mcx.activity.call(m, callee, &args, &results)
     }
 
     /// The source type of `v`.

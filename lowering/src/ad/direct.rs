@@ -12,12 +12,15 @@
 //! costs O(N·depth) there). The twin is then differentiated in CPS form like
 //! any code.
 
+use super::activity::Spec;
 use super::clone::{clone_ops, split_region};
-use super::context::{is_float, FnCx, ModCx, Mode, Scope};
+use super::context::{FnCx, ModCx, Scope};
+use super::cps::marked;
 use super::reverse::reverse_ops;
 use super::AdError;
 use agc_ir::{FuncId, Function, Module, OpId, OpKind, Type, Value};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Retargets every call of a gradient function in the code `f` reaches
 /// (gradients of gradients included) to its direct-style twin, appended to `m`.
@@ -80,7 +83,8 @@ impl ModCx<'_> {
     /// `f`'s forward pass, the seed `1` on its first result, the backward pass.
     fn direct_top(&mut self, f: FuncId, wrt: &[usize]) -> Result<FuncId, AdError> {
         let src = self.src(f)?;
-        let active = self.activity(f, Mode::Top, wrt)?;
+        let spec = self.activity.top(self.m, f, wrt);
+        let active = self.active(&spec);
         let name = self.unique_name(&format!("{}.value_and_grad_direct", src.name));
         let mut g = Function::new(name, &params_of(src), src.span);
         g.result_types = src.result_types.clone();
@@ -92,7 +96,7 @@ impl ModCx<'_> {
             mcx: self,
             src_id: f,
             src,
-            mode: Mode::Top,
+            spec: Rc::new(spec),
             active,
             dst: &mut g,
         };
@@ -118,37 +122,35 @@ impl ModCx<'_> {
         Ok(id)
     }
 
-    /// The direct-style VJP of `callee` (whose id is reserved as `id`):
-    /// recomputes its forward pass, seeds the adjoints of its results, runs
-    /// its backward pass, returns the adjoints of its float parameters.
-    pub(crate) fn direct_vjp(&mut self, callee: FuncId, id: FuncId) -> Result<(), AdError> {
+    /// The direct-style VJP of `spec` (whose id is reserved as `id`):
+    /// recomputes its function's forward pass, seeds the adjoints of the
+    /// results the spec marks, runs the backward pass, returns the adjoints
+    /// of the parameters the spec marks.
+    pub(crate) fn direct_vjp(&mut self, spec: Spec, id: FuncId) -> Result<(), AdError> {
+        let callee = spec.func;
         let h = self.src(callee)?;
-        let active = self.activity(callee, Mode::Vjp, &[])?;
+        let active = self.active(&spec);
         let (ops, rets) = split_region(h, h.body);
-        let floats = |vs: &[Value]| -> Vec<usize> {
-            (0..vs.len())
-                .filter(|&i| is_float(h.ty(vs[i]).tensor()))
-                .collect()
-        };
-        let (fres, fparams) = (floats(&rets), floats(h.params()));
+        let (dres, dparams) = (
+            marked(&rets, &spec.results),
+            marked(h.params(), &spec.params),
+        );
         let mut params = params_of(h);
         params.extend(
-            fres.iter()
-                .map(|&i| (format!("adj_result{i}"), h.result_types[i].clone())),
+            dres.iter()
+                .enumerate()
+                .map(|(i, &v)| (format!("adj_result{i}"), h.ty(v).clone())),
         );
         let name = self.unique_name(&format!("{}.vjp", h.name));
         let mut g = Function::new(name, &params, h.span);
-        g.result_types = fparams
-            .iter()
-            .map(|&i| h.ty(h.params()[i]).clone())
-            .collect();
+        g.result_types = dparams.iter().map(|&p| h.ty(p).clone()).collect();
         let body = g.body;
         let gparams = g.params().to_vec();
         let mut cx = FnCx {
             mcx: &mut *self,
             src_id: callee,
             src: h,
-            mode: Mode::Vjp,
+            spec: Rc::new(spec),
             active,
             dst: &mut g,
         };
@@ -157,14 +159,13 @@ impl ModCx<'_> {
             sc.fwd.insert(p, q);
         }
         clone_ops(&mut cx, body, &ops, &mut sc)?;
-        for (k, &i) in fres.iter().enumerate() {
-            let seed = gparams[h.params().len() + k];
-            cx.accumulate(body, h.span, &mut sc, rets[i], seed)?;
+        for (&v, &seed) in dres.iter().zip(&gparams[h.params().len()..]) {
+            cx.accumulate(body, h.span, &mut sc, v, seed)?;
         }
         reverse_ops(&mut cx, body, &ops, &mut sc)?;
-        let outs: Vec<Value> = fparams
+        let outs: Vec<Value> = dparams
             .iter()
-            .map(|&i| cx.adj_or_zeros(body, h.span, &sc, h.params()[i]))
+            .map(|&p| cx.adj_or_zeros(body, h.span, &sc, p))
             .collect();
         cx.builder(body, h.span).terminate(OpKind::Return, outs);
         self.define(id, g);

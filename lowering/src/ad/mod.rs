@@ -23,7 +23,7 @@
 //!   the params`: forward, `apply k` to the results (the rest of the
 //!   program, forward and backward, which returns their adjoints), backward.
 //!   An op list is split at each op that needs the rest of the program (a
-//!   call with an active operand, a loop with active state, an `if`
+//!   call that computes adjoints, a loop with active state, an `if`
 //!   reading active values): what follows becomes a continuation function closed
 //!   over the values it reads and the outer continuation, and the call
 //!   receives it. `value_and_grad` applies `f.cps` to a seed continuation
@@ -53,9 +53,16 @@
 //! - **Straight-line code** ([`reverse`]): the forward ops are copied, then
 //!   the adjoint rule of every op ([`adjoint`], one file per op family) is
 //!   emitted in reverse order; adjoints of values used several times are
-//!   summed ([`context::FnCx::accumulate`]). Only *active* values carry
-//!   adjoints ([`activity`]): float values that depend on a differentiated
-//!   parameter. Integer and bool values never do.
+//!   summed ([`context::FnCx::accumulate`]).
+//! - **Activity** ([`activity`]): only *active* values carry adjoints:
+//!   floats that depend on a differentiated parameter and that the
+//!   differentiated result depends on. Every function is generated per
+//!   [`activity::Spec`] (which parameters need adjoints, which results
+//!   receive them), so a call differentiates its callee only for the
+//!   adjoints its call site needs: an argument passed down a recursion but
+//!   not differentiated gets none, nor does a result nobody reads, and the
+//!   continuations carry and return only the adjoints of active values.
+//!   Integer and bool values never carry adjoints.
 //!
 //! # Rules at non-differentiable points
 //!

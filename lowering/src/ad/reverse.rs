@@ -29,7 +29,7 @@ pub(crate) fn reverse_ops(
         match od.kind {
             OpKind::If => branch::reverse_if(cx, region, op, sc)?,
             OpKind::While => loops::reverse_while(cx, region, op, sc)?,
-            OpKind::Call { callee } => call::reverse_call(cx, region, op, callee, sc)?,
+            OpKind::Call { .. } => call::reverse_call(cx, region, op, sc)?,
             _ => {
                 let span = od.span;
                 let x = od

@@ -3,11 +3,11 @@
 //! result and hands the results back.
 
 use super::clone::split_region;
-use super::context::{internal, is_float, ModCx, Mode};
+use super::context::{internal, is_float, ModCx};
 use super::cps::cont_type;
 use super::AdError;
 use crate::builder::Builder;
-use agc_ir::{FuncId, Function, OpId, OpKind, TensorType, Type};
+use agc_ir::{FuncId, Function, OpId, OpKind, TensorType, Type, Value};
 
 impl ModCx<'_> {
     /// Builds the value-and-gradient function of `f`:
@@ -18,13 +18,17 @@ impl ModCx<'_> {
     ///   gradients = f.cps(params.., k)    // forward, k, backward
     ///   results = cont_outputs k          // what k received
     /// ```
+    ///
+    /// `f.cps` returns the gradients the result depends on (activity's
+    /// [`top`](super::activity::Activity::top) spec); the others are zeros.
     pub fn value_and_grad(&mut self, f: FuncId, wrt: &[usize]) -> Result<FuncId, AdError> {
         let src = self.src(f)?;
         self.verify_reachable(f)?;
         check(src, wrt)?;
         let span = src.span;
         let (_, rets) = split_region(src, src.body);
-        let ct = cont_type(src, &rets);
+        let spec = self.activity.top(self.m, f, wrt);
+        let ct = cont_type(src, &rets, &spec.results);
         let seed = self.seed_function(
             &format!("{}.seed", src.name),
             &[],
@@ -41,17 +45,16 @@ impl ModCx<'_> {
                 let mut b = Builder::new(g, body, span);
                 let mut outs = Vec::new();
                 for (i, &y) in args.iter().enumerate() {
-                    let t = b.ty(y);
-                    if is_float(&t) {
-                        let x = if i == 0 { 1.0 } else { 0.0 };
-                        outs.push(b.full(&t, x));
+                    if spec.results[i] {
+                        let t = b.ty(y);
+                        outs.push(b.full(&t, if i == 0 { 1.0 } else { 0.0 }));
                     }
                 }
                 outs.extend_from_slice(args);
                 Ok(outs)
             },
         )?;
-        let fc = self.cps_function(f, Mode::Top, wrt)?;
+        let fc = self.cps_function(spec.clone())?;
         let params: Vec<(String, Type)> = src
             .param_names
             .iter()
@@ -79,7 +82,22 @@ impl ModCx<'_> {
         );
         let mut args = g.params().to_vec();
         args.push(k[0]);
-        let grads = Builder::new(&mut g, body, span).call(fc, args, grad_types);
+        let computed: Vec<TensorType> = (0..spec.params.len())
+            .filter(|&i| spec.params[i])
+            .map(|i| src.ty(src.params()[i]).tensor().clone())
+            .collect();
+        let mut b = Builder::new(&mut g, body, span);
+        let computed = b.call(fc, args, computed);
+        let grads: Vec<Value> = wrt
+            .iter()
+            .zip(&grad_types)
+            .map(
+                |(&i, t)| match spec.params[..i].iter().filter(|&&on| on).count() {
+                    n if spec.params[i] => computed[n],
+                    _ => b.zeros(t),
+                },
+            )
+            .collect();
         let (_, mut outs) = g.append_op(
             body,
             OpKind::ContOutputs,

@@ -26,8 +26,8 @@
 //! loop and form.
 
 use super::super::clone::{clone_ops, free_values, split_region};
-use super::super::context::{is_float, FnCx, Scope};
-use super::super::cps::{apply_to, cont_type, cont_type_of, cps_ops};
+use super::super::context::{FnCx, Scope};
+use super::super::cps::{apply_to, cont_type, cont_type_of, cps_ops, Exit};
 use super::super::reverse::reverse_ops;
 use super::super::AdError;
 use agc_ir::{FuncId, Function, OpId, OpKind, RegionId, TensorType, Type, Value};
@@ -40,8 +40,15 @@ struct LoopAdj {
     free: Vec<Value>,
     /// Positions of the active state values.
     state_adj: Vec<usize>,
+    /// Which state values are active.
+    state_on: Vec<bool>,
     /// Positions of the active results.
     res_adj: Vec<usize>,
+    /// Which results are active.
+    res_on: Vec<bool>,
+    /// Positions of the active values the `condition` forwards (those of
+    /// the active results and of the active `after` params).
+    fwd_adj: Vec<usize>,
     /// The active free values.
     free_adj: Vec<Value>,
 }
@@ -51,13 +58,17 @@ impl LoopAdj {
         let od = cx.src.op(op);
         let state = cx.src.region(od.regions[0]).params.clone();
         let free = free_values(cx.src, &od.regions);
+        let (state_on, res_on) = (cx.adj_mask(&state), cx.adj_mask(&od.results));
+        let (_, forwarded) = split_region(cx.src, od.regions[0]);
         LoopAdj {
-            state_adj: (0..state.len())
-                .filter(|&i| cx.needs_adj(state[i]))
+            fwd_adj: (1..forwarded.len())
+                .filter(|&i| cx.needs_adj(forwarded[i]))
+                .map(|i| i - 1)
                 .collect(),
-            res_adj: (0..od.results.len())
-                .filter(|&i| cx.needs_adj(od.results[i]))
-                .collect(),
+            state_adj: (0..state.len()).filter(|&i| state_on[i]).collect(),
+            state_on,
+            res_adj: (0..od.results.len()).filter(|&i| res_on[i]).collect(),
+            res_on,
             free_adj: free.iter().copied().filter(|&v| cx.needs_adj(v)).collect(),
             state,
             free,
@@ -156,7 +167,7 @@ pub(crate) enum LoopForm {
 
 /// The (cached) recursive backward function of loop `op`.
 fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Result<FuncId, AdError> {
-    let key = (cx.src_id, op, cx.mode, form);
+    let key = ((*cx.spec).clone(), op, form);
     if let Some(&id) = cx.mcx.loops.get(&key) {
         return Ok(id);
     }
@@ -184,7 +195,10 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
                 .iter()
                 .map(|&i| (format!("adj_result{i}"), ty(od.results[i]))),
         ),
-        LoopForm::Cps => params.push(("k".into(), Type::Cont(cont_type(src, &od.results)))),
+        LoopForm::Cps => params.push((
+            "k".into(),
+            Type::Cont(cont_type(src, &od.results, &la.res_on)),
+        )),
     }
     let suffix = if form == LoopForm::Cps { "cps" } else { "vjp" };
     let name = cx
@@ -200,7 +214,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
         mcx: &mut *cx.mcx,
         src_id: cx.src_id,
         src,
-        mode: cx.mode,
+        spec: cx.spec.clone(),
         active: cx.active.clone(),
         dst: &mut lf,
     };
@@ -255,11 +269,16 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
                 then,
                 OpKind::MakeCont { func: rest },
                 captures,
-                vec![Type::Cont(cont_type_of(state))],
+                vec![Type::Cont(cont_type_of(state, &la.state_on))],
                 Vec::new(),
                 span,
             );
-            cps_ops(&mut lcx, then, &aops, &next, kl[0], &mut inner)?;
+            let exit = Exit {
+                rets: &next,
+                adj: &la.state_on,
+                k: kl[0],
+            };
+            cps_ops(&mut lcx, then, &aops, exit, &mut inner)?;
             if !la.free_adj.is_empty() {
                 let types = la.free_adj.iter().map(|&v| src.ty(v).clone()).collect();
                 let (_, outs) =
@@ -273,7 +292,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
     }
     let aparams = &src.region(after).params;
     let outs: Vec<Value> = la
-        .res_adj
+        .fwd_adj
         .iter()
         .map(|&i| aparams[i])
         .chain(la.free_adj.iter().copied())
@@ -282,18 +301,34 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
     lcx.builder(then, span).terminate(OpKind::Yield, outs);
     // Else: the loop exits with this iteration's args.
     let exit = lcx.dst.new_region(&[]);
-    let mut outs: Vec<Value> = match form {
-        LoopForm::Backward => lp[ns + nf..].to_vec(),
-        LoopForm::Cps => exit_applying(
-            &mut lcx,
-            exit,
-            &cond[1..],
-            lp[ns + nf],
-            &la.res_adj,
-            &sc,
-            span,
-        )?,
+    // The adjoint of each result the rest of the program gives.
+    let given: Vec<Option<Value>> = match form {
+        LoopForm::Backward => {
+            let mut adj = lp[ns + nf..].iter();
+            la.res_on
+                .iter()
+                .map(|&on| on.then(|| *adj.next().expect("one per active result")))
+                .collect()
+        }
+        LoopForm::Cps => {
+            let at_exit = Exit {
+                rets: &cond[1..],
+                adj: &la.res_on,
+                k: lp[ns + nf],
+            };
+            apply_to(&mut lcx, exit, at_exit, &sc, span)?
+        }
     };
+    let mut outs = Vec::new();
+    for &i in &la.fwd_adj {
+        match given[i] {
+            Some(g) => outs.push(g),
+            None => {
+                let t = lcx.src_ty(cond[1 + i]);
+                outs.push(lcx.builder(exit, span).zeros(&t));
+            }
+        }
+    }
     for &v in &la.free_adj {
         let t = lcx.src_ty(v);
         outs.push(lcx.builder(exit, span).zeros(&t));
@@ -301,7 +336,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
     lcx.builder(exit, span).terminate(OpKind::Yield, outs);
     // Typed as this iteration's args: on the exit path the loop's results are them.
     let targets: Vec<Value> = la
-        .res_adj
+        .fwd_adj
         .iter()
         .map(|&i| cond[1 + i])
         .chain(la.free_adj.iter().copied())
@@ -327,26 +362,8 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
     Ok(id)
 }
 
-/// At the loop's exit in CPS form: applies `k` to the loop's results (this
-/// iteration's `args`) and returns the adjoints of the active ones.
-fn exit_applying(
-    cx: &mut FnCx,
-    exit: RegionId,
-    args: &[Value],
-    k: Value,
-    res_adj: &[usize],
-    sc: &Scope,
-    span: agc_ir::Span,
-) -> Result<Vec<Value>, AdError> {
-    let adjs = apply_to(cx, exit, args, k, sc, span)?;
-    Ok(res_adj
-        .iter()
-        .map(|&i| adjs[i].expect("active results are floats"))
-        .collect())
-}
-
 /// The continuation "the rest of the loop" of `L` (id `l`) in CPS form:
-/// `R(free.., k, next..) -> (adjoints of the float state.., adjoints of the
+/// `R(free.., k, next..) -> (adjoints of the active state.., adjoints of the
 /// active free values..)`, which calls `L(next.., free.., k)`.
 fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<FuncId, AdError> {
     let src = cx.src;
@@ -357,7 +374,10 @@ fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<Func
         .enumerate()
         .map(|(i, &v)| (format!("free{i}"), src.ty(v).clone()))
         .collect();
-    params.push(("k".into(), Type::Cont(cont_type(src, &src.op(op).results))));
+    params.push((
+        "k".into(),
+        Type::Cont(cont_type(src, &src.op(op).results, &la.res_on)),
+    ));
     params.extend(
         la.state
             .iter()
@@ -368,31 +388,16 @@ fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<Func
         .mcx
         .unique_name(&format!("{}.while{}.rest", src.name, op.0));
     let mut g = Function::new(name, &params, span);
-    let floats: Vec<usize> = (0..la.state.len())
-        .filter(|&i| is_float(src.ty(la.state[i]).tensor()))
-        .collect();
-    g.result_types = floats
-        .iter()
-        .map(|&i| src.ty(la.state[i]).clone())
-        .chain(la.free_adj.iter().map(|&v| src.ty(v).clone()))
-        .collect();
+    let types = la.result_types(cx);
+    g.result_types = types.iter().cloned().map(Type::Tensor).collect();
     let ps = g.params().to_vec();
     let nf = la.free.len();
     let mut args = ps[nf + 1..].to_vec();
     args.extend_from_slice(&ps[..nf + 1]);
     let body = g.body;
     let mut b = crate::builder::Builder::new(&mut g, body, span);
-    let types = la.result_types(cx);
     let adj = b.call(l, args, types);
-    let mut outs = Vec::new();
-    for &i in &floats {
-        match la.state_adj.iter().position(|&j| j == i) {
-            Some(k) => outs.push(adj[k]),
-            None => outs.push(b.zeros(src.ty(la.state[i]).tensor())),
-        }
-    }
-    outs.extend_from_slice(&adj[la.state_adj.len()..]);
-    b.terminate(OpKind::Return, outs);
+    b.terminate(OpKind::Return, adj);
     let id = cx.mcx.reserve();
     cx.mcx.define(id, g);
     Ok(id)
