@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from agcfuzz import campaign, report  # noqa: E402
 
 SEED = 20250101
-COUNT = int(os.environ.get("AGC_FUZZ_COUNT", "240"))
+COUNT = int(os.environ.get("AGC_FUZZ_COUNT", "200"))
 MIX = "quick"
 
 # program id -> reason (a FINDINGS.md entry). Strict: a fixed bug makes the test fail until removed.

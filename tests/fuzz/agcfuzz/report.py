@@ -2,6 +2,7 @@
 
 import collections
 import json
+import re
 from pathlib import Path
 
 from .campaign import normalize
@@ -52,7 +53,7 @@ def table(outcomes, elapsed=None, out_dir=None):
 
 
 def _reason(r):
-    r = normalize(r)
+    r = re.sub(r"\bp\d+_", "p_", r)
     return r.split(":")[0] if r.startswith("eager") and len(r) > 60 else r[:100]
 
 
