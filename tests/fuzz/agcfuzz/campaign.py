@@ -150,6 +150,7 @@ class Runner:
     def check_built(self, so, prep, only=None):
         """Call every export on every input set; the first failure as an Outcome, else a pass."""
         p = prep.program
+        rescued = []
         for e in p.exports:
             for k, s in enumerate(prep.sets):
                 if only is not None and (e.name, k) != only:
@@ -168,12 +169,70 @@ class Runner:
                 if mm is not None and mm.kind == "values" and e.grad and self.cfg.fd_rescue:
                     value_ok = not e.grad["value"] or C.compare(cr.results[:1], expected[:1], noise[:1], True) is None
                     if value_ok and self.fd_agrees(prep, e, k, cr.results):
+                        rescued.append("finite differences")
                         continue
+                if mm is not None and not e.uses_grad and self.rounding_explains(prep, e, k, cr.results, noise):
+                    rescued.append("correctly rounded float32 math")
+                    continue
+                if mm is not None and mm.kind == "values" and self.twin64_explains(prep, e, k, cr.results, expected):
+                    rescued.append("float64 twin")
+                    continue
                 if mm is not None:
                     return Outcome(status="mismatch", kind=mm.kind, message=mm.text,
                                    expected=" | ".join(C.summary(r) for r in expected),
                                    actual=" | ".join(C.summary(r) for r in cr.results), **base)
-        return Outcome(pid=p.pid, index=p.index, status="pass", attempt=p.attempt, features=p.features)
+        note = "passed after a second oracle: " + ", ".join(sorted(set(rescued))) if rescued else ""
+        return Outcome(pid=p.pid, index=p.index, status="pass", attempt=p.attempt, features=p.features, note=note)
+
+    def rounding_explains(self, prep, e, k, got, noise):
+        """agc agrees with the eager run whose float32 transcendentals are correctly rounded."""
+        try:
+            fn = oracle.export_fn(prep.module, e.name)
+            alt = oracle.run_rounded(prep.module, fn, prep.sets[k]["inputs"][e.name])
+        except Exception:  # noqa: BLE001 - no second opinion
+            return False
+        return len(alt) == len(got) and C.compare(got, alt, noise) is None
+
+    def twin64_explains(self, prep, e, k, got, expected):
+        """For a float32 program: its float64 twin (every float32 made float64) built by agc agrees
+        with the twin's eager run (so the program's logic, control flow and derivatives are right),
+        and agc's float32 results are within 10x numpy's float32 distance from the float64 ones, or
+        within 1e-3 of their magnitude: float32 rounding amplified by cancellation inside the
+        program (say, 1 - tanh(x)**2 near saturation, where an ulp of tanh is 1%), which the
+        inputs' perturbation did not reveal. Not a bug."""
+        if not any(np.asarray(r).dtype == np.float32 for r in expected):
+            return False
+        src = prep.path.read_text() if prep.path.exists() else None
+        if src is None or "float64" in src or "agc.f64" in src:
+            return False  # a program mixing precisions has no faithful twin
+        twin_src = src.replace("np.float32", "np.float64").replace("agc.f32", "agc.f64")
+        inputs = [a.astype(np.float64) if a.dtype == np.float32 else a for a in prep.sets[k]["inputs"][e.name]]
+        try:
+            path = self.work / "twin64.py"
+            path.write_text(twin_src)
+            module = oracle.import_source(path)
+            eager64 = oracle.run_eager(oracle.export_fn(module, e.name), inputs)
+            br, d = self.build_module(twin_src)
+            try:
+                if br.status != "ok":
+                    return False
+                cr = self.caller.call(br.so, e.name, inputs, self.cfg.call_timeout)
+            finally:
+                self.cleanup(d)
+        except Exception:  # noqa: BLE001 - no twin, no excuse
+            return False
+        if cr.status != "ok" or C.compare(cr.results, eager64, [0.0] * len(eager64), e.uses_grad) is not None:
+            return False
+        for a32, e32, e64 in zip(got, expected, eager64):
+            if np.asarray(e32).dtype != np.float32:
+                continue
+            ref = np.asarray(e64, np.float64)
+            numpy_err = float(np.max(np.abs(np.asarray(e32, np.float64) - ref))) if ref.size else 0.0
+            agc_err = float(np.max(np.abs(np.asarray(a32, np.float64) - ref))) if ref.size else 0.0
+            scale = max(1.0, float(np.max(np.abs(ref)))) if ref.size else 1.0
+            if agc_err > max(10 * numpy_err, 1e-3 * scale):
+                return False
+        return True
 
     def fd_agrees(self, prep, e, k, got):
         """agc's gradient agrees with float64 finite differences of the loss (autograd is off at a kink)."""

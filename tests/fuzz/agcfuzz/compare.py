@@ -57,7 +57,10 @@ def compare(got, expected, noise, gradient=False):
                 return Mismatch("values", f"result {k}: max abs error {err:.3g} (rtol {rtol:g}, atol {atol:.3g})",
                                 k, e, a, err)
         elif not np.array_equal(a, e):
-            return Mismatch("values", f"result {k}: {_summary(a)}, eager gives {_summary(e)}", k, e, a)
+            bad = np.argwhere(a != e) if a.shape else np.zeros((1, 0), int)
+            first = tuple(int(i) for i in bad[0])
+            return Mismatch("values", f"result {k}: {len(bad)} of {e.size} elements differ; first at {first}: "
+                            f"agc {a[first]!r}, eager {e[first]!r}", k, e, a)
     return None
 
 

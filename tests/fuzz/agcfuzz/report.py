@@ -21,6 +21,11 @@ def table(outcomes, elapsed=None, out_dir=None):
     for s in ORDER:
         share = f"{100.0 * counts[s] / tested:.1f}%" if tested and s != "invalid" else ""
         lines.append(f"{s:<10} {counts[s]:>7} {share:>7}")
+    rescued = collections.Counter(o.note.split(": ", 1)[1] for o in outcomes
+                                  if o.status == "pass" and o.note.startswith("passed after a second oracle"))
+    if rescued:
+        lines.append("  (pass includes mismatches against numpy that a second oracle explained: "
+                     + ", ".join(f"{c} by {k}" for k, c in rescued.most_common()) + ")")
     if counts["invalid"]:
         lines.append("  (invalid: no usable program in the allowed attempts; not tested)")
     discarded = collections.Counter(_reason(r) for o in outcomes for r in o.invalid_reasons)
