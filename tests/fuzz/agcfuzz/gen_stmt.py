@@ -154,16 +154,20 @@ class StmtGen:
         body_sc.counters[i] = dim
         body_sc.vars[i] = Ty(PYINT)
         body_sc.readonly.add(i)
-        body_sc.vars[buf] = ty
-        body_sc.readonly.add(buf)
+        # The other statements of the body do not see the buffer: a view of it kept in a variable
+        # (x = buf[::-1]) would change with the next item assignment in numpy, while agc documents
+        # item assignment as rebinding the array (README). The assigned value may read it.
+        body = self.block(fn, body_sc, rng.randint(0, 1), nest + 1, True, prefer_update=True)
+        val_sc = body_sc.child()
+        val_sc.vars[buf] = ty
+        val_sc.readonly.add(buf)
         inner = ty.with_shape(ty.shape[:axis] + ty.shape[axis + 1:])
-        value = self.fexpr(fn, body_sc, inner, 2)
+        value = self.fexpr(fn, val_sc, inner, 2)
         target = f"{buf}[:, {i}]" if col else f"{buf}[{i}]"
         if rng.random() < 0.3:
             value = f"{target} * 0.5 + {value}"
         lines = [f"{buf} = np.zeros({self.shape_text(fn, ty.shape)}, dtype={'np.float32' if ty.dt == F32 else 'np.float64'})",
                  f"for {i} in range({self.dim_text(fn, dim)}):"]
-        body = self.block(fn, body_sc, rng.randint(0, 1), nest + 1, True, prefer_update=True)
         lines += indent(body + [f"{target} = {value}"])
         sc.vars[buf] = ty
         return lines
