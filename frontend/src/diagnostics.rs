@@ -17,6 +17,10 @@ pub enum DiagnosticKind {
     Unsupported,
     /// A bug in agc.
     Internal,
+    /// The program raises a Python exception here (an `UnboundLocalError`):
+    /// an error when staging runs it unconditionally; under staged control
+    /// flow the stager makes it a run-time error status of the path instead.
+    Raises,
 }
 
 /// A problem at a source span, with optional notes.
@@ -63,6 +67,17 @@ impl Diagnostic {
         }
     }
 
+    /// A Python exception the program raises where staging reaches `span`
+    /// (see [`DiagnosticKind::Raises`]).
+    pub fn raises(span: Span, message: impl Into<String>) -> Self {
+        Diagnostic {
+            kind: DiagnosticKind::Raises,
+            span,
+            message: message.into(),
+            notes: Vec::new(),
+        }
+    }
+
     /// Adds a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
@@ -72,7 +87,7 @@ impl Diagnostic {
     /// The process exit code for this diagnostic.
     pub fn exit_code(&self) -> i32 {
         match self.kind {
-            DiagnosticKind::Error | DiagnosticKind::Unsupported => 1,
+            DiagnosticKind::Error | DiagnosticKind::Unsupported | DiagnosticKind::Raises => 1,
             DiagnosticKind::Internal => 2,
         }
     }

@@ -177,9 +177,11 @@ impl Stager {
                 Ok(m.value.clone())
             }
             Ok(v) => Ok(v),
-            Err(LookupError::Unbound) => Err(Diagnostic::error(
+            Err(LookupError::Unbound) => Err(Diagnostic::raises(
                 span,
-                format!("local variable '{name}' referenced before assignment"),
+                format!(
+                    "cannot access local variable '{name}' where it is not associated with a value"
+                ),
             )),
             Err(LookupError::Undefined) => super::builtins::builtin(name)
                 .ok_or_else(|| Diagnostic::error(span, format!("undefined name '{name}'"))),
@@ -480,11 +482,12 @@ impl Stager {
         let mut yields = [Vec::new(), Vec::new()];
         for (k, (region, v)) in [(then_r, &a), (else_r, &b)].into_iter().enumerate() {
             let out = &mut yields[k];
-            self.in_region(region, |s| {
-                s.materialize(Some(v), &plan, span, what, out)
-                    .map(|_| Value::None)
+            let ops = self.in_region(region, |s| {
+                s.materialize(Some(v), &plan, span, what, out)?;
+                out.iter()
+                    .map(|t| s.localize(t, span))
+                    .collect::<R<Vec<_>>>()
             })?;
-            let ops = yields[k].iter().map(|t| t.value).collect();
             self.func_mut()
                 .append_op(region, agc_ir::OpKind::Yield, ops, vec![], vec![], span);
         }

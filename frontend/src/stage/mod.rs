@@ -284,8 +284,10 @@ impl Stager {
         self.discard_function(saved);
         finished?;
         let f = f.ok_or_else(|| Diagnostic::internal(span, "lost the function being staged"))?;
-        agc_ir::verify::verify_function(&f)
-            .map_err(|e| Diagnostic::internal(span, e.to_string()))?;
+        agc_ir::verify::verify_function(&f).map_err(|e| {
+            tracing::debug!(ir = %agc_ir::print::print_function(&f), "staged function fails verification");
+            Diagnostic::internal(span, e.to_string())
+        })?;
         Ok(f)
     }
 

@@ -9,7 +9,7 @@ use super::pyops;
 use super::scope::{Scope, ScopeKind};
 use super::value::{Class, Closure, Namespace, StagedRows, Value};
 use super::{Flow, Stager, R};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, DiagnosticKind};
 use crate::parse::span_of;
 use agc_analysis::py::activity;
 use agc_ir::Span;
@@ -28,9 +28,10 @@ impl Stager {
     /// under an `if` on "no exit happened".
     pub fn exec_block(&mut self, body: &'static [Stmt], scope: &Rc<Scope>) -> R<Flow> {
         for (i, s) in body.iter().enumerate() {
-            match self.exec(s, scope)? {
-                Flow::Normal => {}
-                other => return Ok(other),
+            match self.exec(s, scope) {
+                Ok(Flow::Normal) => {}
+                Ok(other) => return Ok(other),
+                Err(d) => return self.raise_on_path(d),
             }
             let may_exit = matches!(s, Stmt::If(_) | Stmt::While(_) | Stmt::For(_));
             if may_exit && i + 1 < body.len() {
@@ -41,6 +42,19 @@ impl Stager {
             }
         }
         Ok(Flow::Normal)
+    }
+
+    /// Under staged control flow, a statement that raises (a read of a
+    /// variable this path did not assign) makes the path fail at run time,
+    /// as CPython does only where it is taken; elsewhere it is the error.
+    fn raise_on_path(&mut self, d: Diagnostic) -> R<Flow> {
+        if d.kind != DiagnosticKind::Raises || self.open_regions.len() <= 1 {
+            return Err(d);
+        }
+        let message = format!("UnboundLocalError: {}", d.message);
+        let never = self.scalar(0.0, agc_ir::DType::Bool, d.span)?;
+        self.check(&never, message, d.span)?;
+        Ok(Flow::Return(Value::Bottom))
     }
 
     fn exec(&mut self, s: &'static Stmt, scope: &Rc<Scope>) -> R<Flow> {

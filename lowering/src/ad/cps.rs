@@ -34,6 +34,7 @@
 use super::activity::Spec;
 use super::clone::{clone_ops, split_region};
 use super::context::{FnCx, ModCx, Scope};
+use super::dim_witness::dim_witnesses;
 use super::reverse::reverse_ops;
 use super::AdError;
 use agc_ir::{ContType, FuncId, Function, OpId, OpKind, RegionId, Span, TensorType, Type, Value};
@@ -199,12 +200,16 @@ fn continuation(
     let src = cx.src;
     let od = src.op(op);
     let results = od.results.clone();
-    let captures = free_values_of_ops(src, rest, exit.rets, &results);
+    let mut captures = free_values_of_ops(src, rest, exit.rets, &results);
     let active: Vec<Value> = captures
         .iter()
         .copied()
         .filter(|&v| cx.needs_adj(v))
         .collect();
+    let mut visible: Vec<Value> = sc.fwd.keys().copied().collect();
+    visible.sort();
+    let bound: Vec<Value> = captures.iter().chain(&results).copied().collect();
+    captures.extend(dim_witnesses(src, rest, &bound, &visible));
     let ct = cont_type(src, &results, res_adj);
     let outer = cx.dst.ty(exit.k).clone();
 

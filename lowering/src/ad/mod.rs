@@ -79,6 +79,7 @@ pub(crate) mod adjoint;
 pub(crate) mod clone;
 pub(crate) mod context;
 pub(crate) mod cps;
+pub(crate) mod dim_witness;
 pub(crate) mod direct;
 pub(crate) mod reverse;
 pub(crate) mod top;

@@ -25,6 +25,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    tracing::debug!(ir = %agc_ir::print::print_module(&module), "staged IR");
     let mut files = Vec::new();
     for e in &args.emit {
         match e {
