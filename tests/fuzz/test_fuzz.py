@@ -36,8 +36,6 @@ XFAIL = {
 
 # Diagnostics for constructs agc documents as not supported (outside the contract's guarantees).
 ALLOWED_REJECTIONS = [
-    (r"an integer index into axis \d+, of run-time size \w+, after other index items is not supported",
-     "FINDINGS.md R1: x[:, k] with a run-time-sized axis before k is a documented limitation"),
 ]
 
 _state = {}

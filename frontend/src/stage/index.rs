@@ -136,49 +136,62 @@ impl Stager {
         if raw.iter().any(gather::is_array_index) {
             return self.index_with_array(t, &raw, span);
         }
-        // With run-time indices, spell `...` out as full slices first.
-        let raw: Vec<Value> = if raw.iter().any(Value::is_staged)
-            && raw.iter().any(|v| matches!(v, Value::Ellipsis))
-        {
-            let consumed = raw
-                .iter()
-                .filter(|v| !matches!(v, Value::None | Value::Ellipsis))
-                .count();
-            let full = || {
-                Value::Slice(std::rc::Rc::new(SliceValue {
-                    start: Value::None,
-                    stop: Value::None,
-                    step: Value::None,
-                }))
-            };
-            raw.iter()
-                .flat_map(|v| match v {
-                    Value::Ellipsis => (0..t.ty.rank().saturating_sub(consumed))
-                        .map(|_| full())
-                        .collect::<Vec<_>>(),
-                    other => vec![other.clone()],
-                })
-                .collect()
-        } else {
-            raw
-        };
-        // `x[:, .., :, j, ...]` with a run-time `j`: move that axis first.
-        let lead_full = raw.iter().take_while(|v| is_full_slice(v)).count();
-        if lead_full > 0
-            && lead_full < raw.len()
-            && raw[lead_full].is_staged()
-            && is_int_index(&raw[lead_full])
-        {
-            let k = lead_full;
-            let mut perm = vec![k];
-            perm.extend((0..t.ty.rank()).filter(|&a| a != k));
-            let ty =
-                infer::transpose(&t.ty, &perm).map_err(|e| super::tensor::type_error(span, e))?;
-            let moved = self.emit(OpKind::Transpose { perm }, &[t], ty, span)?;
-            let picked = self.dyn_index(&moved, &raw[k..k + 1], span)?;
-            let mut rest: Vec<Value> = raw[..k].to_vec();
-            rest.extend_from_slice(&raw[k + 1..]);
-            return self.index_rest(picked, &rest, span);
+        if raw.iter().filter(|v| matches!(v, Value::Ellipsis)).count() > 1 {
+            return Err(Diagnostic::error(
+                span,
+                "an index can only have a single ellipsis ('...')",
+            ));
+        }
+        // Spell `...` out as full slices.
+        let consumed = raw
+            .iter()
+            .filter(|v| !matches!(v, Value::None | Value::Ellipsis))
+            .count();
+        if consumed > t.ty.rank() {
+            return Err(Diagnostic::error(
+                span,
+                format!("too many indices for array: array is {}-dimensional, but {consumed} were indexed", t.ty.rank()),
+            ));
+        }
+        let raw: Vec<Value> = raw
+            .iter()
+            .flat_map(|v| match v {
+                Value::Ellipsis => (0..t.ty.rank().saturating_sub(consumed))
+                    .map(|_| full_slice())
+                    .collect::<Vec<_>>(),
+                other => vec![other.clone()],
+            })
+            .collect();
+        // An integer index after a slice or `None` that is run-time, or
+        // points into an axis of run-time size (bounds-checked when the
+        // library runs): move that axis first, pick, then index the rest.
+        let lead_ints = raw.iter().take_while(|v| is_int_index(v)).count();
+        let mut axis = 0;
+        for (k, v) in raw.iter().enumerate() {
+            if axis >= t.ty.rank() {
+                break;
+            }
+            if k > lead_ints
+                && is_int_index(v)
+                && (v.is_staged() || matches!(t.ty.dims[axis], Dim::Sym(_)))
+            {
+                let moved = if axis == 0 {
+                    t.clone()
+                } else {
+                    let mut perm = vec![axis];
+                    perm.extend((0..t.ty.rank()).filter(|&a| a != axis));
+                    let ty = infer::transpose(&t.ty, &perm)
+                        .map_err(|e| super::tensor::type_error(span, e))?;
+                    self.emit(OpKind::Transpose { perm }, &[t], ty, span)?
+                };
+                let picked = self.dyn_index(&moved, &raw[k..k + 1], span)?;
+                let mut rest: Vec<Value> = raw[..k].to_vec();
+                rest.extend_from_slice(&raw[k + 1..]);
+                return self.index_rest(picked, &rest, span);
+            }
+            if !matches!(v, Value::None) {
+                axis += 1;
+            }
         }
         // Run-time indices: leading integer indices with at least one staged.
         let ints = raw
@@ -198,28 +211,9 @@ impl Stager {
                 return self.dyn_slice(t, s, &raw[1..], span);
             }
         }
-        let consumed = raw
-            .iter()
-            .filter(|v| !matches!(v, Value::None | Value::Ellipsis))
-            .count();
-        if consumed > t.ty.rank() {
-            return Err(Diagnostic::error(
-                span,
-                format!("too many indices for array: array is {}-dimensional, but {consumed} were indexed", t.ty.rank()),
-            ));
-        }
-        if raw.iter().filter(|v| matches!(v, Value::Ellipsis)).count() > 1 {
-            return Err(Diagnostic::error(
-                span,
-                "an index can only have a single ellipsis ('...')",
-            ));
-        }
         let mut items = Vec::new();
         for v in &raw {
             match v {
-                Value::Ellipsis => {
-                    items.extend((0..t.ty.rank() - consumed).map(|_| IndexItem::Slice(SliceDim::FULL)));
-                }
                 Value::None => items.push(IndexItem::NewAxis),
                 Value::Slice(s) => items.push(IndexItem::Slice(slice_dim(s, span)?)),
                 Value::Tensor(_) | Value::List(_) | Value::SymInt(_) => {
@@ -248,9 +242,9 @@ impl Stager {
                 IndexItem::Int(i) => {
                     let dim = &t.ty.dims[axis];
                     if matches!(dim, Dim::Sym(_)) {
-                        return Err(Diagnostic::unsupported(
+                        return Err(Diagnostic::internal(
                             span,
-                            format!("an integer index into axis {axis}, of run-time size {dim}, after other index items is not supported; index the leading axes first"),
+                            format!("an integer index into axis {axis}, of run-time size {dim}, reached the static slicing path"),
                         ));
                     }
                     if let Dim::Static(n) = dim {
@@ -290,8 +284,13 @@ impl Stager {
     }
 }
 
-fn is_full_slice(v: &Value) -> bool {
-    matches!(v, Value::Slice(s) if matches!((&s.start, &s.stop, &s.step), (Value::None, Value::None, Value::None)))
+/// The index item `:`.
+fn full_slice() -> Value {
+    Value::Slice(std::rc::Rc::new(SliceValue {
+        start: Value::None,
+        stop: Value::None,
+        step: Value::None,
+    }))
 }
 
 fn is_int_index(v: &Value) -> bool {

@@ -110,9 +110,7 @@ class ExprGen:
                         opts.append((f"np.{rng.choice(REDUCE)}({v}, axis={k})", 1.5))
                         dim = t.shape[k]
                         idx = str(rng.randint(-dim, dim - 1)) if isinstance(dim, int) else rng.choice(["0", "-1"])
-                        # x[:, k] into a run-time-sized axis is a documented limitation: rarely
-                        w = 0.15 if k > 0 and isinstance(dim, str) else 1
-                        opts.append((f"{v}[{', '.join([':'] * k + [idx])}]", w))
+                        opts.append((f"{v}[{', '.join([':'] * k + [idx])}]", 1))
             if t.rank == len(S) - 1:
                 for k in range(len(S)):
                     if S[k] == 1 and S[:k] + S[k + 1:] == t.shape:
@@ -338,8 +336,6 @@ class ExprGen:
                 idx = str(rng.randint(-dim, dim - 1))
             else:
                 idx = rng.choice(["0", "-1"])
-        if j > 0 and isinstance(dim, str) and rng.random() < 0.85:
-            return None  # x[:, k] into a run-time-sized axis is a documented limitation: rarely
         src = self.fexpr(fn, sc, ty.with_shape(S[:j] + (dim,) + S[j:]), d - 1)
         if j == 0:
             return f"{src}[{idx}]"
