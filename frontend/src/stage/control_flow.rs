@@ -19,6 +19,17 @@ use std::rc::Rc;
 pub const RETURNED: &str = "__agc_returned";
 /// The value of that `return`.
 pub const RETVAL: &str = "__agc_retval";
+
+/// How a diagnostic names a piece of control-flow state: `variable 'x'`,
+/// or `the returned value` for [`RETVAL`].
+pub fn describe_state(name: &str) -> String {
+    if name == RETVAL {
+        "the returned value".into()
+    } else {
+        format!("variable '{name}'")
+    }
+}
+
 /// Set when a `break` ran inside a staged branch of the current loop.
 pub const BROKE: &str = "__agc_broke";
 /// Set when a `continue` ran inside a staged branch of the current loop.
@@ -199,7 +210,7 @@ impl Stager {
         let (line, _) = self.file.line_col(span.start);
         let mut plans: Vec<(usize, Plan)> = Vec::new();
         for (i, name) in names.iter().enumerate() {
-            let what = format!("variable '{name}' in the staged `if` at line {line}");
+            let what = format!("{} in the staged `if` at line {line}", describe_state(name));
             let pseudo = name.starts_with("__agc_");
             match (&after_then[i], &after_else[i]) {
                 (None, None) => {}
@@ -239,13 +250,7 @@ impl Stager {
             let out = &mut yields[k];
             let ops = self.in_region(region, |s| {
                 for (i, p) in &plans {
-                    s.materialize(
-                        vals[*i].as_ref(),
-                        p,
-                        span,
-                        &format!("variable '{}'", names[*i]),
-                        out,
-                    )?;
+                    s.materialize(vals[*i].as_ref(), p, span, &describe_state(&names[*i]), out)?;
                 }
                 // A value of an enclosing function (a closure's capture) becomes a parameter.
                 out.iter()

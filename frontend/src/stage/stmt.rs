@@ -478,6 +478,13 @@ impl Stager {
             Expr::Subscript(s) => {
                 let base = self.eval(&s.value, scope)?;
                 let index = self.eval(&s.slice, scope)?;
+                if matches!(base, Value::Bottom) {
+                    return Ok(());
+                }
+                if matches!(base, Value::Tensor(_)) && (value.has_bottom() || index.has_bottom()) {
+                    // A write of a recursive result not typed yet: so is the array.
+                    return self.assign(&s.value, Value::Bottom, scope);
+                }
                 if let Value::Tensor(x) = &base {
                     // A write into a tensor rebinds the target to the updated tensor.
                     let new = Value::Tensor(self.updated(x, &index, &value, span)?);

@@ -1,0 +1,35 @@
+"""A staged recursion's result written into an array by item assignment inside a helper's loop
+(while the recursion's result type is still being inferred, the array depends on it too);
+fuzzer finding 4001-588."""
+import agc
+import agc.numpy as np
+
+
+def mix(h, w):
+    buf = np.zeros((4,), dtype=np.float32)
+    for i in range(4):
+        buf[i] = np.sum(h * w[i])
+    return np.tanh(buf)
+
+
+def tree(i, left, right, emb, w):
+    if left[i] < 0:
+        return emb[i]
+    a = tree(left[i], left, right, emb, w)
+    b = tree(right[i], left, right, emb, w)
+    return mix(a + b, w)
+
+
+@agc.export
+def encode(emb: agc.f32["N", 4], w: agc.f32[4, 4], left: agc.i64["N"], right: agc.i64["N"]):
+    return tree(0, left, right, emb, w)
+
+
+def agc_test_inputs(export_name, rng, dims):
+    # node 0 -> (1, 2), node 2 -> (3, 4); the others are leaves; N = 5 or more
+    n = max(dims["N"], 5)
+    left = -np.ones(n, dtype=np.int64)
+    right = -np.ones(n, dtype=np.int64)
+    left[0], right[0], left[2], right[2] = 1, 2, 3, 4
+    return [rng.standard_normal((n, 4)).astype(np.float32), rng.standard_normal((4, 4)).astype(np.float32),
+            left, right]
