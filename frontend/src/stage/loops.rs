@@ -50,6 +50,9 @@ pub enum LoopItems {
     Counter,
     /// Rows of tensors: `t[i]`, `(a[i], b[i])`, `(start + i, t[i])`, ...
     Rows(StagedRows),
+    /// Items of a value with no type yet (a recursive result while its
+    /// function is being typed): the target is [`Value::Bottom`] too.
+    Untyped,
 }
 
 /// A staged loop to trace.
@@ -475,6 +478,7 @@ impl Stager {
             let i = scope.get_here(counter).unwrap_or(Value::Int(0));
             let item = match items {
                 LoopItems::Counter => i.clone(),
+                LoopItems::Untyped => Value::Bottom,
                 LoopItems::Rows(r) => {
                     let mut rows: Vec<Value> = r
                         .tensors

@@ -325,6 +325,14 @@ impl Stager {
                 LoopItems::Rows(it.as_ref().clone()),
                 &it.tensors[0],
             )),
+            // Over a value not typed yet: a loop of unknown length that types its body.
+            Value::Bottom => Some(LoopKind::Range {
+                target: &f.target,
+                start: Value::Int(0),
+                stop: Value::Tensor(self.scalar(0.0, agc_ir::DType::I64, span)?),
+                step: 1,
+                items: LoopItems::Untyped,
+            }),
             _ => None,
         };
         if let Some(kind) = staged {

@@ -1,6 +1,6 @@
-"""A staged recursion's result written into an array by item assignment inside a helper's loop
-(while the recursion's result type is still being inferred, the array depends on it too);
-fuzzer finding 4001-588."""
+"""Uses of a staged recursion's result while its type is still being inferred: written into an
+array by item assignment inside a helper's loop (fuzzer finding 4001-588); the bound of a `for`
+over `range(h.shape[0])` and a `for` over its rows (4001-508)."""
 import agc
 import agc.numpy as np
 
@@ -18,6 +18,28 @@ def tree(i, left, right, emb, w):
     a = tree(left[i], left, right, emb, w)
     b = tree(right[i], left, right, emb, w)
     return mix(a + b, w)
+
+
+def shrink(h, w):
+    acc = h * 0.5
+    for i in range(h.shape[0]):
+        acc = acc + w[i] * h[i]
+    for row in w:
+        acc = acc - 0.1 * row
+    return np.sin(acc)
+
+
+def tree_loops(i, left, right, emb, w):
+    if left[i] < 0:
+        return emb[i]
+    a = tree_loops(left[i], left, right, emb, w)
+    b = tree_loops(right[i], left, right, emb, w)
+    return shrink(b - a, w)
+
+
+@agc.export
+def encode_loops(emb: agc.f32["N", 4], w: agc.f32[4, 4], left: agc.i64["N"], right: agc.i64["N"]):
+    return tree_loops(0, left, right, emb, w)
 
 
 @agc.export
