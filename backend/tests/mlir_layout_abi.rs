@@ -455,7 +455,9 @@ fn no_leaks_or_double_frees_under_valgrind() {
         let mut at = 0;
         let mut frees = String::new();
         for t in &f.result_types {
-            frees.push_str(&format!("        free((void *)ret[{at}]);\n"));
+            frees.push_str(&format!(
+                "        _mlir_memref_to_llvm_free((void *)ret[{at}]);\n"
+            ));
             at += 3 + 2 * t.tensor().rank();
         }
         let name = &f.name;
@@ -470,6 +472,7 @@ fn no_leaks_or_double_frees_under_valgrind() {
         r#"#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
+void _mlir_memref_to_llvm_free(void *);
 {decls}
 int main(void) {{
   for (int64_t n = 0; n < 6; n++) {{

@@ -1,23 +1,19 @@
 //! Result export: wrap the kernel's result descriptors into library-owned
 //! `DLTensor`s, and release them.
 //!
-//! The kernel returns freshly `malloc`ed, identity-layout buffers, which the
+//! The kernel returns fresh identity-layout buffers from [`crate::alloc`], which the
 //! tensors adopt without a copy. Defensively, a result that does not own its
 //! buffer is copied into a fresh one: a buffer that is a parameter's data (a
 //! kernel that returns its input), a constant global (MLIR marks those with
 //! the `allocated` pointer `0xdeadbeef`), a buffer already adopted by an
 //! earlier result, or a non-compact view.
 
+use crate::alloc::{allocate, release};
 use crate::dlpack::{DLDataType, DLDevice, DLTensor, DEVICE_CPU};
 use crate::error::{fail, take_pending, Status};
 use crate::import::{descriptor_words, is_compact};
 use crate::spec::{slice, FuncSpec};
 use std::ffi::c_void;
-
-extern "C" {
-    fn malloc(size: usize) -> *mut c_void;
-    fn free(p: *mut c_void);
-}
 
 /// The `allocated` pointer MLIR gives views of constant globals.
 const MLIR_GLOBAL_SENTINEL: i64 = 0xdead_beef;
@@ -129,8 +125,8 @@ pub unsafe extern "C" fn agc_rt_export_results(
         }
     }
     for a in to_free.into_iter().flatten() {
-        // SAFETY: a buffer the kernel malloc'ed, owned by nobody else.
-        unsafe { free(a as *mut c_void) };
+        // SAFETY: a buffer the kernel allocated, owned by nobody else.
+        unsafe { release(a as *mut c_void) };
     }
     if status != 0 {
         for t in made {
@@ -164,8 +160,7 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
     let (data, allocated) = if adopt {
         (src as *mut c_void, v.allocated as *mut c_void)
     } else {
-        // SAFETY: plain allocation; checked for NULL below.
-        let dst = unsafe { malloc(bytes.max(1)) } as *mut u8;
+        let dst = allocate(bytes.max(1)) as *mut u8;
         if dst.is_null() {
             return Err(format!("out of memory allocating {bytes} bytes"));
         }
@@ -266,7 +261,7 @@ pub unsafe extern "C" fn agc_rt_release(t: *mut DLTensor) {
             return;
         }
         (*owned).magic = 0;
-        free((*owned).allocated);
+        release((*owned).allocated);
         drop(Box::from_raw(owned));
     }
 }
@@ -292,10 +287,10 @@ mod tests {
         (st, outs.to_vec())
     }
 
-    fn malloc_f32(v: &[f32]) -> i64 {
+    fn allocated_f32(v: &[f32]) -> i64 {
         // SAFETY: plain allocation of the right size.
         unsafe {
-            let p = malloc(4 * v.len()) as *mut f32;
+            let p = allocate(4 * v.len()) as *mut f32;
             std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
             p as i64
         }
@@ -311,7 +306,7 @@ mod tests {
     #[test]
     fn adopts_owned_and_copies_aliases() {
         let mut input = [5f32, 6.0];
-        let a = malloc_f32(&[1.0, 2.0, 3.0]);
+        let a = allocated_f32(&[1.0, 2.0, 3.0]);
         let inp = input.as_mut_ptr() as i64;
         // out0 adopts `a` reversed (non-compact view: copied, then `a` freed), out1 aliases the input.
         let ret = [a, a + 8, 0, 3, -1, inp, inp, 0, 2, 1];
@@ -325,7 +320,7 @@ mod tests {
 
     #[test]
     fn duplicate_buffer_is_copied_once_and_pending_status_frees() {
-        let a = malloc_f32(&[1.0, 2.0]);
+        let a = allocated_f32(&[1.0, 2.0]);
         let ret = [a, a, 0, 2, 1, a, a, 0, 2, 1];
         let (st, outs) = call(&ret, &[0, 0, 0, 2, 1]);
         assert_eq!(st, 0);
@@ -336,7 +331,7 @@ mod tests {
             outs.iter().for_each(|&t| agc_rt_release(t));
             agc_rt_release(std::ptr::null_mut());
         }
-        let b = malloc_f32(&[1.0]);
+        let b = allocated_f32(&[1.0]);
         crate::error::begin_call();
         // SAFETY: literal.
         unsafe { crate::error::agc_rt_raise(3, c"index out of range".as_ptr()) };

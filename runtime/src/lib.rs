@@ -18,6 +18,9 @@
 //! through [`error::agc_rt_raise`]; the status is picked up when the results
 //! are exported.
 //!
+//! Every buffer of generated code, results included, comes from
+//! [`alloc`] (a per-thread cache of freed blocks over libc).
+//!
 //! The crate is std-only with no dependencies. `agc-backend`'s build script
 //! compiles this file tree into `libagc_runtime.a` (`panic=abort`), which is
 //! linked, with every symbol made local, into each generated library. The
@@ -27,6 +30,7 @@
 //! any input (indices are checked, arithmetic on user sizes is checked), since
 //! a panic would abort the host process.
 
+pub mod alloc;
 pub mod dlpack;
 pub mod error;
 pub mod export;

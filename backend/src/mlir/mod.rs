@@ -40,16 +40,18 @@
 //!   order, laid out as C lays out `struct { DESC_0 r0; DESC_1 r1; ... }`
 //!   (every field is 8 bytes, so there is no padding). A function without
 //!   results has no `ret` parameter.
-//! - Ownership: every returned buffer is freshly `malloc`ed (results never
-//!   alias each other, a parameter or a constant), has the identity
-//!   row-major layout (`offset` 0, `strides` the row-major strides), and
-//!   belongs to the caller, who releases it with `free(allocated)`; note
+//! - Ownership: every returned buffer is freshly allocated by the runtime's
+//!   allocator (`runtime/src/alloc.rs`; results never alias each other, a
+//!   parameter or a constant), has the identity row-major layout (`offset`
+//!   0, `strides` the row-major strides), and belongs to the caller, who
+//!   releases it with `_mlir_memref_to_llvm_free(allocated)`; note
 //!   `aligned` may differ from `allocated`. A zero-size result still owns
 //!   its (small) allocation.
 //! - The code calls libc, libm and a few functions of agc's runtime
-//!   (`runtime/src/error.rs`, `runtime/src/stack.rs`): `agc_rt_raise_index`,
-//!   `agc_rt_raise_empty`, `agc_rt_raise_size`, `agc_rt_enter` and
-//!   `agc_rt_ok` (see below). It needs no MLIR runtime library.
+//!   (`runtime/src/error.rs`, `runtime/src/stack.rs`, `runtime/src/alloc.rs`):
+//!   `agc_rt_raise_index`, `agc_rt_raise_empty`, `agc_rt_raise_size`,
+//!   `agc_rt_enter`, `agc_rt_ok` (see below) and the allocator's
+//!   `_mlir_memref_to_llvm_alloc`/`_aligned_alloc`/`_free`. It needs no MLIR runtime library.
 //!
 //! Calls between the module's functions (recursion included) follow the
 //! same convention and ownership rules; they go through memref-typed

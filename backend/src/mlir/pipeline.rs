@@ -14,12 +14,14 @@
 //! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
 //! 4. LLVM dialect: vector (the matmul micro-kernel's 1-D transfers become
 //!    plain or masked loads and stores), `math.ipowi` → a generated function, math → LLVM
-//!    intrinsics or libm calls, memref (malloc/free), arith, index, func
+//!    intrinsics or libm calls, memref (allocation through the runtime's
+//!    `_mlir_memref_to_llvm_alloc`/`_free`, a per-thread cache of freed
+//!    blocks: `agc_runtime::alloc`), arith, index, func
 //!    (with the `_mlir_ciface_` wrappers), cf, ub, cast reconciliation.
 //!
 //! Every MLIR diagnostic (parse, verify, pass failure) is collected and put
-//! into the [`BackendError::Mlir`] message. The result calls only libc
-//! (`malloc`, `free`) and libm (through LLVM intrinsics such as
+//! into the [`BackendError::Mlir`] message. The result calls only the runtime's
+//! allocator and libm (through LLVM intrinsics such as
 //! `llvm.exp.f32`, or calls such as `tanhf`).
 
 use crate::BackendError;
@@ -47,7 +49,7 @@ unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,\
 convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
 convert-vector-to-llvm,convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
-finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
+finalize-memref-to-llvm{use-generic-functions=1},convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
 convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 
 /// The full pass pipeline text for an optimisation level.

@@ -365,7 +365,6 @@ extern "C" {
     fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
     fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
     fn dlerror() -> *const c_char;
-    fn free(p: *mut c_void);
 }
 
 /// A compiled test library.
@@ -511,7 +510,8 @@ type P = *mut u64;
 
 impl Lib {
     /// Asserts that the kernel object leaves undefined only libc/libm
-    /// symbols and agc's runtime (`agc_rt_*`): no MLIR runtime (`memrefCopy`...).
+    /// symbols and agc's runtime (`agc_rt_*`, the allocator's
+    /// `_mlir_memref_to_llvm_*`): no MLIR runtime (`memrefCopy`...).
     pub fn assert_needs_only_libc_and_libm(&self) {
         let out = Command::new("nm")
             .arg("--undefined-only")
@@ -537,6 +537,7 @@ impl Lib {
             let base = sym.split('@').next().unwrap();
             let ok = libc.iter().any(|a| base.starts_with(a))
                 || base.starts_with("agc_rt_")
+                || base.starts_with("_mlir_memref_to_llvm_")
                 || libm
                     .iter()
                     .any(|m| base == *m || base.strip_suffix('f') == Some(*m));
@@ -672,8 +673,16 @@ impl Lib {
             for t in args {
                 assert_ne!(*a, t.bytes.as_ptr() as u64, "a result aliases an argument");
             }
-            // SAFETY: the caller owns each result's `allocated` pointer.
-            unsafe { free(*a as *mut c_void) };
+            let release = CString::new("_mlir_memref_to_llvm_free").unwrap();
+            // SAFETY: the runtime's allocator, linked into our library.
+            let release = unsafe { dlsym(self.handle, release.as_ptr()) };
+            assert!(!release.is_null(), "missing the runtime's allocator");
+            // SAFETY: `void f(void*)`; the caller owns each result's `allocated` pointer.
+            unsafe {
+                std::mem::transmute::<*mut c_void, extern "C" fn(*mut c_void)>(release)(
+                    *a as *mut c_void,
+                )
+            };
         }
         out
     }
@@ -757,7 +766,9 @@ pub fn run_under_valgrind(
         let mut at = 0;
         let mut frees = String::new();
         for t in &f.result_types {
-            frees.push_str(&format!("      free((void *)ret[{at}]);\n"));
+            frees.push_str(&format!(
+                "      _mlir_memref_to_llvm_free((void *)ret[{at}]);\n"
+            ));
             at += 3 + 2 * t.tensor().rank();
         }
         body.push_str(&format!(
@@ -768,7 +779,7 @@ pub fn run_under_valgrind(
         ));
     }
     let driver = format!(
-        "#include <stdint.h>\n#include <stdlib.h>\n#include <stdio.h>\n{decls}int main(void) {{\n{body}  puts(\"ok\");\n  return 0;\n}}\n"
+        "#include <stdint.h>\n#include <stdlib.h>\n#include <stdio.h>\nvoid _mlir_memref_to_llvm_free(void *);\n{decls}int main(void) {{\n{body}  puts(\"ok\");\n  return 0;\n}}\n"
     );
     std::fs::write(dir.path().join("drv.c"), &driver).unwrap();
     let exe = dir.path().join("drv");

@@ -1,0 +1,252 @@
+//! The buffer allocator of generated code.
+//!
+//! MLIR's memref lowering calls [`_mlir_memref_to_llvm_alloc`],
+//! [`_mlir_memref_to_llvm_aligned_alloc`] and [`_mlir_memref_to_llvm_free`]
+//! (the backend's pipeline asks for these generic names), and the exporter
+//! frees result buffers with [`release`]; every buffer of a generated library
+//! comes from here.
+//!
+//! Each thread keeps the blocks it frees, by size class, for its next
+//! allocation of that class: the temporaries of one loop step or one call are
+//! those of the next. Handing a large block back to glibc returns its pages to
+//! the kernel (mmap threshold, heap trimming), and the next use faults them in
+//! again, zeroed: that was most of the kernel time of a training loop. The
+//! cache is bounded ([`CACHE_BYTES`] per thread, [`BLOCKS_PER_CLASS`] per
+//! class); a block that does not fit goes back to libc, and a thread's cache is
+//! freed when the thread exits, so memory does not grow with the number of
+//! calls.
+
+use std::cell::RefCell;
+use std::ffi::c_void;
+
+extern "C" {
+    fn posix_memalign(out: *mut *mut c_void, align: usize, size: usize) -> i32;
+    fn free(p: *mut c_void);
+}
+
+/// Bytes of freed blocks one thread keeps at most.
+pub const CACHE_BYTES: usize = 64 << 20;
+/// Freed blocks of one size class one thread keeps at most.
+pub const BLOCKS_PER_CLASS: usize = 16;
+/// Bytes before each payload: the block's class (`u64` at `payload - 16`);
+/// also the payload's alignment.
+const HEADER: usize = 64;
+/// The class of a block that is never cached.
+const UNCACHED: u64 = u64::MAX;
+/// Classes: multiples of 32 bytes up to 256, then four per power of two up
+/// to 2^41 bytes.
+const SMALL_CLASSES: usize = 8;
+const NCLASSES: usize = SMALL_CLASSES + 4 * 33;
+
+/// The size class of a request of `n` bytes and the bytes the class holds;
+/// `None` above the largest class.
+fn class_of(n: usize) -> Option<(usize, usize)> {
+    if n <= 256 {
+        let k = n.max(1).div_ceil(32);
+        return Some((k - 1, k * 32));
+    }
+    // 2^p < n <= 2^(p+1): four classes 2^p * (1 + q/4), q = 1..=4.
+    let p = (usize::BITS - 1 - (n - 1).leading_zeros()) as usize;
+    if p > 40 {
+        return None;
+    }
+    let quarter = 1usize << (p - 2);
+    let q = (n - (1 << p)).div_ceil(quarter);
+    let index = SMALL_CLASSES + 4 * (p - 8) + (q - 1);
+    (index < NCLASSES).then_some((index, (1 << p) + q * quarter))
+}
+
+/// One thread's freed blocks (base addresses, each `HEADER` before its payload).
+struct Cache {
+    free: Vec<Vec<usize>>,
+    bytes: usize,
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        for base in self.free.iter().flatten() {
+            // SAFETY: blocks from posix_memalign, owned by the cache alone.
+            unsafe { free(*base as *mut c_void) };
+        }
+    }
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = const {
+        RefCell::new(Cache { free: Vec::new(), bytes: 0 })
+    };
+}
+
+/// Class bytes of `class` (inverse of [`class_of`]).
+fn class_bytes(class: usize) -> usize {
+    if class < SMALL_CLASSES {
+        return (class + 1) * 32;
+    }
+    let c = class - SMALL_CLASSES;
+    let p = 8 + c / 4;
+    (1 << p) + (c % 4 + 1) * (1 << (p - 2))
+}
+
+/// A payload of at least `size` bytes aligned to 64, or NULL when out of
+/// memory.
+pub fn allocate(size: usize) -> *mut c_void {
+    let class = class_of(size);
+    if let Some((c, _)) = class {
+        let reused = CACHE
+            .try_with(|cache| {
+                let mut cache = cache.try_borrow_mut().ok()?;
+                let base = cache.free.get_mut(c)?.pop()?;
+                cache.bytes -= class_bytes(c);
+                Some(base)
+            })
+            .ok()
+            .flatten();
+        if let Some(base) = reused {
+            return (base + HEADER) as *mut c_void;
+        }
+    }
+    let (tag, bytes) = match class {
+        Some((c, b)) => (c as u64, b),
+        None => (UNCACHED, size),
+    };
+    let Some(total) = bytes.checked_add(HEADER) else {
+        return std::ptr::null_mut();
+    };
+    let mut base = std::ptr::null_mut();
+    // SAFETY: a plain aligned allocation into a local out-pointer.
+    if unsafe { posix_memalign(&mut base, HEADER, total) } != 0 || base.is_null() {
+        return std::ptr::null_mut();
+    }
+    let payload = (base as usize + HEADER) as *mut c_void;
+    // SAFETY: the header lies inside the block just allocated.
+    unsafe { *((payload as usize - 16) as *mut u64) = tag };
+    payload
+}
+
+/// Frees a payload from [`allocate`] (NULL is ignored): into this thread's
+/// cache when it has room, else back to libc.
+///
+/// # Safety
+/// `p` is NULL or a live payload returned by [`allocate`].
+pub unsafe fn release(p: *mut c_void) {
+    if p.is_null() {
+        return;
+    }
+    let base = p as usize - HEADER;
+    // SAFETY: the header written by `allocate` (caller contract).
+    let tag = unsafe { *((p as usize - 16) as *const u64) };
+    if tag != UNCACHED {
+        let c = tag as usize;
+        let bytes = class_bytes(c);
+        let kept = CACHE
+            .try_with(|cache| {
+                let Ok(mut cache) = cache.try_borrow_mut() else {
+                    return false;
+                };
+                if cache.bytes + bytes > CACHE_BYTES {
+                    return false;
+                }
+                if cache.free.is_empty() {
+                    cache.free.resize_with(NCLASSES, Vec::new);
+                }
+                if cache.free[c].len() >= BLOCKS_PER_CLASS {
+                    return false;
+                }
+                cache.free[c].push(base);
+                cache.bytes += bytes;
+                true
+            })
+            .unwrap_or(false);
+        if kept {
+            return;
+        }
+    }
+    // SAFETY: the block's base, from posix_memalign.
+    unsafe { free(base as *mut c_void) };
+}
+
+/// `memref.alloc` in generated code: `size` bytes.
+#[no_mangle]
+pub extern "C" fn _mlir_memref_to_llvm_alloc(size: usize) -> *mut c_void {
+    allocate(size)
+}
+
+/// `memref.alloc` with an alignment in generated code: `size` bytes aligned
+/// to `align` (a power of two; payloads are 64-byte aligned, a larger
+/// alignment is served by over-allocating).
+#[no_mangle]
+pub extern "C" fn _mlir_memref_to_llvm_aligned_alloc(align: usize, size: usize) -> *mut c_void {
+    if align <= HEADER {
+        return allocate(size);
+    }
+    // Generated code aligns within the block itself (its `aligned` pointer);
+    // `allocated` must be what `allocate` returned.
+    match size.checked_add(align) {
+        Some(total) => allocate(total),
+        None => std::ptr::null_mut(),
+    }
+}
+
+/// `memref.dealloc` in generated code.
+///
+/// # Safety
+/// `p` is NULL or a live buffer of generated code.
+#[no_mangle]
+pub unsafe extern "C" fn _mlir_memref_to_llvm_free(p: *mut c_void) {
+    // SAFETY: forwarded caller contract.
+    unsafe { release(p) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_cover_their_requests_and_invert() {
+        let mut last = 0;
+        for n in (1..5000).chain([1 << 20, (1 << 20) + 1, 3 << 30, 1 << 41]) {
+            let (c, bytes) = class_of(n).unwrap();
+            assert!(bytes >= n && bytes < n + n / 4 + 32, "{n} -> {bytes}");
+            assert_eq!(class_bytes(c), bytes);
+            assert!(c >= last, "classes grow with the request");
+            last = c;
+        }
+        assert!(class_of((1 << 41) + 1).is_none());
+        assert!(class_of(usize::MAX).is_none());
+    }
+
+    #[test]
+    fn freed_blocks_are_reused_and_aligned() {
+        let a = allocate(100_000);
+        assert!(!a.is_null() && (a as usize).is_multiple_of(64));
+        // SAFETY: a live block of at least 100 000 bytes.
+        unsafe {
+            std::ptr::write_bytes(a as *mut u8, 7, 100_000);
+            release(a);
+        }
+        let b = allocate(99_000);
+        assert_eq!(a, b, "same class, reused");
+        let huge = allocate(CACHE_BYTES + 1);
+        // SAFETY: live blocks.
+        unsafe {
+            release(b);
+            release(huge);
+            release(std::ptr::null_mut());
+        }
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let blocks: Vec<_> = (0..BLOCKS_PER_CLASS + 4).map(|_| allocate(4096)).collect();
+        for &b in &blocks {
+            // SAFETY: live blocks.
+            unsafe { release(b) };
+        }
+        CACHE.with(|c| {
+            let c = c.borrow();
+            let (class, _) = class_of(4096).unwrap();
+            assert_eq!(c.free[class].len(), BLOCKS_PER_CLASS);
+            assert!(c.bytes <= CACHE_BYTES);
+        });
+    }
+}
