@@ -1,12 +1,13 @@
 //! `np.matmul` as one `linalg.generic` contraction.
 //!
-//! The loop nest is `[batch..., m?, n?, k]`: batch dims are the broadcast
+//! The loop nest is `[batch..., m?, k, n?]`: batch dims are the broadcast
 //! of both operands' leading dims (numpy rules, a static 1 reads index 0),
 //! `m` exists when `a` has rank ≥ 2, `n` when `b` has rank ≥ 2, and `k` is
 //! the reduction. A 1-D `a` is a row vector and a 1-D `b` a column vector
 //! whose axis is dropped from the result, exactly as numpy does. The init is
 //! a zero-filled `tensor.empty`; float products accumulate with
-//! `fastmath<contract>`.
+//! `fastmath<contract>` (and `reassoc` for dot products, so that they
+//! vectorise).
 //!
 //! 2-D `f32` matmuls of at least [`GEMM_MIN_FLOPS`]/2 multiply-adds (decided
 //! at run time for symbolic shapes) take the packed, tiled schedule of
@@ -342,9 +343,12 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         next += 1;
         v
     };
+    // `k` before `n`: the innermost loop walks rows of `b` and of the
+    // result contiguously (a vector loop), not a column of `b`.
+    let k_dim = nb + usize::from(ra >= 2);
     let m = (ra >= 2).then(&mut loop_var);
-    let n = (rb >= 2).then(&mut loop_var);
     let k = loop_var();
+    let n = (rb >= 2).then(&mut loop_var);
     let loops = next;
 
     let mut a_tail: Vec<String> = m.iter().cloned().collect();
@@ -359,8 +363,8 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
 
     let zero = types::scalar_lit(out_ty.dtype, 0.0);
     let init = e.filled(out_ty, &zero)?;
-    let mut iterators = vec!["parallel"; loops - 1];
-    iterators.push("reduction");
+    let mut iterators = vec!["parallel"; loops];
+    iterators[k_dim] = "reduction";
     let spec = GenericSpec {
         iterators,
         ins: vec![
@@ -370,13 +374,22 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         outs: vec![operand(&init, out_ty, c_map)],
     };
     let dtype = out_ty.dtype;
+    // With `k` innermost (a 1-D `b`: dot products), the sum may be
+    // reassociated into vector partial sums, as BLAS's `sdot` does.
+    let add_flags = if n.is_none() {
+        "contract,reassoc"
+    } else {
+        "contract"
+    };
     let r = e.generic(&spec, |e, args| {
         let t = elem(dtype);
         let (x, y, acc) = (&args[0], &args[1], &args[2]);
         let s = match dtype {
             DType::F32 | DType::F64 => {
                 let p = e.assign(&format!("arith.mulf {x}, {y} fastmath<contract> : {t}"));
-                e.assign(&format!("arith.addf {acc}, {p} fastmath<contract> : {t}"))
+                e.assign(&format!(
+                    "arith.addf {acc}, {p} fastmath<{add_flags}> : {t}"
+                ))
             }
             DType::I32 | DType::I64 => {
                 let p = e.arith("muli", x, y, t);
