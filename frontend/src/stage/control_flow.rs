@@ -284,7 +284,14 @@ impl Stager {
             weak: false,
         });
         self.bind_merged(&plans, &names, &mut values, scope);
-        for name in &dead {
+        for (name, before) in dead.iter().zip(dead_before) {
+            // Guarding the rest of a block after an exit that may have happened
+            // earlier: a path that exited (a `continue` to the loop head) may still
+            // read its value from before, and the path that ran the rest will not.
+            if let (true, Some(v)) = (clear_flags_in_then, before) {
+                scope.set_local(name, v);
+                continue;
+            }
             let why = format!("it is assigned in the staged `if` at line {line}, but liveness analysis found it unused afterwards (please report this bug)");
             scope.set_local(name, Value::Undefined(Rc::from(why)));
         }
@@ -352,7 +359,10 @@ pub struct IfArms {
     pub within: &'static [Stmt],
     /// The statement that owns the arms (for messages naming assignment lines).
     pub owner: Option<&'static Stmt>,
-    /// The exit flags start out false in `then` (it runs only where no exit happened).
+    /// A guard of the rest of a block after a staged exit (`then` runs only
+    /// where no exit happened): the exit flags start out false in `then`, and
+    /// a variable `then` assigns that is dead after it keeps its value from
+    /// before (the paths that exited may read it).
     pub clear_flags_in_then: bool,
 }
 
