@@ -56,8 +56,10 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
     module.line_starts = std::iter::once(0)
         .chain(file.text.match_indices('\n').map(|(i, _)| i as u32 + 1))
         .collect();
-    agc_ir::verify::verify_module(&module)
-        .map_err(|e| Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string()))?;
+    agc_ir::verify::verify_module(&module).map_err(|e| {
+        tracing::debug!(ir = %agc_ir::print::print_module(&module), "staged module fails verification");
+        Diagnostic::internal(agc_ir::Span::UNKNOWN, e.to_string())
+    })?;
     tracing::debug!(exports = module.exports.len(), "staged module");
     Ok(module)
 }

@@ -34,7 +34,7 @@
 use super::activity::Spec;
 use super::clone::{clone_ops, split_region};
 use super::context::{FnCx, ModCx, Scope};
-use super::dim_witness::dim_witnesses;
+use super::dim_witness::{dim_witnesses, dominating_values};
 use super::reverse::reverse_ops;
 use super::AdError;
 use agc_ir::{ContType, FuncId, Function, OpId, OpKind, RegionId, Span, TensorType, Type, Value};
@@ -206,8 +206,10 @@ fn continuation(
         .copied()
         .filter(|&v| cx.needs_adj(v))
         .collect();
-    let mut visible: Vec<Value> = sc.fwd.keys().copied().collect();
-    visible.sort();
+    let visible: Vec<Value> = dominating_values(src, op)
+        .into_iter()
+        .filter(|v| sc.fwd.contains_key(v))
+        .collect();
     let bound: Vec<Value> = captures.iter().chain(&results).copied().collect();
     captures.extend(dim_witnesses(src, rest, &bound, &visible));
     let ct = cont_type(src, &results, res_adj);

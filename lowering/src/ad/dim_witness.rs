@@ -9,7 +9,7 @@
 //! also captures a *witness*: a visible value whose type names the dim, so
 //! the size travels with the closure.
 
-use agc_ir::{Dim, Function, OpId, Value};
+use agc_ir::{Dim, Function, OpId, RegionId, Value};
 use std::collections::BTreeSet;
 
 /// Source values to capture beside `bound` (the values whose types the
@@ -45,6 +45,36 @@ pub(crate) fn dim_witnesses(
         }
     }
     witnesses
+}
+
+/// The source values defined before `op` on its way from the function body
+/// (parameters, results of earlier ops of `op`'s region and of the regions
+/// around it): those a continuation made at `op` may capture.
+pub(crate) fn dominating_values(f: &Function, op: OpId) -> Vec<Value> {
+    let mut out = Vec::new();
+    collect_dominating(f, f.body, op, &mut out);
+    out
+}
+
+/// Appends to `out` the values of `region` (and of the region on the way
+/// down) defined before `target`; true if `target` is inside `region`.
+fn collect_dominating(f: &Function, region: RegionId, target: OpId, out: &mut Vec<Value>) -> bool {
+    let mark = out.len();
+    out.extend(f.region(region).params.iter().copied());
+    for &o in &f.region(region).ops {
+        if o == target {
+            return true;
+        }
+        let od = f.op(o);
+        for &r in &od.regions {
+            if collect_dominating(f, r, target, out) {
+                return true;
+            }
+        }
+        out.extend(od.results.iter().copied());
+    }
+    out.truncate(mark);
+    false
 }
 
 /// The symbolic dim names of `v`'s type (none for a non-tensor).
