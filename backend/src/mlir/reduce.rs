@@ -114,7 +114,16 @@ fn reduce(
         ReduceKind::Max => types::lowest_lit(dtype),
         ReduceKind::Min => types::highest_lit(dtype),
     };
-    let init = e.filled(out_ty, &init_lit)?;
+    // float32 sums accumulate in float64 and round once: as accurate as
+    // numpy's pairwise sum or better, whatever the order of the loop.
+    let wide = kind == ReduceKind::Sum && dtype == DType::F32;
+    let acc_ty = TensorType::new(if wide { DType::F64 } else { dtype }, out_ty.dims.clone());
+    let init_lit = if wide {
+        types::scalar_lit(DType::F64, 0.0)
+    } else {
+        init_lit
+    };
+    let init = e.filled(&acc_ty, &init_lit)?;
     let (out_map, iterators) = maps(in_ty.rank(), axes, keepdims);
     let spec = GenericSpec {
         iterators,
@@ -123,11 +132,18 @@ fn reduce(
             in_ty,
             identity_map(in_ty.rank()),
         )],
-        outs: vec![operand(&init, out_ty, out_map)],
+        outs: vec![operand(&init, &acc_ty, out_map)],
     };
     let r = e.generic(&spec, |e, args| {
-        let t = elem(dtype);
+        let t = elem(acc_ty.dtype);
         let (x, acc) = (&args[0], &args[1]);
+        let wide_x;
+        let x = if wide {
+            wide_x = e.assign(&format!("arith.extf {x} : f32 to f64"));
+            &wide_x
+        } else {
+            x
+        };
         let op = match (kind, dtype) {
             (ReduceKind::Sum | ReduceKind::Max, DType::Bool) => "ori",
             (ReduceKind::Prod | ReduceKind::Min, DType::Bool) => "andi",
@@ -147,7 +163,23 @@ fn reduce(
         };
         Ok(vec![y])
     })?;
-    Ok(r.into_iter().next().unwrap())
+    let r = r.into_iter().next().unwrap();
+    if !wide {
+        return Ok(r);
+    }
+    let rank = out_ty.rank();
+    let narrow = e.empty(out_ty)?;
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; rank],
+        ins: vec![operand(&r, &acc_ty, identity_map(rank))],
+        outs: vec![operand(&narrow, out_ty, identity_map(rank))],
+    };
+    let n = e.generic(&spec, |e, args| {
+        Ok(vec![
+            e.assign(&format!("arith.truncf {} : f64 to f32", args[0]))
+        ])
+    })?;
+    Ok(n.into_iter().next().unwrap())
 }
 
 fn arg_reduce(
