@@ -1,6 +1,7 @@
 """Uses of a staged recursion's result while its type is still being inferred: written into an
 array by item assignment inside a helper's loop (fuzzer finding 4001-588); the bound of a `for`
-over `range(h.shape[0])` and a `for` over its rows (4001-508)."""
+over `range(h.shape[0])` and a `for` over its rows (4001-508); appended to a list in such a loop
+(4002-466)."""
 import agc
 import agc.numpy as np
 
@@ -22,11 +23,13 @@ def tree(i, left, right, emb, w):
 
 def shrink(h, w):
     acc = h * 0.5
+    rows = []
     for i in range(h.shape[0]):
         acc = acc + w[i] * h[i]
+        rows.append(h * w[i])
     for row in w:
         acc = acc - 0.1 * row
-    return np.sin(acc)
+    return np.sin(acc) + 0.01 * np.sum(np.stack(rows), axis=0)
 
 
 def tree_loops(i, left, right, emb, w):

@@ -70,6 +70,12 @@ pub fn lists_to_stage(
                 }
                 // Typed without staging: the item may be made of values of the region.
                 let first = &now[before.len()];
+                if first.has_bottom() {
+                    // Items of a recursive result not typed yet: so is the list.
+                    drop(now);
+                    scope.set_local(name, Value::Bottom);
+                    continue;
+                }
                 match super::literal::literal_type(first) {
                     Some(ty) => ty,
                     None => s.to_tensor(first, None, span)?.ty,
