@@ -123,6 +123,33 @@ pub fn item_written_names(body: &[Stmt]) -> BTreeSet<String> {
     out
 }
 
+/// Attributes of names assigned in `body` (`obj.attr = v`, `obj.attr += v`,
+/// in tuple targets too, not inside nested defs), as `obj.attr`.
+pub fn attribute_written_names(body: &[Stmt]) -> BTreeSet<String> {
+    fn attr(target: &Expr, out: &mut BTreeSet<String>) {
+        match target {
+            Expr::Attribute(a) => {
+                if let Expr::Name(n) = &*a.value {
+                    out.insert(format!("{}.{}", n.id, a.attr));
+                }
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| attr(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| attr(e, out)),
+            Expr::Starred(s) => attr(&s.value, out),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk::all_stmts(body, false, &mut |s| match s {
+        Stmt::Assign(a) => a.targets.iter().for_each(|t| attr(t, &mut out)),
+        Stmt::AugAssign(a) => attr(&a.target, &mut out),
+        Stmt::AnnAssign(a) => attr(&a.target, &mut out),
+        Stmt::For(l) => attr(&l.target, &mut out),
+        _ => {}
+    });
+    out
+}
+
 /// Names a function's parameters bind.
 pub fn parameter_names(args: &ast::Arguments) -> Vec<String> {
     let mut out: Vec<String> = args

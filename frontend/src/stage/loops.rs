@@ -183,10 +183,18 @@ impl Stager {
                 *list.borrow_mut() = contents;
             }
         };
-        // Object attributes the body changed (directly or in a method) are state too.
+        // Object attributes the body changed (directly or in a method) are state
+        // too, and so are those it assigns (the probe may have assigned a value
+        // equal to the one before, which the loop's state will not be).
         let attrs_after = object_state::snapshot(scope);
         object_state::restore(scope, &attrs_before);
-        for name in object_state::changed(&attrs_before, &attrs_after) {
+        let mut attr_state = object_state::changed(&attrs_before, &attrs_after);
+        attr_state.extend(
+            activity::attribute_written_names(spec.body)
+                .into_iter()
+                .filter(|n| attrs_before.contains_key(n) && attrs_after.contains_key(n)),
+        );
+        for name in attr_state {
             if !names.contains(&name) {
                 initial.push(attrs_before.get(&name).cloned());
                 after_probe.push(attrs_after.get(&name).cloned());
