@@ -85,6 +85,43 @@ fn while_loop() -> agc_ir::Function {
     b.ret(&[r[1], r[0]])
 }
 
+/// `def halve(x): s = x; while np.sum(s) > 1: s = s * 0.5; return s`: a
+/// `while` whose condition is computed from the state (not a counted loop).
+fn halving_loop() -> agc_ir::Function {
+    let state = [ty(F64, &["B"])];
+    let (mut b, p) = Fb::new("halve", &[ty(F64, &["B"])]);
+    let (before, bp) = b.region(&state);
+    let (after, ap) = b.region(&state);
+    let body = b.at(before);
+    let total = b.op(
+        OpKind::Reduce {
+            kind: ReduceKind::Sum,
+            axes: vec![0],
+            keepdims: false,
+        },
+        &[bp[0]],
+        st(F64, &[]),
+    );
+    let one = b.op(
+        OpKind::Const(ConstData::Float(vec![1.0])),
+        &[],
+        st(F64, &[]),
+    );
+    let c = b.ew(OpKind::Compare(CmpOp::Gt), &[total, one], Bool);
+    b.term(OpKind::Condition, &[c, bp[0]]);
+    b.at(after);
+    let half = b.op(
+        OpKind::Const(ConstData::Float(vec![0.5])),
+        &[],
+        st(F64, &[]),
+    );
+    let s = b.ew(OpKind::Binary(BinaryOp::Mul), &[ap[0], half], F64);
+    b.term(OpKind::Yield, &[s]);
+    b.at(body);
+    let r = b.op_multi(OpKind::While, &[p[0]], &state, vec![before, after]);
+    b.ret(&[r[0]])
+}
+
 /// `def fact(n): return 1 if n <= 1 else n * fact(n - 1)` (function 0 of the module).
 fn fact() -> agc_ir::Function {
     let (mut b, p) = Fb::new("fact", &[st(I64, &[])]);
@@ -139,6 +176,7 @@ fn module() -> Vec<agc_ir::Function> {
     funcs.extend(calls()); // norms, sq
     funcs.push(ifsel());
     funcs.push(while_loop());
+    funcs.push(halving_loop());
     funcs
 }
 
@@ -170,7 +208,17 @@ fn if_while_and_calls_compute_what_python_does() {
         }
     }
 
-    for (n, steps) in [(3, 4), (0, 2), (5, 0)] {
+    // The counted loop is an `scf.for` (no state copies), the other an `scf.while`.
+    assert_eq!(lib.mlir.matches("scf.while").count(), 1, "{}", lib.mlir);
+    let x = Tensor::new(F64, &[3], &[4.0, 2.0, 3.0]);
+    let r = lib.call("halve", &[&x]);
+    assert_close(
+        "halve",
+        &r[0],
+        &Tensor::new(F64, &[3], &[0.25, 0.125, 0.1875]),
+    ); // sums 9, 4.5, 2.25, 1.125, 0.5625
+
+    for (n, steps) in [(3, 4), (0, 2), (5, 0), (2, -3)] {
         let x = Tensor::rand(F64, &[n], 9);
         let k = Tensor::new(I64, &[], &[steps as f64]);
         let r = lib.call("loop", &[&x, &k]);
@@ -185,7 +233,7 @@ fn if_while_and_calls_compute_what_python_does() {
         assert_close(
             "loop i",
             &r[1],
-            &Tensor::new(I64, &[], &[steps.max(0) as f64]),
+            &Tensor::new(I64, &[], &[steps.max(0) as f64]), // where the loop stopped
         );
     }
 

@@ -16,8 +16,8 @@
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    capture_lifetime, checks, constant, contraction, control, elementwise, gather, index, layout,
-    reduce, result_alias, take, types,
+    capture_lifetime, checks, constant, contraction, control, counted_loop, elementwise, gather,
+    index, layout, reduce, result_alias, take, types,
 };
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
@@ -309,7 +309,12 @@ fn in_op(err: BackendError, op: OpId, od: &OpData) -> BackendError {
 fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
     let one = match &od.kind {
         OpKind::If => return control::if_op(e, od),
-        OpKind::While => return control::while_op(e, od),
+        OpKind::While => {
+            return match counted_loop::counted(e.f, od) {
+                Some(c) => counted_loop::for_op(e, od, &c),
+                None => control::while_op(e, od),
+            }
+        }
         OpKind::Call { .. } => return control::call(e, od),
         OpKind::MakeCont { .. } => return continuation::make_cont(e, od),
         OpKind::Apply => return continuation::apply(e, od),

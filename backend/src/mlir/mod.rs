@@ -92,6 +92,7 @@ mod constant;
 mod continuation;
 mod contraction;
 mod control;
+mod counted_loop;
 mod elementwise;
 mod emitter;
 mod function;
