@@ -17,7 +17,7 @@
 use super::emitter::{operand, FnEmitter, GenericSpec};
 use super::types::{self, elem};
 use crate::BackendError;
-use agc_ir::{DType, Dim, OpData};
+use agc_ir::{DType, Dim, Function, OpData, OpKind, Value, ValueDef};
 
 /// Map results for a batched operand: its leading `batch` dims right-aligned
 /// against the result's `nb` batch loops, then the given trailing loops.
@@ -37,6 +37,24 @@ fn batch_map(dims: &[Dim], batch: usize, res_batch: &[Dim], trailing: &[String])
     m
 }
 
+/// A 2-D operand of a matmul read through the `transpose` that made it:
+/// the transpose's source (`[cols, rows]` of the operand), when `v` is a
+/// 2-D transpose. The transposed copy is then never made (it is dead once
+/// every matmul reads the source).
+fn transposed_source(f: &Function, v: Value) -> Option<Value> {
+    let ValueDef::Result { op, .. } = f.value(v).def else {
+        return None;
+    };
+    let od = f.op(op);
+    matches!(&od.kind, OpKind::Transpose { perm } if perm[..] == [1, 0]).then(|| od.operands[0])
+}
+
+/// The fewest rows of A, and the least depth, for which the packed schedule
+/// is used: with fewer rows packing B costs as much as the product, and with
+/// less depth (an outer product) each C tile is loaded and stored for a
+/// handful of FMAs.
+const GEMM_MIN_EXTENT: i64 = 4;
+
 /// Lowers a `matmul`; returns the result tensor.
 pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let (a_ty, b_ty, out_ty) = (
@@ -51,13 +69,17 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         .iter()
         .map(|d| d.as_static())
         .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
-    match static_flops {
-        Some(f) if f >= GEMM_MIN_FLOPS => {
+    let thin = [&a_ty.dims[0], &a_ty.dims[1]]
+        .iter()
+        .any(|d| d.as_static().is_some_and(|n| n < GEMM_MIN_EXTENT));
+    match (static_flops, thin) {
+        (_, true) => generic(e, od),
+        (Some(f), false) if f >= GEMM_MIN_FLOPS => {
             let bp = pack_b(e, od)?;
             gemm(e, od, &bp)
         }
-        Some(_) => generic(e, od),
-        None => {
+        (Some(_), false) => generic(e, od),
+        (None, false) => {
             // Run-time sizes: the schedule when the product is big enough.
             let m = e.dim_size(&a_ty.dims[0])?;
             let k = e.dim_size(&a_ty.dims[1])?;
@@ -65,7 +87,12 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
             let mk = e.arith("muli", &m, &k, "index");
             let mnk = e.arith("muli", &mk, &n, "index");
             let min = e.index_const(GEMM_MIN_FLOPS / 2);
-            let big = e.cmpi("uge", &mnk, &min, "index");
+            let enough = e.cmpi("uge", &mnk, &min, "index");
+            let min_extent = e.index_const(GEMM_MIN_EXTENT);
+            let rows = e.cmpi("uge", &m, &min_extent, "index");
+            let depth = e.cmpi("uge", &k, &min_extent, "index");
+            let wide = e.arith("andi", &rows, &depth, "i1");
+            let big = e.arith("andi", &enough, &wide, "i1");
             let t = types::tensor(out_ty);
             // B packed outside the branch when its size alone makes the
             // product big enough for every M >= 1: loop-invariant-code-motion
@@ -172,8 +199,11 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
         e.ty(od.results[0]),
     );
     let GemmTiles { mr, nr, mc, kc, nc } = gemm_tiles();
-    let a = e.val(od.operands[0])?;
-    let (at, ct) = (types::tensor(a_ty), types::tensor(out_ty));
+    // A's element (row, k), or the transposed source's (k, row).
+    let a_src = transposed_source(e.f, od.operands[0]);
+    let a = e.val(a_src.unwrap_or(od.operands[0]))?;
+    let at = types::tensor(e.ty(a_src.unwrap_or(od.operands[0])));
+    let ct = types::tensor(out_ty);
     let m = e.dim_size(&a_ty.dims[0])?;
     let k = e.dim_size(&a_ty.dims[1])?;
     let n = e.dim_size(&b_ty.dims[1])?;
@@ -248,7 +278,12 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
     ));
     let mut next = Vec::new();
     for (q, acc) in args.iter().enumerate() {
-        let x = e.assign(&format!("tensor.extract {a}[{}, {kv}] : {at}", rows[q].1));
+        let (r, c) = if a_src.is_some() {
+            (kv.as_str(), rows[q].1.as_str())
+        } else {
+            (rows[q].1.as_str(), kv.as_str())
+        };
+        let x = e.assign(&format!("tensor.extract {a}[{r}, {c}] : {at}"));
         let xb = e.assign(&format!("vector.broadcast {x} : f32 to {vt}"));
         next.push(e.assign(&format!("vector.fma {xb}, {bv}, {acc} : {vt}")));
     }
@@ -287,8 +322,9 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
 fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let b_ty = e.ty(od.operands[1]);
     let nr = gemm_tiles().nr;
-    let b = e.val(od.operands[1])?;
-    let bt = types::tensor(b_ty);
+    let b_src = transposed_source(e.f, od.operands[1]);
+    let b = e.val(b_src.unwrap_or(od.operands[1]))?;
+    let bt = types::tensor(e.ty(b_src.unwrap_or(od.operands[1])));
     let k = e.dim_size(&b_ty.dims[0])?;
     let n = e.dim_size(&b_ty.dims[1])?;
     let c0 = e.index_const(0);
@@ -310,12 +346,41 @@ fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         "{r2} = scf.for {kk} = {c0} to {k} step {c1} iter_args({t2} = {t}) -> ({pt}) {{"
     ));
     e.enter();
-    let v = e.assign(&format!(
-        "vector.transfer_read {b}[{kk}, {col}], {zero} : {bt}, {vt}"
-    ));
-    let w = e.assign(&format!(
-        "vector.transfer_write {v}, {t2}[{j}, {kk}, {c0}] {{in_bounds = [true]}} : {vt}, {pt}"
-    ));
+    let w = match b_src {
+        None => {
+            let v = e.assign(&format!(
+                "vector.transfer_read {b}[{kk}, {col}], {zero} : {bt}, {vt}"
+            ));
+            e.assign(&format!(
+                "vector.transfer_write {v}, {t2}[{j}, {kk}, {c0}] {{in_bounds = [true]}} : {vt}, {pt}"
+            ))
+        }
+        // B = Sᵀ: the panel row is a column of S, read element by element
+        // (zero past N).
+        Some(_) => {
+            let (l, t3, r3) = (e.fresh("l"), e.fresh("t"), e.fresh("bpl"));
+            e.line(&format!(
+                "{r3} = scf.for {l} = {c0} to {cnr} step {c1} iter_args({t3} = {t2}) -> ({pt}) {{"
+            ));
+            e.enter();
+            let col_l = e.arith("addi", &col, &l, "index");
+            let inside = e.cmpi("ult", &col_l, &n, "index");
+            let (b2, bt2) = (b.clone(), bt.clone());
+            let x = e.scf_if(
+                &inside,
+                "f32",
+                |e| Ok(e.assign(&format!("tensor.extract {b2}[{col_l}, {kk}] : {bt2}"))),
+                |_| Ok(zero.clone()),
+            )?;
+            let t4 = e.assign(&format!(
+                "tensor.insert {x} into {t3}[{j}, {kk}, {l}] : {pt}"
+            ));
+            e.line(&format!("scf.yield {t4} : {pt}"));
+            e.leave();
+            e.line("}");
+            r3
+        }
+    };
     e.line(&format!("scf.yield {w} : {pt}"));
     e.leave();
     e.line("}");
@@ -343,23 +408,44 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         next += 1;
         v
     };
-    // `k` before `n`: the innermost loop walks rows of `b` and of the
-    // result contiguously (a vector loop), not a column of `b`.
-    let k_dim = nb + usize::from(ra >= 2);
+    // 2-D operands made by a transpose are read through it (a swapped map).
+    let a_src = (ra == 2)
+        .then(|| transposed_source(e.f, od.operands[0]))
+        .flatten();
+    let b_src = (rb == 2)
+        .then(|| transposed_source(e.f, od.operands[1]))
+        .flatten();
+    // The innermost loop walks memory contiguously: `n` (rows of `b` and
+    // of the result) when `b` is row-major, else `k` (dot products).
+    let k_inner = b_src.is_some();
     let m = (ra >= 2).then(&mut loop_var);
-    let k = loop_var();
-    let n = (rb >= 2).then(&mut loop_var);
+    let (k, n) = if k_inner {
+        let n = (rb >= 2).then(&mut loop_var);
+        (loop_var(), n)
+    } else {
+        let k = loop_var();
+        (k, (rb >= 2).then(&mut loop_var))
+    };
+    let k_dim: usize = k[1..].parse().expect("loop names are d<N>");
     let loops = next;
 
     let mut a_tail: Vec<String> = m.iter().cloned().collect();
     a_tail.push(k.clone());
     let mut b_tail = vec![k];
     b_tail.extend(n.iter().cloned());
+    if a_src.is_some() {
+        a_tail.reverse();
+    }
+    if b_src.is_some() {
+        b_tail.reverse();
+    }
     let a_map = batch_map(&a_ty.dims, a_batch, res_batch, &a_tail);
     let b_map = batch_map(&b_ty.dims, b_batch, res_batch, &b_tail);
     let mut c_map: Vec<String> = (0..nb).map(|i| format!("d{i}")).collect();
     c_map.extend(m.iter().cloned());
     c_map.extend(n.iter().cloned());
+    let a_in = a_src.unwrap_or(od.operands[0]);
+    let b_in = b_src.unwrap_or(od.operands[1]);
 
     let zero = types::scalar_lit(out_ty.dtype, 0.0);
     let init = e.filled(out_ty, &zero)?;
@@ -368,15 +454,15 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let spec = GenericSpec {
         iterators,
         ins: vec![
-            operand(&e.val(od.operands[0])?, a_ty, a_map),
-            operand(&e.val(od.operands[1])?, b_ty, b_map),
+            operand(&e.val(a_in)?, e.ty(a_in), a_map),
+            operand(&e.val(b_in)?, e.ty(b_in), b_map),
         ],
         outs: vec![operand(&init, out_ty, c_map)],
     };
     let dtype = out_ty.dtype;
-    // With `k` innermost (a 1-D `b`: dot products), the sum may be
+    // With `k` innermost (dot products), the sum may be
     // reassociated into vector partial sums, as BLAS's `sdot` does.
-    let add_flags = if n.is_none() {
+    let add_flags = if n.is_none() || k_inner {
         "contract,reassoc"
     } else {
         "contract"
