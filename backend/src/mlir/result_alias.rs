@@ -5,26 +5,27 @@
 //! value, values CSE merged, a view of another result), which the caller
 //! would free twice; so `function::emit_return` copies a result slot unless
 //! this analysis shows that its buffer is fresh and differs from every
-//! earlier slot's.
+//! earlier slot's that is returned without a copy.
 //!
 //! A value is *fresh* when its op always writes a buffer of its own (or one
 //! bufferization may reuse in place, which only happens to a dead operand,
 //! and a returned value is live): elementwise ops, matmul, reductions over
 //! some axis, fills, gathers and scatters, item updates, and the results of
 //! calls, `apply` and `cont_outputs` (fresh buffers by the calling
-//! convention); an `if` result is fresh when each branch yields, at its
-//! position, a fresh value made in that branch that no other position of
-//! the branch yields. Views (reshape, slices, indexing), casts, transposes,
+//! convention); an `if` result is fresh when each branch yields a fresh
+//! value at its position. Views (reshape, slices, indexing), casts, transposes,
 //! broadcasts and constants may share a buffer (or fold into their operand)
 //! and are never fresh. Two fresh values share a buffer only if CSE merges
-//! them: structural value numbers ([`ValueNumbers`]) tell them apart.
+//! them (structural value numbers, [`ValueNumbers`], tell them apart) or, for
+//! `if` results, if some branch yields values that may share one.
 
-use agc_ir::{Function, OpKind, RegionId, Value, ValueDef};
+use agc_ir::{Function, OpId, OpKind, RegionId, Value, ValueDef};
 use std::collections::HashMap;
 
 /// For each result slot of `f` (the operands of its `return`), whether it
-/// may be returned without a copy: the first slot, and fresh values whose
-/// value number differs from every earlier slot's, all fresh too.
+/// may be returned without a copy: the first slot, and fresh values that
+/// share no buffer with an earlier slot returned without a copy (an earlier
+/// slot that is copied gets a buffer of its own, which nothing else holds).
 pub fn own_buffers(f: &Function) -> Vec<bool> {
     let term = *f
         .region(f.body)
@@ -33,11 +34,58 @@ pub fn own_buffers(f: &Function) -> Vec<bool> {
         .expect("the body ends in a terminator");
     let rets = &f.op(term).operands;
     let mut vn = ValueNumbers::new(f);
-    let fresh: Vec<bool> = rets.iter().map(|&v| is_fresh(f, v, &mut vn)).collect();
-    let numbers: Vec<u32> = rets.iter().map(|&v| vn.of(v)).collect();
-    (0..rets.len())
-        .map(|i| i == 0 || (fresh[i] && (0..i).all(|j| fresh[j] && numbers[j] != numbers[i])))
-        .collect()
+    let mut own: Vec<bool> = Vec::with_capacity(rets.len());
+    for (i, &v) in rets.iter().enumerate() {
+        let ok = i == 0
+            || (is_fresh(f, v) && (0..i).all(|j| !own[j] || !may_share(f, rets[j], v, &mut vn)));
+        own.push(ok);
+    }
+    own
+}
+
+/// Whether `a` and `b` may hold the same buffer: the same value, a value
+/// that is not fresh (a view, a parameter), values CSE could merge, or `if`
+/// results some branch yields such values for.
+fn may_share(f: &Function, a: Value, b: Value, vn: &mut ValueNumbers) -> bool {
+    if a == b {
+        return true;
+    }
+    match (if_result(f, a), if_result(f, b)) {
+        (Some((op, p)), Some((op2, q))) if op == op2 => f
+            .op(op)
+            .regions
+            .iter()
+            .any(|&r| may_share(f, yielded(f, r, p), yielded(f, r, q), vn)),
+        (Some((op, p)), _) => f
+            .op(op)
+            .regions
+            .iter()
+            .any(|&r| may_share(f, yielded(f, r, p), b, vn)),
+        (_, Some((op, q))) => f
+            .op(op)
+            .regions
+            .iter()
+            .any(|&r| may_share(f, a, yielded(f, r, q), vn)),
+        (None, None) => !is_fresh(f, a) || !is_fresh(f, b) || vn.of(a) == vn.of(b),
+    }
+}
+
+/// The `if` op and result position of `v`, if an `if` makes it.
+fn if_result(f: &Function, v: Value) -> Option<(OpId, usize)> {
+    match f.value(v).def {
+        ValueDef::Result { op, index } if f.op(op).kind == OpKind::If => Some((op, index)),
+        _ => None,
+    }
+}
+
+/// What branch `r` yields at `index`.
+fn yielded(f: &Function, r: RegionId, index: usize) -> Value {
+    let term = *f
+        .region(r)
+        .ops
+        .last()
+        .expect("verified regions end in a terminator");
+    f.op(term).operands[index]
 }
 
 /// Structural value numbers: equal for values CSE could merge (same op
@@ -93,8 +141,10 @@ impl<'f> ValueNumbers<'f> {
     }
 }
 
-/// True when `v` always holds a buffer of its own (see the module doc).
-fn is_fresh(f: &Function, v: Value, vn: &mut ValueNumbers) -> bool {
+/// True when `v` always holds a buffer of its own (see the module doc); an
+/// `if` result when every branch yields such a value (shared buffers
+/// between positions are [`may_share`]'s concern).
+fn is_fresh(f: &Function, v: Value) -> bool {
     let ValueDef::Result { op, index } = f.value(v).def else {
         return false;
     };
@@ -113,27 +163,12 @@ fn is_fresh(f: &Function, v: Value, vn: &mut ValueNumbers) -> bool {
         | OpKind::Apply
         | OpKind::ContOutputs => true,
         OpKind::Reduce { axes, .. } => !axes.is_empty(),
-        OpKind::If => od.regions.iter().all(|&r| fresh_yield(f, r, index, vn)),
+        OpKind::If => od
+            .regions
+            .iter()
+            .all(|&r| is_fresh(f, yielded(f, r, index))),
         _ => false,
     }
-}
-
-/// True when region `r` (an `if` branch) yields at position `index` a fresh
-/// value made in `r` that no other position of its yield holds.
-fn fresh_yield(f: &Function, r: RegionId, index: usize, vn: &mut ValueNumbers) -> bool {
-    let ops = &f.region(r).ops;
-    let Some(&term) = ops.last() else {
-        return false;
-    };
-    let yields = &f.op(term).operands;
-    let y = yields[index];
-    let made_here = matches!(f.value(y).def, ValueDef::Result { op, .. } if ops.contains(&op));
-    made_here
-        && is_fresh(f, y, vn)
-        && yields
-            .iter()
-            .enumerate()
-            .all(|(j, &w)| j == index || vn.of(w) != vn.of(y))
 }
 
 #[cfg(test)]
@@ -179,6 +214,90 @@ mod tests {
             vec![a, a, x, r]
         });
         assert_eq!(own_buffers(&f), vec![true, false, false, false]);
+    }
+
+    #[test]
+    fn a_copied_slot_does_not_force_copies_of_later_fresh_slots() {
+        let f = function(|f, x| {
+            let ty = f.ty(x).clone();
+            let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty.clone());
+            let m = op(f, OpKind::Binary(BinaryOp::Mul), vec![x, x], ty.clone());
+            let s = op(f, OpKind::Binary(BinaryOp::Sub), vec![x, x], ty);
+            // a, a again (copied), then m and s: distinct from every slot returned as is.
+            vec![a, a, m, s, x]
+        });
+        assert_eq!(own_buffers(&f), vec![true, false, true, true, false]);
+    }
+
+    #[test]
+    fn a_first_slot_that_may_be_a_view_copies_the_rest() {
+        let f = function(|f, x| {
+            let ty = f.ty(x).clone();
+            let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty);
+            let flat = Type::Tensor(TensorType::new(DType::F32, vec![Dim::Sym("(B*4)".into())]));
+            let r = op(f, OpKind::Reshape, vec![a], flat);
+            vec![r, a]
+        });
+        assert_eq!(own_buffers(&f), vec![true, false]);
+    }
+
+    #[test]
+    fn if_results_share_only_what_a_branch_yields_twice() {
+        // if c { yield fill0, fill0, x + x } else { yield x * x, x - x, x * x }
+        let f = function(|f, x| {
+            let ty = f.ty(x).clone();
+            let b = Type::Tensor(TensorType::scalar(DType::Bool));
+            let c = op(f, OpKind::Const(ConstData::Bool(vec![true])), vec![], b);
+            let (then_r, else_r) = (f.new_region(&[]), f.new_region(&[]));
+            let zero = Type::Tensor(TensorType::scalar(DType::F32));
+            let add = |f: &mut Function, r, kind, operands, ty: &Type| {
+                f.append_op(r, kind, operands, vec![ty.clone()], vec![], Span::UNKNOWN)
+                    .1[0]
+            };
+            let z = add(
+                f,
+                then_r,
+                OpKind::Const(ConstData::Float(vec![0.0])),
+                vec![],
+                &zero,
+            );
+            let z1 = add(f, then_r, OpKind::Fill, vec![z], &ty);
+            let z2 = add(f, then_r, OpKind::Fill, vec![z], &ty);
+            let a = add(f, then_r, OpKind::Binary(BinaryOp::Add), vec![x, x], &ty);
+            f.append_op(
+                then_r,
+                OpKind::Yield,
+                vec![z1, z2, a],
+                vec![],
+                vec![],
+                Span::UNKNOWN,
+            );
+            let m = add(f, else_r, OpKind::Binary(BinaryOp::Mul), vec![x, x], &ty);
+            let d = add(f, else_r, OpKind::Binary(BinaryOp::Sub), vec![x, x], &ty);
+            f.append_op(
+                else_r,
+                OpKind::Yield,
+                vec![m, d, m],
+                vec![],
+                vec![],
+                Span::UNKNOWN,
+            );
+            let body = f.body;
+            let r = f
+                .append_op(
+                    body,
+                    OpKind::If,
+                    vec![c],
+                    vec![ty.clone(); 3],
+                    vec![then_r, else_r],
+                    Span::UNKNOWN,
+                )
+                .1;
+            vec![r[0], r[1], r[2]]
+        });
+        // Slot 1 may be slot 0's buffer (CSE merges the fills); slot 2 may be
+        // slot 0's in the else branch (the same value).
+        assert_eq!(own_buffers(&f), vec![true, false, false]);
     }
 
     #[test]
