@@ -21,6 +21,10 @@ use super::types::{self, elem};
 use crate::BackendError;
 use agc_ir::{ArgKind, DType, OpData, OpKind, ReduceKind, TensorType};
 
+/// The number of elements numpy's float sums add in order before its
+/// pairwise summation takes over.
+const NUMPY_PAIRWISE_BLOCK: i64 = 8;
+
 /// Output map and iterator kinds for reducing `axes` of a rank-`rank` nest.
 fn maps(rank: usize, axes: &[usize], keepdims: bool) -> (Vec<String>, Vec<&'static str>) {
     let mut out = Vec::new();
@@ -114,9 +118,17 @@ fn reduce(
         ReduceKind::Max => types::lowest_lit(dtype),
         ReduceKind::Min => types::highest_lit(dtype),
     };
-    // float32 sums accumulate in float64 and round once: as accurate as
-    // numpy's pairwise sum or better, whatever the order of the loop.
-    let wide = kind == ReduceKind::Sum && dtype == DType::F32;
+    // float32 sums of many elements accumulate in float64 and round once:
+    // as accurate as numpy's pairwise sum or better, whatever the order of
+    // the loop. Below numpy's pairwise block (8) numpy adds in order in
+    // float32, and so does this, bit for bit.
+    let reduced: Option<i64> = axes
+        .iter()
+        .map(|&a| in_ty.dims[a].as_static())
+        .try_fold(1i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
+    let wide = kind == ReduceKind::Sum
+        && dtype == DType::F32
+        && reduced.is_none_or(|n| n >= NUMPY_PAIRWISE_BLOCK);
     let acc_ty = TensorType::new(if wide { DType::F64 } else { dtype }, out_ty.dims.clone());
     let init_lit = if wide {
         types::scalar_lit(DType::F64, 0.0)
