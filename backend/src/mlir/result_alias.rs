@@ -18,13 +18,19 @@
 //! broadcasts and constants may share a buffer (or fold into their operand)
 //! and are never fresh. Two fresh values share a buffer only if CSE merges
 //! them: structural value numbers ([`ValueNumbers`]) tell them apart.
+//!
+//! The first slot is always returned as it is (the deallocation pipeline
+//! clones it when the function does not own it); a later fresh slot still
+//! needs no copy when that first slot is not fresh, if the buffers the
+//! first slot may hold ([`roots`]) are not among those it may hold.
 
 use agc_ir::{Function, OpKind, RegionId, Value, ValueDef};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 /// For each result slot of `f` (the operands of its `return`), whether it
-/// may be returned without a copy: the first slot, and fresh values whose
-/// value number differs from every earlier slot's, all fresh too.
+/// may be returned without a copy: the first slot, and fresh values
+/// distinct from every earlier slot returned without a copy (another
+/// value number for a fresh one, no common root for the first slot).
 pub fn own_buffers(f: &Function) -> Vec<bool> {
     let term = *f
         .region(f.body)
@@ -35,9 +41,58 @@ pub fn own_buffers(f: &Function) -> Vec<bool> {
     let mut vn = ValueNumbers::new(f);
     let fresh: Vec<bool> = rets.iter().map(|&v| is_fresh(f, v, &mut vn)).collect();
     let numbers: Vec<u32> = rets.iter().map(|&v| vn.of(v)).collect();
-    (0..rets.len())
-        .map(|i| i == 0 || (fresh[i] && (0..i).all(|j| fresh[j] && numbers[j] != numbers[i])))
-        .collect()
+    let mut own: Vec<bool> = Vec::with_capacity(rets.len());
+    for i in 0..rets.len() {
+        let distinct = |j: usize, vn: &mut ValueNumbers| {
+            if fresh[j] {
+                numbers[j] != numbers[i]
+            } else {
+                match (roots(f, rets[j], vn), roots(f, rets[i], vn)) {
+                    (Some(a), Some(b)) => a.is_disjoint(&b),
+                    _ => false,
+                }
+            }
+        };
+        let ok = i == 0 || (fresh[i] && (0..i).all(|j| !own[j] || distinct(j, &mut vn)));
+        own.push(ok);
+    }
+    own
+}
+
+/// The buffers `v` may hold, as value numbers of the values that made
+/// them (`None`: unknown): a fresh value's own; an `if` result, those of
+/// the values its branches yield there; another op's result, its own and
+/// its operands' (a view or a cast may share its operand's buffer); a
+/// parameter, its own. A loop's state and results are unknown.
+fn roots(f: &Function, v: Value, vn: &mut ValueNumbers) -> Option<BTreeSet<u32>> {
+    let ValueDef::Result { op, index } = f.value(v).def else {
+        return match f.value(v).def {
+            ValueDef::Param { region, .. } if region == f.body => Some([vn.of(v)].into()),
+            _ => None,
+        };
+    };
+    let od = f.op(op);
+    match od.kind {
+        OpKind::If => {
+            let mut all = BTreeSet::new();
+            for &r in &od.regions {
+                let &term = f.region(r).ops.last()?;
+                all.extend(roots(f, f.op(term).operands[index], vn)?);
+            }
+            Some(all)
+        }
+        OpKind::While => None,
+        _ if is_fresh(f, v, vn) => Some([vn.of(v)].into()),
+        _ => {
+            let mut all: BTreeSet<u32> = [vn.of(v)].into();
+            for &x in &od.operands {
+                if f.ty(x).as_tensor().is_some() {
+                    all.extend(roots(f, x, vn)?);
+                }
+            }
+            Some(all)
+        }
+    }
 }
 
 /// Structural value numbers: equal for values CSE could merge (same op
@@ -198,6 +253,20 @@ mod tests {
             let a1 = op(f, OpKind::Binary(BinaryOp::Add), vec![x, z1], ty.clone());
             let a2 = op(f, OpKind::Binary(BinaryOp::Add), vec![x, z2], ty);
             vec![a1, a2, z1]
+        });
+        assert_eq!(own_buffers(&f), vec![true, false, true]);
+    }
+
+    #[test]
+    fn a_first_slot_that_is_not_fresh_copies_only_what_it_may_hold() {
+        let f = function(|f, x| {
+            let ty = f.ty(x).clone();
+            let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty.clone());
+            let m = op(f, OpKind::Binary(BinaryOp::Mul), vec![x, x], ty);
+            let flat = Type::Tensor(TensorType::new(DType::F32, vec![Dim::Sym("(B*4)".into())]));
+            let r = op(f, OpKind::Reshape, vec![a], flat);
+            // The view of `a` first: `a` needs a copy, `m` does not.
+            vec![r, a, m]
         });
         assert_eq!(own_buffers(&f), vec![true, false, true]);
     }
