@@ -29,8 +29,12 @@ pub(crate) fn reverse_if(
         return Ok(());
     }
     let span = od.span;
-    let seeds: Vec<Option<Value>> = od.results.iter().map(|r| sc.adj.get(r).copied()).collect();
-    adjoint_if(cx, region, op, sc, |cx, nr, r, inner| {
+    let seeds: Vec<Option<Value>> = od
+        .results
+        .iter()
+        .map(|&r| cx.adj(region, span, sc, r))
+        .collect();
+    adjoint_if(cx, region, op, &[], sc, |cx, nr, r, inner| {
         let (ops, yields) = split_region(cx.src, r);
         clone_ops(cx, nr, &ops, inner)?;
         for (seed, y) in seeds.iter().zip(&yields) {
@@ -45,21 +49,29 @@ pub(crate) fn reverse_if(
 /// An `if` on the condition of source `if` op `op` whose branches `fill`
 /// builds (given the new region, the source region and a scope seeing the
 /// forward values outside) and then yield the adjoints of the active
-/// values the source branches read from outside; those are added to theirs.
+/// values the source branches read from outside and of `handed` (values
+/// whose accumulated adjoints the branches receive); those are added to
+/// theirs.
 pub(crate) fn adjoint_if(
     cx: &mut FnCx,
     region: RegionId,
     op: OpId,
+    handed: &[Value],
     sc: &mut Scope,
     mut fill: impl FnMut(&mut FnCx, RegionId, RegionId, &mut Scope) -> Result<(), AdError>,
 ) -> Result<(), AdError> {
     let src = cx.src;
     let od = src.op(op);
     let span = od.span;
-    let free: Vec<Value> = free_values(src, &od.regions)
+    let mut free: Vec<Value> = free_values(src, &od.regions)
         .into_iter()
         .filter(|&v| cx.needs_adj(v))
         .collect();
+    for &v in handed {
+        if !free.contains(&v) {
+            free.push(v);
+        }
+    }
     let cond = cx.fwd(sc, od.operands[0], span)?;
     let mut branches = Vec::new();
     for &r in &od.regions {
@@ -71,7 +83,7 @@ pub(crate) fn adjoint_if(
         fill(cx, nr, r, &mut inner)?;
         let outs: Vec<Value> = free
             .iter()
-            .map(|&v| cx.adj_or_zeros(nr, span, &inner, v))
+            .map(|&v| cx.adj_or_zeros(nr, span, &mut inner, v))
             .collect();
         cx.builder(nr, span).terminate(OpKind::Yield, outs);
         branches.push(nr);
