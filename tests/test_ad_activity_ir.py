@@ -7,7 +7,9 @@ requested gradient depends on.
 - the same model differentiated with respect to the table does build its adjoint (so the check
   above means something), as one buffer: the functions of the recursion never fill a tensor of
   the table's type with zeros nor add two of them; each leaf adds its row in place
-  (`dyn_update_add`) into the adjoint the continuation hands it.
+  (`dyn_update_add`) into the adjoint the continuation hands it;
+- zero adjoints are symbolic: the gradient of straight-line code makes no zero tensor of the
+  weights' type.
 """
 
 import re
@@ -123,3 +125,22 @@ def test_an_undifferentiated_table_passed_down_a_recursion_gets_no_adjoint(agc_b
         assert len(got) == len(want)
         for a, b in zip(got, want):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5 * max(1.0, np.abs(b).max()), err_msg=export)
+
+
+def test_a_straight_line_gradient_fills_no_zero_tensor_of_the_weights(agc_bin, tmp_path):
+    """Zero adjoints are symbolic: no accumulation of the weights' gradient starts from zeros."""
+    ir = build_ir(agc_bin, tmp_path, "zeros_straight", """
+        import agc
+        import agc.numpy as np
+
+        def loss(w, v, x):
+            return np.sum(np.tanh(x @ w) @ v)
+
+        @agc.export
+        def g(w: agc.f32[7, 6], v: agc.f32[6, 5], x: agc.f32["B", 7]):
+            return agc.grad(loss, argnums=(0, 1))(w, v, x)
+    """)
+    for name, text in generated(functions(ir)).items():
+        for op, rest in ops_of(text):
+            if op == "fill":
+                assert "f32[7,6]" not in rest and "f32[6,5]" not in rest, f"{name}: fill {rest}"

@@ -1,8 +1,7 @@
 """The CPS form of reverse-mode AD in the IR (`agc build --emit ir`), and deep CPS recursion at run time.
 
 - `value_and_grad` makes a seed continuation, passes it to `f.cps` and reads the results back
-  with `cont_outputs`; `f.cps` takes a `cont<...>` parameter (returning the adjoint of the
-  result and the accumulated adjoints of the differentiated parameters) and applies it;
+  with `cont_outputs`; `f.cps` takes a `cont<...>` parameter and applies it;
 - a staged recursion's CPS form passes a continuation (a value made by `cont`) to its recursive
   calls, and no generated function calls the plain forward function: the forward runs once;
 - a staged loop in the differentiated function runs once, inside its recursive CPS function,
@@ -56,8 +55,7 @@ def test_value_and_grad_applies_f_cps_to_a_seed_continuation(agc_bin, tmp_path):
     cps = [t for n, t in funcs.items() if n.endswith(".cps")]
     assert len(cps) == 1, sorted(funcs)
     header = cps[0].splitlines()[0]
-    # applied to the loss, it returns its adjoint and w's adjoint accumulated by the rest
-    assert "cont<(f32[]) -> (f32[], f32[3,2])>" in header, header
+    assert "cont<(f32[]) -> (f32[])>" in header, header
     assert [op for op, _ in ops_of(cps[0])].count("apply") == 1, cps[0]
 
 

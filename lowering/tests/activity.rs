@@ -5,7 +5,7 @@
 
 mod support;
 
-use agc_ir::{BinaryOp, CmpOp, DType, FuncId, Module, Type, UnaryOp, Value};
+use agc_ir::{BinaryOp, CmpOp, DType, FuncId, Module, ReduceKind, Type, UnaryOp, Value};
 use agc_lowering::builder::Builder;
 use support::interp::T;
 use support::models::{generated_ops, three_leaves, tree_with_table};
@@ -37,9 +37,10 @@ fn a_table_passed_down_a_recursion_gets_no_adjoint_unless_differentiated() {
 
 #[test]
 fn a_result_nobody_reads_receives_no_adjoint() {
-    // pair(x, n) = (x * pair(x, n-1).0, cos(pair(x, n-1).1)) recursively; main reads .0 only.
+    // pair(x, n) = (x * pair(x, n-1).0, cos(pair(x, n-1).1)), (x, sin(sum(x)))
+    // at n = 0; main reads .0 only.
     let mut m = Module::new("t");
-    let v3 = f64t(&[3]);
+    let (v3, s) = (f64t(&[3]), f64t(&[]));
     let pair_id = FuncId(0);
     let pair = add_fn(
         &mut m,
@@ -52,11 +53,14 @@ fn a_result_nobody_reads_receives_no_adjoint() {
             if_(
                 b,
                 done,
-                |b| vec![x, b.unary(UnaryOp::Sin, x)],
+                |b| {
+                    let s = b.reduce(ReduceKind::Sum, x, vec![0], false);
+                    vec![x, b.unary(UnaryOp::Sin, s)]
+                },
                 |b| {
                     let one = b.index(1);
                     let n1 = b.binary(BinaryOp::Sub, n, one).unwrap();
-                    let r = b.call(pair_id, vec![x, n1], vec![v3.clone(), v3.clone()]);
+                    let r = b.call(pair_id, vec![x, n1], vec![v3.clone(), s.clone()]);
                     vec![b.mul(x, r[0]).unwrap(), b.unary(UnaryOp::Cos, r[1])]
                 },
             )
@@ -67,7 +71,7 @@ fn a_result_nobody_reads_receives_no_adjoint() {
         "main",
         &[v3.clone(), ty(DType::I64, &[])],
         |b, p| {
-            let r = b.call(pair, vec![p[0], p[1]], vec![v3.clone(), v3.clone()]);
+            let r = b.call(pair, vec![p[0], p[1]], vec![v3.clone(), s.clone()]);
             vec![scalarize(b, r[0])]
         },
     );
@@ -79,18 +83,18 @@ fn a_result_nobody_reads_receives_no_adjoint() {
     let first = m.funcs.len();
     let args = [rng.tensor(&[3], -1.0, 1.0), T::scalar(DType::I64, 2.0)];
     check_grad(&mut m, main, &[0], &args);
-    // The continuation `pair.cps` receives returns the adjoint of .0 (not
-    // of .1), then the adjoint of x accumulated after the call.
+    // The continuation `pair.cps` receives returns the adjoint of .0, not
+    // of .1 (a scalar), then the adjoint of x accumulated after the call.
+    let text = agc_ir::print::print_module(&m);
     let cps: Vec<_> = m.funcs[first..]
         .iter()
         .filter(|f| f.name.starts_with("pair.cps"))
         .collect();
-    assert_eq!(cps.len(), 1, "one specialisation of pair");
+    assert_eq!(cps.len(), 1, "one specialisation of pair\n{text}");
     let k = cps[0]
         .ty(*cps[0].params().last().unwrap())
         .as_cont()
         .unwrap();
-    let text = agc_ir::print::print_module(&m);
     assert_eq!(k.results, vec![v3.clone(), v3], "{text}");
 }
 

@@ -34,6 +34,7 @@ pub(crate) struct ModCx<'m> {
     pub loops: HashMap<(Spec, OpId, super::adjoint::loops::LoopForm), FuncId>,
     /// Which values carry adjoints, per spec.
     pub activity: Activity,
+    recursive: HashMap<FuncId, bool>,
     names: HashSet<String>,
     syms: Option<HashSet<String>>,
     next_sym: usize,
@@ -50,6 +51,7 @@ impl<'m> ModCx<'m> {
             direct: false,
             loops: HashMap::new(),
             activity: Activity::new(),
+            recursive: HashMap::new(),
             names: m.funcs.iter().map(|f| f.name.clone()).collect(),
             syms: None,
             next_sym: 0,
@@ -79,6 +81,30 @@ impl<'m> ModCx<'m> {
     pub fn define(&mut self, id: FuncId, f: Function) {
         let slot = id.index() - self.m.funcs.len();
         self.new[slot] = f;
+    }
+
+    /// True when source function `f` may call itself (through any chain of
+    /// calls).
+    pub fn is_recursive(&mut self, f: FuncId) -> bool {
+        if let Some(&r) = self.recursive.get(&f) {
+            return r;
+        }
+        let mut seen = HashSet::new();
+        let mut todo = vec![f];
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            let func = self.m.func(g);
+            for i in 0..func.num_ops() {
+                if let OpKind::Call { callee } = func.op(OpId(i as u32)).kind {
+                    found |= callee == f;
+                    if seen.insert(callee) {
+                        todo.push(callee);
+                    }
+                }
+            }
+        }
+        self.recursive.insert(f, found);
+        found
     }
 
     /// A function name based on `base` that no function of the module uses.

@@ -7,7 +7,10 @@
 //! branches of an `if`, a loop), and *outputs* the accumulated adjoints of
 //! the other values to the function that made it (`cont_outputs`): those
 //! of the active values it reads and of the values whose accumulated
-//! adjoints the outer continuation returns ([`Exit::acc`]).
+//! adjoints the outer continuation returns ([`Exit::acc`]). Both lists are
+//! known once `K`'s body is built, and hold only the values `K` has an
+//! adjoint for: an adjoint that is zero because nothing after the op
+//! contributes to it is neither materialised nor passed.
 
 use super::context::{FnCx, Scope};
 use super::cps::{cont_type, cps_ops, Exit};
@@ -31,7 +34,7 @@ pub(crate) fn accumulated(cx: &FnCx, rest: &[OpId], exit: Exit, results: &[Value
     vals
 }
 
-/// The op a continuation follows and what its consumer takes from it.
+/// The op a continuation follows and what its consumer may take from it.
 #[derive(Clone, Copy)]
 pub(crate) struct After<'a> {
     /// The op (a call, an `if`, a `while`).
@@ -40,42 +43,56 @@ pub(crate) struct After<'a> {
     pub rest: &'a [OpId],
     /// Which of the op's results get adjoints from the continuation.
     pub res_adj: &'a [bool],
-    /// The values whose accumulated adjoints the continuation hands on.
-    pub handed: &'a [Value],
+    /// The values whose accumulated adjoints the consumer can take.
+    pub offered: &'a [Value],
+    /// The consumer takes them all (zeros where `K` has none), not only
+    /// those `K` has.
+    pub take_all: bool,
+}
+
+/// A continuation made by [`continuation`].
+pub(crate) struct Made {
+    /// The closure (a value of the function being built).
+    pub k: Value,
+    /// The offered values whose accumulated adjoints it returns, in order.
+    pub handed: Vec<Value>,
+    /// The values whose accumulated adjoints it outputs.
+    pub outputs: Vec<Value>,
 }
 
 /// Makes the continuation of `after.op` in `region`: a function `K` for
 /// `after.rest` then `exit`, closed over what it reads, returning the
 /// adjoints of the results `after.res_adj` marks, then the accumulated
-/// adjoints of `after.handed` (zeros for a repeated value after its first
-/// place). Returns the closure and the values whose accumulated adjoints
-/// `K` outputs.
+/// adjoints of the offered values it has one for (of all of them with
+/// `after.take_all`), once each, and outputting those of the other values
+/// it has one for.
 pub(crate) fn continuation(
     cx: &mut FnCx,
     region: RegionId,
     after: After,
     exit: Exit,
     sc: &Scope,
-) -> Result<(Value, Vec<Value>), AdError> {
+) -> Result<Made, AdError> {
     let After {
         op,
         rest,
         res_adj,
-        handed,
+        offered,
+        take_all,
     } = after;
     let src = cx.src;
     let od = src.op(op);
     let results = od.results.clone();
-    // Also the values whose adjoints `K` returns, which sizes its zeros.
+    // Also the values whose accumulated adjoints the outer continuation
+    // returns (applying it takes their sizes), and those `K` may return
+    // zeros for.
     let mut captures = free_values_of_ops(src, rest, exit.rets, &results);
-    captures.extend(handed.iter().chain(exit.acc));
+    captures.extend(exit.acc);
+    if take_all {
+        captures.extend(offered);
+    }
     captures.sort();
     captures.dedup();
-    let outputs: Vec<Value> = accumulated(cx, rest, exit, &results)
-        .into_iter()
-        .filter(|v| !handed.contains(v))
-        .collect();
-    let ct = cont_type(src, &results, res_adj, handed);
     let outer = cx.dst.ty(exit.k).clone();
 
     let mut params: Vec<(String, Type)> = captures
@@ -90,9 +107,6 @@ pub(crate) fn continuation(
     );
     let name = cx.mcx.unique_name(&format!("{}.k", src.name));
     let mut kf = Function::new(name, &params, od.span);
-    kf.result_types = ct.results.iter().cloned().map(Type::Tensor).collect();
-    kf.result_types
-        .extend(outputs.iter().map(|&v| src.ty(v).clone()));
     let id = cx.mcx.reserve();
     let body = kf.body;
     let kparams = kf.params().to_vec();
@@ -117,22 +131,28 @@ pub(crate) fn continuation(
         ..exit
     };
     cps_ops(&mut kcx, body, rest, kexit, &mut ksc)?;
+    let mut handed: Vec<Value> = Vec::new();
+    for &v in offered {
+        if (take_all || ksc.adj.contains_key(&v)) && !handed.contains(&v) {
+            handed.push(v);
+        }
+    }
+    let outputs: Vec<Value> = accumulated(&kcx, rest, exit, &results)
+        .into_iter()
+        .filter(|v| ksc.adj.contains_key(v) && !handed.contains(v))
+        .collect();
     let mut outs = Vec::new();
     for (&v, _) in results.iter().zip(res_adj).filter(|(_, &on)| on) {
         outs.push(kcx.adj_or_zeros(body, od.span, &mut ksc, v));
     }
-    for (i, &v) in handed.iter().enumerate() {
-        if handed[..i].contains(&v) {
-            let t = kcx.src_ty(v);
-            outs.push(kcx.builder(body, od.span).zeros(&t));
-        } else {
-            outs.push(kcx.adj_or_zeros(body, od.span, &mut ksc, v));
-        }
-    }
-    for &v in &outputs {
+    for &v in handed.iter().chain(&outputs) {
         outs.push(kcx.adj_or_zeros(body, od.span, &mut ksc, v));
     }
     kcx.builder(body, od.span).terminate(OpKind::Return, outs);
+    let ct = cont_type(src, &results, res_adj, &handed);
+    kf.result_types = ct.results.iter().cloned().map(Type::Tensor).collect();
+    kf.result_types
+        .extend(outputs.iter().map(|&v| src.ty(v).clone()));
     cx.mcx.define(id, kf);
 
     let mut operands = captures
@@ -148,7 +168,11 @@ pub(crate) fn continuation(
         Vec::new(),
         od.span,
     );
-    Ok((kk[0], outputs))
+    Ok(Made {
+        k: kk[0],
+        handed,
+        outputs,
+    })
 }
 
 /// The source values `ops` (at any depth) and `rets` read that are defined

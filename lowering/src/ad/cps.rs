@@ -31,9 +31,9 @@
 //! # Accumulated adjoints travel with the continuation
 //!
 //! The continuation of `h.cps` returns, besides the adjoints of `h`'s
-//! results, the adjoint of each active parameter of `h` accumulated by the
-//! rest of the program, and `h.cps` returns it with its own contributions
-//! added: Lantern's mutable adjoint cells, passed along instead of mutated.
+//! results, the adjoints of (some of) `h`'s active parameters accumulated
+//! by the rest of the program, and `h.cps` returns them with its own
+//! contributions added: Lantern's mutable adjoint cells, passed along instead of mutated.
 //! The adjoint of a parameter passed down a recursion is then one buffer
 //! that every node updates in turn (in place where its contributions are
 //! rows of a gather, [`super::sparse`]), not a tensor per node that the
@@ -41,8 +41,18 @@
 //! applies it (the callee, the branches of the `if`, the loop) the
 //! accumulated adjoints it can hand on (of the call's operands, of every
 //! value for an `if`, of the loop's free values), and outputs the others
-//! to the function that made it. The accumulation starts at the seed
-//! continuation of `value_and_grad`, with zeros.
+//! to the function that made it.
+//!
+//! Which accumulated adjoints a continuation returns is a property of the
+//! callee's [`Spec`] (`acc`), decided where the continuation is made:
+//! zero adjoints are symbolic, neither materialised nor passed, so `K`
+//! returns only those its code has (and outputs only those), and the
+//! accumulation of an adjoint starts where its first contribution is. A
+//! recursive callee and a loop take every adjoint they can, `K` returning
+//! zeros for those it has none of (once, where the recursion or the loop
+//! is entered), so that a recursion has one specialisation and a loop one
+//! function; the seed continuation of `value_and_grad` returns only the
+//! result's adjoint.
 //!
 //! Loops keep their own scheme ([`super::adjoint::loops`]); a call inside a
 //! loop's `before` region is differentiated through [`ModCx::vjp`],
@@ -53,7 +63,7 @@
 use super::activity::Spec;
 use super::clone::{clone_ops, split_region};
 use super::context::{FnCx, Scope};
-use super::continuation::{accumulated, continuation, After};
+use super::continuation::{accumulated, continuation, After, Made};
 use super::reverse::reverse_ops;
 use super::AdError;
 use agc_ir::{ContType, Function, OpId, OpKind, RegionId, Span, TensorType, Type, Value};
@@ -91,43 +101,60 @@ pub(crate) fn cps_ops(
     let (pre, op, rest) = (&ops[..i], ops[i], &ops[i + 1..]);
     clone_ops(cx, region, pre, sc)?;
     let od = cx.src.op(op);
-    let (spec, res_adj, handed) = match od.kind {
-        OpKind::Call { .. } => {
+    // A recursive callee and a loop take every accumulated adjoint they
+    // can (one specialisation of the callee, one loop function), zeros
+    // where the accumulation starts; the branches of an `if`, and other
+    // callees, those that are not zero.
+    let (spec, res_adj, offered, take_all) = match od.kind {
+        OpKind::Call { callee } => {
             let spec = cx.call_spec(op);
-            let handed = marked(&od.operands, &spec.params);
+            let offered = marked(&od.operands, &spec.params);
             let res_adj = spec.results.clone();
-            (Some(spec), res_adj, handed)
+            let recursive = cx.mcx.is_recursive(callee);
+            (Some(spec), res_adj, offered, recursive)
         }
         OpKind::While => {
             let free = super::clone::free_values(cx.src, &od.regions);
-            let handed = free.into_iter().filter(|&v| cx.needs_adj(v)).collect();
-            (None, cx.adj_mask(&od.results), handed)
+            let offered = free.into_iter().filter(|&v| cx.needs_adj(v)).collect();
+            (None, cx.adj_mask(&od.results), offered, true)
         }
         _ => {
-            let handed = accumulated(cx, rest, exit, &od.results);
-            (None, cx.adj_mask(&od.results), handed)
+            let offered = accumulated(cx, rest, exit, &od.results);
+            (None, cx.adj_mask(&od.results), offered, false)
         }
     };
     let after = After {
         op,
         rest,
         res_adj: &res_adj,
-        handed: &handed,
+        offered: &offered,
+        take_all,
     };
-    let (kk, outputs) = continuation(cx, region, after, exit, sc)?;
+    let Made { k, handed, outputs } = continuation(cx, region, after, exit, sc)?;
     match spec {
-        Some(spec) => call(cx, region, op, spec, kk, sc)?,
-        None if od.kind == OpKind::While => {
-            super::adjoint::loops::cps_while(cx, region, op, kk, sc)?
+        Some(mut spec) => {
+            // The callee takes the accumulated adjoint of each handed value
+            // as that of the first parameter it is passed as.
+            let mut taken = Vec::new();
+            for (i, &v) in od.operands.iter().enumerate() {
+                spec.acc[i] = spec.params[i] && handed.contains(&v) && !taken.contains(&v);
+                if spec.acc[i] {
+                    taken.push(v);
+                }
+            }
+            call(cx, region, op, spec, k, sc)?
         }
-        None => branch(cx, region, op, &res_adj, &handed, kk, sc)?,
+        None if od.kind == OpKind::While => {
+            super::adjoint::loops::cps_while(cx, region, op, k, sc)?
+        }
+        None => branch(cx, region, op, &res_adj, &handed, k, sc)?,
     }
     if !outputs.is_empty() {
         let types: Vec<Type> = outputs.iter().map(|&v| cx.src.ty(v).clone()).collect();
         let (_, outs) = cx.dst.append_op(
             region,
             OpKind::ContOutputs,
-            vec![kk],
+            vec![k],
             types,
             Vec::new(),
             od.span,

@@ -14,9 +14,10 @@ use std::rc::Rc;
 impl ModCx<'_> {
     /// The (cached) CPS form `h.cps(params.., k) -> adjoints` of source
     /// function `h = spec.func`: `k` returns the adjoints of the results
-    /// `spec.results` marks, then the adjoints of the parameters
-    /// `spec.params` marks accumulated by the rest of the program; `h.cps`
-    /// returns the latter with its own contributions added.
+    /// `spec.results` marks, then the adjoints of the parameters `spec.acc`
+    /// marks accumulated by the rest of the program; `h.cps` returns the
+    /// adjoints of the parameters `spec.params` marks (those of `spec.acc`
+    /// with `k`'s added).
     pub fn cps_function(&mut self, spec: Spec) -> Result<FuncId, AdError> {
         if let Some(&id) = self.cps.get(&spec) {
             return Ok(id);
@@ -34,7 +35,8 @@ impl ModCx<'_> {
             .cloned()
             .zip(src.params().iter().map(|&p| src.ty(p).clone()))
             .collect();
-        let k = cont_type(src, &rets, &spec.results, &wanted);
+        let acc = marked(src.params(), &spec.acc);
+        let k = cont_type(src, &rets, &spec.results, &acc);
         params.push(("k".into(), Type::Cont(k)));
         let name = self.unique_name(&format!("{}.cps", src.name));
         let mut g = Function::new(name, &params, src.span);
@@ -57,7 +59,7 @@ impl ModCx<'_> {
         let exit = Exit {
             rets: &rets,
             adj: &spec.results,
-            acc: &wanted,
+            acc: &acc,
             k: *gparams.last().expect("the continuation parameter"),
         };
         cps_ops(&mut cx, body, &ops, exit, &mut sc)?;
@@ -108,9 +110,8 @@ impl ModCx<'_> {
     /// The (cached) VJP function of `spec`, `h.vjp(params.., adjoints of
     /// the results spec.results marks..) -> adjoints of the parameters
     /// spec.params marks`: `h.cps` with a continuation that returns the given
-    /// adjoints (and zeros as the parameters' accumulated adjoints); in
-    /// direct mode (see [`super::direct`]), a recomputation of the callee's
-    /// forward pass.
+    /// adjoints (`spec.acc` marks nothing); in direct mode (see
+    /// [`super::direct`]), a recomputation of the callee's forward pass.
     pub fn vjp(&mut self, spec: Spec) -> Result<FuncId, AdError> {
         if let Some(&id) = self.vjps.get(&spec) {
             return Ok(id);
@@ -128,34 +129,16 @@ impl ModCx<'_> {
             .iter()
             .map(|&p| h.ty(p).tensor().clone())
             .collect();
-        let ct = cont_type(h, &rets, &spec.results, &marked(h.params(), &spec.params));
-        let dres: Vec<Type> = marked(&rets, &spec.results)
-            .iter()
-            .map(|&v| h.ty(v).clone())
-            .collect();
-        // The seed captures the given adjoints, then the differentiated
-        // parameters, which size its zeros.
-        let mut captured = dres.clone();
-        captured.extend(dparams.iter().cloned().map(Type::Tensor));
-        let nres = dres.len();
+        let ct = cont_type(h, &rets, &spec.results, &[]);
+        let dres: Vec<Type> = ct.results.iter().cloned().map(Type::Tensor).collect();
         let seed = self.seed_function(
             &format!("{}.seed", h.name),
-            &captured,
+            &dres,
             &ct.args,
-            ct.results.iter().cloned().map(Type::Tensor).collect(),
+            dres.clone(),
             span,
-            |g, captures, _| {
-                let body = g.body;
-                let mut b = Builder::new(g, body, span);
-                let mut outs = captures[..nres].to_vec();
-                for &p in &captures[nres..] {
-                    let t = b.ty(p);
-                    outs.push(b.zeros(&t));
-                }
-                Ok(outs)
-            },
+            |_, captures, _| Ok(captures.to_vec()),
         )?;
-        let spec_params = spec.params.clone();
         let hc = self.cps_function(spec)?;
         let mut params: Vec<(String, Type)> = h
             .param_names
@@ -174,12 +157,10 @@ impl ModCx<'_> {
         let ps = g.params().to_vec();
         let n = h.params().len();
         let body = g.body;
-        let mut captures = ps[n..].to_vec();
-        captures.extend(marked(&ps[..n], &spec_params));
         let (_, kk) = g.append_op(
             body,
             OpKind::MakeCont { func: seed },
-            captures,
+            ps[n..].to_vec(),
             vec![Type::Cont(ct)],
             Vec::new(),
             span,

@@ -95,6 +95,17 @@ impl Adj {
         })
     }
 
+    /// True when `after` is `before` (no contribution came in between):
+    /// the same tensor, or the same rows (rows are only ever appended).
+    pub fn same(before: Option<&Adj>, after: Option<&Adj>) -> bool {
+        match (before, after) {
+            (None, None) => true,
+            (Some(Adj::Dense(a)), Some(Adj::Dense(b))) => a == b,
+            (Some(Adj::Rows(a)), Some(Adj::Rows(b))) => a.len() == b.len(),
+            _ => false,
+        }
+    }
+
     /// The adjoint as a tensor of type `ty`: rows are scattered into zeros.
     pub fn dense(&self, b: &mut Builder, ty: &TensorType) -> Value {
         match self {

@@ -4,7 +4,7 @@
 
 use super::clone::split_region;
 use super::context::{internal, is_float, ModCx};
-use super::cps::{cont_type, marked};
+use super::cps::cont_type;
 use super::AdError;
 use crate::builder::Builder;
 use agc_ir::{FuncId, Function, OpId, OpKind, TensorType, Type, Value};
@@ -14,8 +14,7 @@ impl ModCx<'_> {
     ///
     /// ```text
     /// f.value_and_grad(params..) -> (results.., gradients..)
-    ///   k = cont @f.seed()                // returns 1 for the first result,
-    ///                                     // zeros as the accumulated gradients
+    ///   k = cont @f.seed()                // returns 1 for the first result
     ///   gradients = f.cps(params.., k)    // forward, k, backward
     ///   results = cont_outputs k          // what k received
     /// ```
@@ -29,13 +28,10 @@ impl ModCx<'_> {
         let span = src.span;
         let (_, rets) = split_region(src, src.body);
         let spec = self.activity.top(self.m, f, wrt);
-        let wanted = marked(src.params(), &spec.params);
-        let ct = cont_type(src, &rets, &spec.results, &wanted);
-        // The seed captures the differentiated parameters, which size its zeros.
-        let captured: Vec<Type> = wanted.iter().map(|&p| src.ty(p).clone()).collect();
+        let ct = cont_type(src, &rets, &spec.results, &[]);
         let seed = self.seed_function(
             &format!("{}.seed", src.name),
-            &captured,
+            &[],
             &ct.args,
             ct.results
                 .iter()
@@ -44,7 +40,7 @@ impl ModCx<'_> {
                 .chain(src.result_types.iter().cloned())
                 .collect(),
             span,
-            |g, params, args| {
+            |g, _, args| {
                 let body = g.body;
                 let mut b = Builder::new(g, body, span);
                 let mut outs = Vec::new();
@@ -53,10 +49,6 @@ impl ModCx<'_> {
                         let t = b.ty(y);
                         outs.push(b.full(&t, if i == 0 { 1.0 } else { 0.0 }));
                     }
-                }
-                for &p in params {
-                    let t = b.ty(p);
-                    outs.push(b.zeros(&t));
                 }
                 outs.extend_from_slice(args);
                 Ok(outs)
@@ -80,14 +72,10 @@ impl ModCx<'_> {
         g.result_types
             .extend(grad_types.iter().cloned().map(Type::Tensor));
         let body = g.body;
-        let captures = (0..spec.params.len())
-            .filter(|&i| spec.params[i])
-            .map(|i| g.params()[i])
-            .collect();
         let (_, k) = g.append_op(
             body,
             OpKind::MakeCont { func: seed },
-            captures,
+            Vec::new(),
             vec![Type::Cont(ct)],
             Vec::new(),
             span,
