@@ -5,7 +5,11 @@ requested gradient depends on.
   taken with respect to it: no function AD generates for the recursion makes a value of the table's
   type or returns one, and the gradients still agree with autograd;
 - the same model differentiated with respect to the table does build its adjoint (so the check
-  above means something).
+  above means something), as one buffer: the functions of the recursion never fill a tensor of
+  the table's type with zeros nor add two of them; each leaf adds its row in place
+  (`dyn_update_add`) into the adjoint the continuation hands it;
+- zero adjoints are symbolic: the gradient of straight-line code makes no zero tensor of the
+  weights' type.
 """
 
 import re
@@ -101,6 +105,10 @@ def test_an_undifferentiated_table_passed_down_a_recursion_gets_no_adjoint(agc_b
         assert not table_values(text), f"{name} builds an adjoint of the table:\n" + "\n".join(table_values(text))
     trained = recursion_functions(ir, "trained")
     assert any(table_values(text) for text in trained.values()), "the trained table has no adjoint"
+    made = [line.split()[0] for text in trained.values() for line in table_values(text)
+            if not line.startswith("func")]
+    assert "dyn_update_add" in made, made
+    assert "fill" not in made and "add" not in made, made
 
     lib = agc.load(str(tmp_path / "out" / "libtree_lstm_activity.so"))
     module = __import__("harness").import_model(tmp_path / "tree_lstm_activity.py")
@@ -117,3 +125,22 @@ def test_an_undifferentiated_table_passed_down_a_recursion_gets_no_adjoint(agc_b
         assert len(got) == len(want)
         for a, b in zip(got, want):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5 * max(1.0, np.abs(b).max()), err_msg=export)
+
+
+def test_a_straight_line_gradient_fills_no_zero_tensor_of_the_weights(agc_bin, tmp_path):
+    """Zero adjoints are symbolic: no accumulation of the weights' gradient starts from zeros."""
+    ir = build_ir(agc_bin, tmp_path, "zeros_straight", """
+        import agc
+        import agc.numpy as np
+
+        def loss(w, v, x):
+            return np.sum(np.tanh(x @ w) @ v)
+
+        @agc.export
+        def g(w: agc.f32[7, 6], v: agc.f32[6, 5], x: agc.f32["B", 7]):
+            return agc.grad(loss, argnums=(0, 1))(w, v, x)
+    """)
+    for name, text in generated(functions(ir)).items():
+        for op, rest in ops_of(text):
+            if op == "fill":
+                assert "f32[7,6]" not in rest and "f32[6,5]" not in rest, f"{name}: fill {rest}"

@@ -10,6 +10,7 @@
 //! body is built, so recursive VJPs and loop functions can call themselves.
 
 use super::activity::{Activity, Spec};
+use super::sparse::{Adj, Contribution};
 use super::AdError;
 use crate::builder::Builder;
 use agc_ir::{
@@ -33,6 +34,7 @@ pub(crate) struct ModCx<'m> {
     pub loops: HashMap<(Spec, OpId, super::adjoint::loops::LoopForm), FuncId>,
     /// Which values carry adjoints, per spec.
     pub activity: Activity,
+    recursive: HashMap<FuncId, bool>,
     names: HashSet<String>,
     syms: Option<HashSet<String>>,
     next_sym: usize,
@@ -49,6 +51,7 @@ impl<'m> ModCx<'m> {
             direct: false,
             loops: HashMap::new(),
             activity: Activity::new(),
+            recursive: HashMap::new(),
             names: m.funcs.iter().map(|f| f.name.clone()).collect(),
             syms: None,
             next_sym: 0,
@@ -78,6 +81,30 @@ impl<'m> ModCx<'m> {
     pub fn define(&mut self, id: FuncId, f: Function) {
         let slot = id.index() - self.m.funcs.len();
         self.new[slot] = f;
+    }
+
+    /// True when source function `f` may call itself (through any chain of
+    /// calls).
+    pub fn is_recursive(&mut self, f: FuncId) -> bool {
+        if let Some(&r) = self.recursive.get(&f) {
+            return r;
+        }
+        let mut seen = HashSet::new();
+        let mut todo = vec![f];
+        let mut found = false;
+        while let Some(g) = todo.pop() {
+            let func = self.m.func(g);
+            for i in 0..func.num_ops() {
+                if let OpKind::Call { callee } = func.op(OpId(i as u32)).kind {
+                    found |= callee == f;
+                    if seen.insert(callee) {
+                        todo.push(callee);
+                    }
+                }
+            }
+        }
+        self.recursive.insert(f, found);
+        found
     }
 
     /// A function name based on `base` that no function of the module uses.
@@ -134,7 +161,7 @@ pub(crate) struct Scope {
     /// Forward values.
     pub fwd: HashMap<Value, Value>,
     /// Adjoints (sums of the contributions seen so far).
-    pub adj: HashMap<Value, Value>,
+    pub adj: HashMap<Value, Adj>,
 }
 
 /// Function-level state: the source function and the function being built.
@@ -194,43 +221,65 @@ impl FnCx<'_, '_> {
             .ok_or_else(|| internal(format!("forward value of {v} is not available"), span))
     }
 
-    /// Adds `g` to the adjoint of source value `v` (dropped when `v` carries none).
+    /// Adds `g` (a tensor, or rows of one) to the adjoint of source value
+    /// `v` (dropped when `v` carries none).
     pub fn accumulate(
         &mut self,
         region: RegionId,
         span: Span,
         sc: &mut Scope,
         v: Value,
-        g: Value,
+        g: impl Into<Contribution>,
     ) -> Result<(), AdError> {
         if !self.needs_adj(v) {
             return Ok(());
         }
-        let want = self.src_ty(v);
-        let g = self.builder(region, span).retype(g, &want).map_err(|_| {
-            internal(
-                format!(
-                    "adjoint of {v} has type {}, expected {want}",
-                    self.dst.ty(g)
-                ),
-                span,
-            )
-        })?;
-        let sum = match sc.adj.get(&v) {
-            Some(&prev) => self
-                .builder(region, span)
-                .add(prev, g)
+        let g = match g.into() {
+            Contribution::Dense(g) => {
+                let want = self.src_ty(v);
+                let g = self.builder(region, span).retype(g, &want).map_err(|_| {
+                    internal(
+                        format!(
+                            "adjoint of {v} has type {}, expected {want}",
+                            self.dst.ty(g)
+                        ),
+                        span,
+                    )
+                })?;
+                Contribution::Dense(g)
+            }
+            rows => rows,
+        };
+        let sum = match sc.adj.remove(&v) {
+            Some(prev) => prev
+                .add(g, &mut self.builder(region, span))
                 .map_err(|e| internal(e.to_string(), span))?,
-            None => g,
+            None => Adj::of(g),
         };
         sc.adj.insert(v, sum);
         Ok(())
     }
 
-    /// The adjoint of `v`, or zeros of its type when nothing reached it.
-    pub fn adj_or_zeros(&mut self, region: RegionId, span: Span, sc: &Scope, v: Value) -> Value {
-        match sc.adj.get(&v) {
-            Some(&g) => g,
+    /// The adjoint of `v` as a tensor (rows scattered into zeros, once),
+    /// `None` when nothing reached it.
+    pub fn adj(&mut self, region: RegionId, span: Span, sc: &mut Scope, v: Value) -> Option<Value> {
+        let t = self.src_ty(v);
+        let g = sc.adj.get(&v)?.dense(&mut self.builder(region, span), &t);
+        sc.adj.insert(v, Adj::Dense(g));
+        Some(g)
+    }
+
+    /// The adjoint of `v` as a tensor, or zeros of its type when nothing
+    /// reached it.
+    pub fn adj_or_zeros(
+        &mut self,
+        region: RegionId,
+        span: Span,
+        sc: &mut Scope,
+        v: Value,
+    ) -> Value {
+        match self.adj(region, span, sc, v) {
+            Some(g) => g,
             None => {
                 let t = self.src_ty(v);
                 self.builder(region, span).zeros(&t)

@@ -20,42 +20,72 @@
 //! ```
 //!
 //! where `K(captures.., k, r) -> (adjoint of r, adjoints of the captures)`
-//! (of the active ones only) is `rest` in CPS form again, so every call in
-//! `rest` nests one frame deeper. Both branches of an `if` receive the same continuation. The
+//! (of the active ones only) is `rest` in CPS form again
+//! ([`super::continuation`]), so every call in `rest` nests one frame
+//! deeper. Both branches of an `if` receive the same continuation. The
 //! captures of `kk` live in an environment record in the frame of the
 //! function that makes it (backends: see `agc-backend`), which stays
 //! alive until `h.cps` returns, after `K` ran: no tape, the native stack
 //! holds every intermediate, and each forward op runs once.
 //!
+//! # Accumulated adjoints travel with the continuation
+//!
+//! The continuation of `h.cps` returns, besides the adjoints of `h`'s
+//! results, the adjoints of (some of) `h`'s active parameters accumulated
+//! by the rest of the program, and `h.cps` returns them with its own
+//! contributions added: Lantern's mutable adjoint cells, passed along instead of mutated.
+//! The adjoint of a parameter passed down a recursion is then one buffer
+//! that every node updates in turn (in place where its contributions are
+//! rows of a gather, [`super::sparse`]), not a tensor per node that the
+//! parent adds to its own. The same holds for `K`: it returns to whoever
+//! applies it (the callee, the branches of the `if`, the loop) the
+//! accumulated adjoints it can hand on (of the call's operands, of every
+//! value for an `if`, of the loop's free values), and outputs the others
+//! to the function that made it.
+//!
+//! Which accumulated adjoints a continuation returns is a property of the
+//! callee's [`Spec`] (`acc`), decided where the continuation is made:
+//! zero adjoints are symbolic, neither materialised nor passed, so `K`
+//! returns only those its code has (and outputs only those), and the
+//! accumulation of an adjoint starts where its first contribution is. A
+//! recursive callee and a loop take every adjoint they can, `K` returning
+//! zeros for those it has none of (once, where the recursion or the loop
+//! is entered), so that a recursion has one specialisation and a loop one
+//! function; the seed continuation of `value_and_grad` returns only the
+//! result's adjoint.
+//!
 //! Loops keep their own scheme ([`super::adjoint::loops`]); a call inside a
-//! loop is differentiated through [`ModCx::vjp`], `h.cps` with a
-//! continuation that returns the given adjoints.
+//! loop's `before` region is differentiated through [`ModCx::vjp`],
+//! `h.cps` with a continuation that returns the given adjoints.
+//!
+//! [`ModCx::vjp`]: super::context::ModCx::vjp
 
 use super::activity::Spec;
 use super::clone::{clone_ops, split_region};
-use super::context::{FnCx, ModCx, Scope};
-use super::dim_witness::{dim_witnesses, dominating_values};
+use super::context::{FnCx, Scope};
+use super::continuation::{accumulated, continuation, After, Made};
 use super::reverse::reverse_ops;
 use super::AdError;
-use agc_ir::{ContType, FuncId, Function, OpId, OpKind, RegionId, Span, TensorType, Type, Value};
-use std::collections::{BTreeSet, HashSet};
-use std::rc::Rc;
+use agc_ir::{ContType, Function, OpId, OpKind, RegionId, Span, TensorType, Type, Value};
 
 /// How a list of ops in CPS form ends: `apply k` to the forward values of
-/// source values `rets`; `k` returns the adjoints of those `adj` marks.
+/// source values `rets`; `k` returns the adjoints of those `adj` marks,
+/// then the accumulated adjoints of the source values `acc`.
 #[derive(Clone, Copy)]
 pub(crate) struct Exit<'a> {
     /// The source values `k` is applied to.
     pub rets: &'a [Value],
     /// Which of them `k` returns adjoints for.
     pub adj: &'a [bool],
+    /// The values whose adjoints, accumulated after this point, `k` returns.
+    pub acc: &'a [Value],
     /// The continuation (a value of the function being built).
     pub k: Value,
 }
 
 /// Emits at the end of `region` the CPS code of source `ops` followed by
 /// `exit`: forward, application, backward. Afterwards `sc.adj` holds the
-/// adjoints of the values the ops read from outside.
+/// adjoints of the values the ops read from outside, and of `exit.acc`.
 pub(crate) fn cps_ops(
     cx: &mut FnCx,
     region: RegionId,
@@ -71,33 +101,65 @@ pub(crate) fn cps_ops(
     let (pre, op, rest) = (&ops[..i], ops[i], &ops[i + 1..]);
     clone_ops(cx, region, pre, sc)?;
     let od = cx.src.op(op);
-    let spec = match od.kind {
-        OpKind::Call { .. } => Some(cx.call_spec(op)),
-        _ => None,
-    };
-    let res_adj = match &spec {
-        Some(spec) => spec.results.clone(),
-        None => cx.adj_mask(&od.results),
-    };
-    let (kk, captured) = continuation(cx, region, op, &res_adj, rest, exit, sc)?;
-    match spec {
-        Some(spec) => call(cx, region, op, spec, kk, sc)?,
-        None if od.kind == OpKind::While => {
-            super::adjoint::loops::cps_while(cx, region, op, kk, sc)?
+    // A recursive callee and a loop take every accumulated adjoint they
+    // can (one specialisation of the callee, one loop function), zeros
+    // where the accumulation starts; the branches of an `if`, and other
+    // callees, those that are not zero.
+    let (spec, res_adj, offered, take_all) = match od.kind {
+        OpKind::Call { callee } => {
+            let spec = cx.call_spec(op);
+            let offered = marked(&od.operands, &spec.params);
+            let res_adj = spec.results.clone();
+            let recursive = cx.mcx.is_recursive(callee);
+            (Some(spec), res_adj, offered, recursive)
         }
-        None => branch(cx, region, op, &res_adj, kk, sc)?,
+        OpKind::While => {
+            let free = super::clone::free_values(cx.src, &od.regions);
+            let offered = free.into_iter().filter(|&v| cx.needs_adj(v)).collect();
+            (None, cx.adj_mask(&od.results), offered, true)
+        }
+        _ => {
+            let offered = accumulated(cx, rest, exit, &od.results);
+            (None, cx.adj_mask(&od.results), offered, false)
+        }
+    };
+    let after = After {
+        op,
+        rest,
+        res_adj: &res_adj,
+        offered: &offered,
+        take_all,
+    };
+    let Made { k, handed, outputs } = continuation(cx, region, after, exit, sc)?;
+    match spec {
+        Some(mut spec) => {
+            // The callee takes the accumulated adjoint of each handed value
+            // as that of the first parameter it is passed as.
+            let mut taken = Vec::new();
+            for (i, &v) in od.operands.iter().enumerate() {
+                spec.acc[i] = spec.params[i] && handed.contains(&v) && !taken.contains(&v);
+                if spec.acc[i] {
+                    taken.push(v);
+                }
+            }
+            call(cx, region, op, spec, k, sc)?
+        }
+        None if od.kind == OpKind::While => {
+            super::adjoint::loops::cps_while(cx, region, op, k, sc)?
+        }
+        None => branch(cx, region, op, &res_adj, &handed, k, sc)?,
     }
-    if !captured.is_empty() {
-        let types: Vec<Type> = captured.iter().map(|&v| cx.src.ty(v).clone()).collect();
+    if !outputs.is_empty() {
+        let types: Vec<Type> = outputs.iter().map(|&v| cx.src.ty(v).clone()).collect();
         let (_, outs) = cx.dst.append_op(
             region,
             OpKind::ContOutputs,
-            vec![kk],
+            vec![k],
             types,
             Vec::new(),
             od.span,
         );
-        for (v, d) in captured.into_iter().zip(outs) {
+        for (v, d) in outputs.into_iter().zip(outs) {
             cx.accumulate(region, od.span, sc, v, d)?;
         }
     }
@@ -125,181 +187,85 @@ fn needs_cps(cx: &mut FnCx, op: OpId) -> bool {
 }
 
 /// The type of the continuations that receive `vals` of `f`: applied to
-/// them, returning the adjoints of those `adj` marks.
-pub(crate) fn cont_type(f: &Function, vals: &[Value], adj: &[bool]) -> ContType {
+/// them, returning the adjoints of those `adj` marks, then those of `acc`.
+pub(crate) fn cont_type(f: &Function, vals: &[Value], adj: &[bool], acc: &[Value]) -> ContType {
+    let ty = |v: &Value| f.ty(*v).tensor().clone();
     cont_type_of(
-        vals.iter().map(|&v| f.ty(v).tensor().clone()).collect(),
+        vals.iter().map(ty).collect(),
         adj,
+        acc.iter().map(ty).collect(),
     )
 }
 
 /// The type of the continuations applied to values of types `args`,
-/// returning the adjoints of those `adj` marks.
-pub(crate) fn cont_type_of(args: Vec<TensorType>, adj: &[bool]) -> ContType {
-    let results = args
+/// returning the adjoints of those `adj` marks, then values of types `acc`.
+pub(crate) fn cont_type_of(args: Vec<TensorType>, adj: &[bool], acc: Vec<TensorType>) -> ContType {
+    let mut results: Vec<TensorType> = args
         .iter()
         .zip(adj)
         .filter(|(_, &on)| on)
         .map(|(t, _)| t.clone())
         .collect();
+    results.extend(acc);
     ContType { args, results }
 }
 
 /// Applies `exit.k` to the forward values of `exit.rets` and adds the
-/// adjoints it returns to theirs.
+/// adjoints it returns to theirs and to those of `exit.acc`.
 fn apply(cx: &mut FnCx, region: RegionId, exit: Exit, sc: &mut Scope) -> Result<(), AdError> {
     let span = cx.src.span;
-    let adjs = apply_to(cx, region, exit, sc, span)?;
+    let (adjs, acc) = apply_to(cx, region, exit, sc, span)?;
     for (&v, d) in exit.rets.iter().zip(adjs) {
         if let Some(d) = d {
             cx.accumulate(region, span, sc, v, d)?;
         }
     }
+    for (&v, d) in exit.acc.iter().zip(acc) {
+        cx.accumulate(region, span, sc, v, d)?;
+    }
     Ok(())
 }
 
 /// Emits `apply exit.k` to the forward values of `exit.rets`; returns the
-/// adjoint it gives each of them (`None` where `exit.adj` has none).
+/// adjoint it gives each of them (`None` where `exit.adj` has none) and
+/// the accumulated adjoints of `exit.acc`.
 pub(crate) fn apply_to(
     cx: &mut FnCx,
     region: RegionId,
     exit: Exit,
     sc: &Scope,
     span: Span,
-) -> Result<Vec<Option<Value>>, AdError> {
+) -> Result<(Vec<Option<Value>>, Vec<Value>), AdError> {
     let mut operands = vec![exit.k];
     for &v in exit.rets {
         operands.push(cx.fwd(sc, v, span)?);
     }
-    let ct = cont_type(cx.src, exit.rets, exit.adj);
+    let ct = cont_type(cx.src, exit.rets, exit.adj, exit.acc);
     let types = ct.results.iter().cloned().map(Type::Tensor).collect();
     let (_, adjs) = cx
         .dst
         .append_op(region, OpKind::Apply, operands, types, Vec::new(), span);
     let mut adjs = adjs.into_iter();
-    Ok(exit
+    let given = exit
         .adj
         .iter()
         .map(|&on| on.then(|| adjs.next().expect("one per marked value")))
-        .collect())
+        .collect();
+    Ok((given, adjs.collect()))
 }
 
-/// Makes the continuation of source `op` in `region`: a function `K` for
-/// `rest` then `exit`, closed over what it reads, returning the adjoints
-/// of the results of `op` that `res_adj` marks. Returns the closure and
-/// the active captures whose adjoints `K` outputs.
-fn continuation(
-    cx: &mut FnCx,
-    region: RegionId,
-    op: OpId,
-    res_adj: &[bool],
-    rest: &[OpId],
-    exit: Exit,
-    sc: &Scope,
-) -> Result<(Value, Vec<Value>), AdError> {
-    let src = cx.src;
-    let od = src.op(op);
-    let results = od.results.clone();
-    let mut captures = free_values_of_ops(src, rest, exit.rets, &results);
-    let active: Vec<Value> = captures
-        .iter()
-        .copied()
-        .filter(|&v| cx.needs_adj(v))
-        .collect();
-    let visible: Vec<Value> = dominating_values(src, op)
-        .into_iter()
-        .filter(|v| sc.fwd.contains_key(v))
-        .collect();
-    let bound: Vec<Value> = captures.iter().chain(&results).copied().collect();
-    captures.extend(dim_witnesses(src, rest, &bound, &visible));
-    let ct = cont_type(src, &results, res_adj);
-    let outer = cx.dst.ty(exit.k).clone();
-
-    let mut params: Vec<(String, Type)> = captures
-        .iter()
-        .map(|&v| (format!("capture{}", v.index()), src.ty(v).clone()))
-        .collect();
-    params.push(("k".into(), outer));
-    params.extend(
-        results
-            .iter()
-            .map(|&v| (format!("arg{}", v.index()), src.ty(v).clone())),
-    );
-    let name = cx.mcx.unique_name(&format!("{}.k", src.name));
-    let mut kf = Function::new(name, &params, od.span);
-    kf.result_types = ct.results.iter().cloned().map(Type::Tensor).collect();
-    kf.result_types
-        .extend(active.iter().map(|&v| src.ty(v).clone()));
-    let id = cx.mcx.reserve();
-    let body = kf.body;
-    let kparams = kf.params().to_vec();
-    let mut kcx = FnCx {
-        mcx: &mut *cx.mcx,
-        src_id: cx.src_id,
-        src,
-        spec: cx.spec.clone(),
-        active: cx.active.clone(),
-        dst: &mut kf,
-    };
-    let mut ksc = Scope::default();
-    let n = captures.len();
-    for (&v, &p) in captures.iter().zip(&kparams) {
-        ksc.fwd.insert(v, p);
-    }
-    for (&v, &p) in results.iter().zip(&kparams[n + 1..]) {
-        ksc.fwd.insert(v, p);
-    }
-    let kexit = Exit {
-        k: kparams[n],
-        ..exit
-    };
-    cps_ops(&mut kcx, body, rest, kexit, &mut ksc)?;
-    let mut outs = Vec::new();
-    for (&v, _) in results.iter().zip(res_adj).filter(|(_, &on)| on) {
-        outs.push(kcx.adj_or_zeros(body, od.span, &ksc, v));
-    }
-    for &v in &active {
-        outs.push(kcx.adj_or_zeros(body, od.span, &ksc, v));
-    }
-    kcx.builder(body, od.span).terminate(OpKind::Return, outs);
-    cx.mcx.define(id, kf);
-
-    let mut operands = captures
-        .iter()
-        .map(|&v| cx.fwd(sc, v, od.span))
-        .collect::<Result<Vec<_>, _>>()?;
-    operands.push(exit.k);
-    let (_, kk) = cx.dst.append_op(
-        region,
-        OpKind::MakeCont { func: id },
-        operands,
-        vec![Type::Cont(ct)],
-        Vec::new(),
-        od.span,
-    );
-    Ok((kk[0], active))
-}
-
-/// The source values `ops` (at any depth) and `rets` read that are defined
-/// neither by them nor in `bound`, in value order.
-fn free_values_of_ops(f: &Function, ops: &[OpId], rets: &[Value], bound: &[Value]) -> Vec<Value> {
-    let mut defined: HashSet<Value> = bound.iter().copied().collect();
-    let mut used: BTreeSet<Value> = rets.iter().copied().collect();
-    let mut stack: Vec<OpId> = ops.to_vec();
-    while let Some(op) = stack.pop() {
-        let od = f.op(op);
-        used.extend(od.operands.iter().copied());
-        defined.extend(od.results.iter().copied());
-        for &r in &od.regions {
-            defined.extend(f.region(r).params.iter().copied());
-            stack.extend(f.region(r).ops.iter().copied());
-        }
-    }
-    used.into_iter().filter(|v| !defined.contains(v)).collect()
+/// The values of `vs` that `mask` marks.
+pub(crate) fn marked(vs: &[Value], mask: &[bool]) -> Vec<Value> {
+    vs.iter()
+        .zip(mask)
+        .filter(|(_, &on)| on)
+        .map(|(&v, _)| v)
+        .collect()
 }
 
 /// `h.cps(args.., kk)` for source call `op` differentiated under `spec`;
-/// adds the adjoints it returns to the arguments'.
+/// adds the adjoints it returns to the arguments' (they include what `kk`
+/// accumulated for them).
 fn call(
     cx: &mut FnCx,
     region: RegionId,
@@ -326,193 +292,28 @@ fn call(
     Ok(())
 }
 
-/// The values of `vs` that `mask` marks.
-pub(crate) fn marked(vs: &[Value], mask: &[bool]) -> Vec<Value> {
-    vs.iter()
-        .zip(mask)
-        .filter(|(_, &on)| on)
-        .map(|(&v, _)| v)
-        .collect()
-}
-
 /// An `if` on the condition of source `if` op `op` whose branches are in
 /// CPS form with continuation `kk` (returning the adjoints of the results
-/// `res_adj` marks); yields the adjoints of the active values the branches
-/// read from outside, added to theirs.
+/// `res_adj` marks, then the accumulated adjoints of `handed`); yields the
+/// adjoints of the active values the branches read from outside and of
+/// `handed`, added to theirs.
 fn branch(
     cx: &mut FnCx,
     region: RegionId,
     op: OpId,
     res_adj: &[bool],
+    handed: &[Value],
     kk: Value,
     sc: &mut Scope,
 ) -> Result<(), AdError> {
-    super::adjoint::branch::adjoint_if(cx, region, op, sc, |cx, nr, r, inner| {
+    super::adjoint::branch::adjoint_if(cx, region, op, handed, sc, |cx, nr, r, inner| {
         let (ops, yields) = split_region(cx.src, r);
         let exit = Exit {
             rets: &yields,
             adj: res_adj,
+            acc: handed,
             k: kk,
         };
         cps_ops(cx, nr, &ops, exit, inner)
     })
-}
-
-impl ModCx<'_> {
-    /// The (cached) CPS form `h.cps(params.., k) -> adjoints` of source
-    /// function `h = spec.func`: `k` returns the adjoints of the results
-    /// `spec.results` marks, `h.cps` those of the parameters `spec.params`
-    /// marks, in order.
-    pub fn cps_function(&mut self, spec: Spec) -> Result<FuncId, AdError> {
-        if let Some(&id) = self.cps.get(&spec) {
-            return Ok(id);
-        }
-        let h = spec.func;
-        let src = self.src(h)?;
-        let id = self.reserve();
-        self.cps.insert(spec.clone(), id);
-        let active = self.active(&spec);
-        let (ops, rets) = split_region(src, src.body);
-        let wanted = marked(src.params(), &spec.params);
-        let mut params: Vec<(String, Type)> = src
-            .param_names
-            .iter()
-            .cloned()
-            .zip(src.params().iter().map(|&p| src.ty(p).clone()))
-            .collect();
-        params.push(("k".into(), Type::Cont(cont_type(src, &rets, &spec.results))));
-        let name = self.unique_name(&format!("{}.cps", src.name));
-        let mut g = Function::new(name, &params, src.span);
-        g.result_types = wanted.iter().map(|&p| src.ty(p).clone()).collect();
-        let body = g.body;
-        let gparams = g.params().to_vec();
-        let spec = Rc::new(spec);
-        let mut cx = FnCx {
-            mcx: &mut *self,
-            src_id: h,
-            src,
-            spec: spec.clone(),
-            active,
-            dst: &mut g,
-        };
-        let mut sc = Scope::default();
-        for (&p, &q) in src.params().iter().zip(&gparams) {
-            sc.fwd.insert(p, q);
-        }
-        let exit = Exit {
-            rets: &rets,
-            adj: &spec.results,
-            k: *gparams.last().expect("the continuation parameter"),
-        };
-        cps_ops(&mut cx, body, &ops, exit, &mut sc)?;
-        let outs: Vec<Value> = wanted
-            .iter()
-            .map(|&p| cx.adj_or_zeros(body, src.span, &sc, p))
-            .collect();
-        cx.builder(body, src.span).terminate(OpKind::Return, outs);
-        self.define(id, g);
-        Ok(id)
-    }
-
-    /// A continuation function `name(captures.., args..) -> (results..)`
-    /// whose body `build` fills: given a builder context, the capture
-    /// parameters and the argument parameters, it returns the values to
-    /// return. For the seeds of [`super::top`] and [`ModCx::vjp`].
-    pub fn seed_function(
-        &mut self,
-        name: &str,
-        captures: &[Type],
-        args: &[TensorType],
-        results: Vec<Type>,
-        span: Span,
-        build: impl FnOnce(&mut Function, &[Value], &[Value]) -> Result<Vec<Value>, AdError>,
-    ) -> Result<FuncId, AdError> {
-        let mut params: Vec<(String, Type)> = captures
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (format!("capture{i}"), t.clone()))
-            .collect();
-        params.extend(
-            args.iter()
-                .enumerate()
-                .map(|(i, t)| (format!("arg{i}"), Type::Tensor(t.clone()))),
-        );
-        let name = self.unique_name(name);
-        let mut g = Function::new(name, &params, span);
-        g.result_types = results;
-        let ps = g.params().to_vec();
-        let outs = build(&mut g, &ps[..captures.len()], &ps[captures.len()..])?;
-        let body = g.body;
-        crate::builder::Builder::new(&mut g, body, span).terminate(OpKind::Return, outs);
-        let id = self.reserve();
-        self.define(id, g);
-        Ok(id)
-    }
-
-    /// The (cached) VJP function of `spec`, `h.vjp(params.., adjoints of
-    /// the results spec.results marks..) -> adjoints of the parameters
-    /// spec.params marks`: `h.cps` with a continuation that returns the given
-    /// adjoints (in direct mode, see [`super::direct`], a recomputation of
-    /// the callee's forward pass).
-    pub fn vjp(&mut self, spec: Spec) -> Result<FuncId, AdError> {
-        if let Some(&id) = self.vjps.get(&spec) {
-            return Ok(id);
-        }
-        let id = self.reserve();
-        self.vjps.insert(spec.clone(), id);
-        if self.direct {
-            self.direct_vjp(spec, id)?;
-            return Ok(id);
-        }
-        let h = self.src(spec.func)?;
-        let span = h.span;
-        let (_, rets) = split_region(h, h.body);
-        let ct = cont_type(h, &rets, &spec.results);
-        let dres: Vec<Type> = ct.results.iter().cloned().map(Type::Tensor).collect();
-        let seed = self.seed_function(
-            &format!("{}.seed", h.name),
-            &dres,
-            &ct.args,
-            dres.clone(),
-            span,
-            |_, captures, _| Ok(captures.to_vec()),
-        )?;
-        let dparams: Vec<TensorType> = marked(h.params(), &spec.params)
-            .iter()
-            .map(|&p| h.ty(p).tensor().clone())
-            .collect();
-        let hc = self.cps_function(spec)?;
-        let mut params: Vec<(String, Type)> = h
-            .param_names
-            .iter()
-            .cloned()
-            .zip(h.params().iter().map(|&p| h.ty(p).clone()))
-            .collect();
-        params.extend(
-            dres.iter()
-                .enumerate()
-                .map(|(i, t)| (format!("adj_result{i}"), t.clone())),
-        );
-        let name = self.unique_name(&format!("{}.vjp", h.name));
-        let mut g = Function::new(name, &params, span);
-        g.result_types = dparams.iter().cloned().map(Type::Tensor).collect();
-        let ps = g.params().to_vec();
-        let n = h.params().len();
-        let body = g.body;
-        let (_, kk) = g.append_op(
-            body,
-            OpKind::MakeCont { func: seed },
-            ps[n..].to_vec(),
-            vec![Type::Cont(ct)],
-            Vec::new(),
-            span,
-        );
-        let mut args = ps[..n].to_vec();
-        args.push(kk[0]);
-        let mut b = crate::builder::Builder::new(&mut g, body, span);
-        let grads = b.call(hc, args, dparams);
-        b.terminate(OpKind::Return, grads);
-        self.define(id, g);
-        Ok(id)
-    }
 }

@@ -115,7 +115,7 @@ impl ModCx<'_> {
         cx.accumulate(body, src.span, &mut sc, rets[0], one)?;
         reverse_ops(&mut cx, body, &ops, &mut sc)?;
         for &i in wrt {
-            outs.push(cx.adj_or_zeros(body, src.span, &sc, src.params()[i]));
+            outs.push(cx.adj_or_zeros(body, src.span, &mut sc, src.params()[i]));
         }
         cx.builder(body, src.span).terminate(OpKind::Return, outs);
         self.define(id, g);
@@ -165,7 +165,7 @@ impl ModCx<'_> {
         reverse_ops(&mut cx, body, &ops, &mut sc)?;
         let outs: Vec<Value> = dparams
             .iter()
-            .map(|&p| cx.adj_or_zeros(body, h.span, &sc, p))
+            .map(|&p| cx.adj_or_zeros(body, h.span, &mut sc, p))
             .collect();
         cx.builder(body, h.span).terminate(OpKind::Return, outs);
         self.define(id, g);

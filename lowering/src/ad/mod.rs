@@ -54,6 +54,12 @@
 //!   the adjoint rule of every op ([`adjoint`], one file per op family) is
 //!   emitted in reverse order; adjoints of values used several times are
 //!   summed ([`context::FnCx::accumulate`]).
+//! - **Accumulated adjoints** ([`cps`], [`sparse`]): a continuation
+//!   returns the adjoints of the parameters accumulated by the rest of the
+//!   program, which the function it was passed to adds its own
+//!   contributions to and returns (Lantern's mutable cells, passed along);
+//!   the adjoint of a gather is kept as rows and added in place. A table
+//!   gathered at every node of a recursion has one adjoint buffer.
 //! - **Activity** ([`activity`]): only *active* values carry adjoints:
 //!   floats that depend on a differentiated parameter and that the
 //!   differentiated result depends on. Every function is generated per
@@ -78,10 +84,13 @@ pub(crate) mod activity;
 pub(crate) mod adjoint;
 pub(crate) mod clone;
 pub(crate) mod context;
+pub(crate) mod continuation;
 pub(crate) mod cps;
 pub(crate) mod dim_witness;
 pub(crate) mod direct;
+pub(crate) mod functions;
 pub(crate) mod reverse;
+pub(crate) mod sparse;
 pub(crate) mod top;
 
 use agc_ir::{FuncId, Module, Span};

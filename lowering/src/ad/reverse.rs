@@ -38,7 +38,9 @@ pub(crate) fn reverse_ops(
                     .map(|&v| cx.fwd(sc, v, span))
                     .collect::<Result<Vec<_>, _>>()?;
                 let y = cx.fwd(sc, od.results[0], span)?;
-                let g = sc.adj[&od.results[0]];
+                let g = cx
+                    .adj(region, span, sc, od.results[0])
+                    .expect("an op with an adjoint");
                 let want = od.operands.iter().map(|&v| cx.needs_adj(v)).collect();
                 let b = Builder::new(&mut *cx.dst, region, span);
                 let mut rule = Rule {

@@ -28,7 +28,7 @@ impl ModCx<'_> {
         let span = src.span;
         let (_, rets) = split_region(src, src.body);
         let spec = self.activity.top(self.m, f, wrt);
-        let ct = cont_type(src, &rets, &spec.results);
+        let ct = cont_type(src, &rets, &spec.results, &[]);
         let seed = self.seed_function(
             &format!("{}.seed", src.name),
             &[],

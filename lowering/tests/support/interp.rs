@@ -435,6 +435,20 @@ struct Closure {
     outputs: RefCell<Option<Vec<Val>>>,
 }
 
+thread_local! {
+    /// Executed ops per (op name, result type), while [`count_ops`] runs.
+    static COUNTS: RefCell<Option<HashMap<(String, String), usize>>> = const { RefCell::new(None) };
+}
+
+/// Runs `body`, counting the ops the interpreter executes per (op name,
+/// result type as printed): one per result.
+pub fn count_ops<X>(body: impl FnOnce() -> X) -> (X, HashMap<(String, String), usize>) {
+    COUNTS.with(|c| *c.borrow_mut() = Some(HashMap::new()));
+    let out = body();
+    let counts = COUNTS.with(|c| c.borrow_mut().take()).unwrap_or_default();
+    (out, counts)
+}
+
 /// Runs function `f` of `m`, which takes and returns tensors, on `args`.
 pub fn run(m: &Module, f: FuncId, args: Vec<T>) -> R<Vec<T>> {
     let out = Frame::new(m, m.func(f), 0).call(args.into_iter().map(Val::Tensor).collect())?;
@@ -555,6 +569,15 @@ impl<'m> Frame<'m> {
                 return od.operands.iter().map(|&v| self.get(v).cloned()).collect();
             }
             let results = self.op(od)?;
+            COUNTS.with(|c| {
+                if let Some(counts) = c.borrow_mut().as_mut() {
+                    for &v in &od.results {
+                        *counts
+                            .entry((od.kind.name(), f.ty(v).to_string()))
+                            .or_default() += 1;
+                    }
+                }
+            });
             for (&v, t) in od.results.iter().zip(results) {
                 self.set(v, t)?;
             }

@@ -5,6 +5,7 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod interp;
+pub mod models;
 
 use agc_ir::{
     DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, Span, TensorType, Type, UnaryOp,

@@ -29,9 +29,10 @@ use fixpoint::{Direction, Summaries};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// One differentiation of a function: which parameters need adjoints and
-/// which results receive adjoints (one flag each; never set on integer or
-/// bool ones).
+/// One differentiation of a function: which parameters need adjoints,
+/// which results receive adjoints, and which parameters' accumulated
+/// adjoints the continuation returns (one flag each; never set on integer
+/// or bool ones).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Spec {
     /// The source function.
@@ -40,6 +41,11 @@ pub(crate) struct Spec {
     pub params: Vec<bool>,
     /// Per result: the continuation (or the caller) gives its adjoint.
     pub results: Vec<bool>,
+    /// Per parameter (a subset of `params`): the continuation returns its
+    /// adjoint accumulated by the rest of the program, which the function
+    /// adds its own contributions to (see [`super::cps`]); the others start
+    /// from zero in the function.
+    pub acc: Vec<bool>,
 }
 
 impl Spec {
@@ -83,22 +89,26 @@ impl Activity {
         let varied = self.vary.solve(m, f, params.clone());
         let results = and(&results, &varied);
         let useful = self.useful.solve(m, f, results.clone());
+        let n = params.len();
         Spec {
             func: f,
             params: and(&params, &useful),
             results,
+            acc: vec![false; n],
         }
     }
 
     /// The spec of a call of `callee` whose operands `args` and results
     /// `results` are active in the caller: the results keep their marks,
-    /// the operands those the marked results depend on.
+    /// the operands those the marked results depend on (no accumulated
+    /// adjoint yet: see [`super::cps`]).
     pub fn call(&mut self, m: &Module, callee: FuncId, args: &[bool], results: &[bool]) -> Spec {
         let useful = self.useful.solve(m, callee, results.to_vec());
         Spec {
             func: callee,
             params: and(args, &useful),
             results: results.to_vec(),
+            acc: vec![false; args.len()],
         }
     }
 

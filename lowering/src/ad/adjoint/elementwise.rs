@@ -1,7 +1,7 @@
 //! Adjoints of elementwise ops (unary, binary, select, cast, fill), with
 //! numpy broadcasting undone by [`unbroadcast`].
 
-use super::{unbroadcast, Grads, Rule, RuleError};
+use super::{unbroadcast, DenseGrads, Rule, RuleError};
 use agc_ir::{BinaryOp, CmpOp, UnaryOp, Value};
 
 type R = Result<Value, RuleError>;
@@ -13,7 +13,7 @@ fn to_operand(r: &mut Rule, v: Value, i: usize) -> R {
 }
 
 /// `unary(x)`.
-pub(crate) fn unary(r: &mut Rule, u: UnaryOp) -> Result<Grads, RuleError> {
+pub(crate) fn unary(r: &mut Rule, u: UnaryOp) -> Result<DenseGrads, RuleError> {
     let (x, y, g) = (r.x[0], r.y, r.g);
     let b = &mut r.b;
     let dx = match u {
@@ -71,7 +71,7 @@ pub(crate) fn unary(r: &mut Rule, u: UnaryOp) -> Result<Grads, RuleError> {
 }
 
 /// `a op b`, broadcasting.
-pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
+pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<DenseGrads, RuleError> {
     let (a, bb, y, g) = (r.x[0], r.x[1], r.y, r.g);
     let dt = r.ty(y).dtype;
     let (da, db) = match op {
@@ -173,7 +173,7 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<Grads, RuleError> {
 }
 
 /// `np.where(c, a, b)`.
-pub(crate) fn select(r: &mut Rule) -> Result<Grads, RuleError> {
+pub(crate) fn select(r: &mut Rule) -> Result<DenseGrads, RuleError> {
     let (c, g) = (r.x[0], r.g);
     let zero = r.b.scalar(r.ty(g).dtype, 0.0);
     let da = r.when(1, |r| {
@@ -189,13 +189,13 @@ pub(crate) fn select(r: &mut Rule) -> Result<Grads, RuleError> {
 
 /// `astype` between float dtypes casts the adjoint back (an integer operand
 /// wants no adjoint, and an integer result has none).
-pub(crate) fn cast(r: &mut Rule) -> Result<Grads, RuleError> {
+pub(crate) fn cast(r: &mut Rule) -> Result<DenseGrads, RuleError> {
     let from = r.ty(r.x[0]).dtype;
     Ok(vec![r.when(0, |r| Ok(r.b.cast(r.g, from)))?])
 }
 
 /// `np.full(shape, s)`: the sum of the adjoint.
-pub(crate) fn fill(r: &mut Rule) -> Result<Grads, RuleError> {
+pub(crate) fn fill(r: &mut Rule) -> Result<DenseGrads, RuleError> {
     let rank = r.ty(r.g).rank();
     let dx = r.when(0, |r| {
         Ok(r.b.reduce(agc_ir::ReduceKind::Sum, r.g, (0..rank).collect(), false))

@@ -1,9 +1,11 @@
-//! Adjoints of run-time indexing: `dyn_index` adds its adjoint into zeros
-//! with `dyn_update_add`; `dyn_slice` pads its adjoint with zero rows above
+//! Adjoints of run-time indexing: `dyn_index` contributes its adjoint as
+//! rows of the source's adjoint, added with `dyn_update_add` (see
+//! [`super::super::sparse`]); `dyn_slice` pads its adjoint with zero rows above
 //! and below (sizes from the same clamped bounds as Python's slice);
 //! `dyn_update` routes the adjoint of the written part to the value and the
 //! rest to the tensor.
 
+use super::super::sparse::{Contribution, Place, Rows};
 use super::{unbroadcast, Grads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
 use agc_ir::{BinaryOp, CmpOp, Dim, OpKind, TensorType, Value};
@@ -15,18 +17,16 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
     match *kind {
         OpKind::DynIndex { axes } => {
             let idx = r.x[1..=axes].to_vec();
-            let dx = r.when(0, |r| {
-                let z = r.b.zeros(&tx);
-                Ok(r.b.dyn_update(z, g, &idx, true))
-            })?;
-            Ok(std::iter::once(dx)
-                .chain(idx.iter().map(|_| None))
-                .collect())
+            let dx = r.want[0].then_some(Contribution::Rows(Rows {
+                rows: g,
+                place: Place::Index(idx),
+            }));
+            Ok(std::iter::once(dx).chain((0..axes).map(|_| None)).collect())
         }
         OpKind::DynSlice => {
             let (start, stop) = (r.x[1], r.x[2]);
             let dx = r.when(0, |r| dyn_slice(r, start, stop))?;
-            Ok(vec![dx, None, None])
+            Ok(vec![dx.map(Contribution::Dense), None, None])
         }
         OpKind::DynUpdate { axes, accumulate } => {
             let v = r.x[1];
@@ -45,6 +45,7 @@ pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
             })?;
             Ok([dx, dv]
                 .into_iter()
+                .map(|d| d.map(Contribution::Dense))
                 .chain(idx.iter().map(|_| None))
                 .collect())
         }

@@ -10,12 +10,12 @@
 //! run-time-sized axes are not supported yet.
 
 use super::index::pad_rows;
-use super::{unbroadcast, Grads, Rule, RuleError};
+use super::{unbroadcast, DenseGrads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
 use agc_ir::{ConstData, Dim, OpKind, SliceDim, TensorType, Value};
 
 /// Rules of the layout family.
-pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<Grads, RuleError> {
+pub(crate) fn apply(r: &mut Rule, kind: &OpKind) -> Result<DenseGrads, RuleError> {
     let tx = r.ty(r.x[0]);
     Ok(match kind {
         OpKind::Reshape => vec![r.when(0, |r| Ok(r.b.reshape(r.g, &tx.dims)?))?],
@@ -51,7 +51,7 @@ fn to_front(rank: usize, axis: usize) -> Vec<usize> {
         .collect()
 }
 
-fn concat(r: &mut Rule, axis: usize) -> Result<Grads, RuleError> {
+fn concat(r: &mut Rule, axis: usize) -> Result<DenseGrads, RuleError> {
     let types: Vec<TensorType> = r.x.iter().map(|&v| r.ty(v)).collect();
     let sizes: Option<Vec<i64>> = types.iter().map(|t| t.dims[axis].as_static()).collect();
     let rank = types[0].rank();

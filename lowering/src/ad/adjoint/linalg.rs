@@ -4,7 +4,7 @@
 //! `da = g @ bᵀ`, `db = aᵀ @ g` apply with batch broadcasting, and each
 //! contribution is summed over broadcast batch axes and reshaped back.
 
-use super::{unbroadcast, Grads, Rule, RuleError};
+use super::{unbroadcast, DenseGrads, Rule, RuleError};
 use crate::builder::{BResult, Builder};
 use agc_ir::{infer, Dim, Value};
 
@@ -17,7 +17,7 @@ fn swap_last(b: &mut Builder, v: Value) -> BResult {
 }
 
 /// `a @ b`.
-pub(crate) fn matmul(r: &mut Rule) -> Result<Grads, RuleError> {
+pub(crate) fn matmul(r: &mut Rule) -> Result<DenseGrads, RuleError> {
     let (a, bm, g) = (r.x[0], r.x[1], r.g);
     let (ta, tb) = (r.ty(a), r.ty(bm));
     let b = &mut r.b;

@@ -9,13 +9,17 @@
 //!       kl = cont @R(free.., k)                      // the rest of the loop:
 //!                                                    //   R(next) = L(next, free, k)
 //!       after(args) in CPS form, applying kl to next // forward, rest, backward
-//!       yield adj_args, adj_free2 (from after and cont_outputs kl)
-//!   } else { yield apply k(args), 0 }                // exit: the rest of the program
+//!       yield adj_args, adj_free2 (from after, seeded by kl)
+//!   } else { yield apply k(args) }                   // exit: the rest of the program
 //!   backward of `before` seeded with adj_args
 //!   return adj_state, adj_free1 + contributions of `before`
 //! ```
 //! where `free` are the values the loop's regions read from outside and
-//! `k` the continuation of what follows the loop ([`LoopForm::Cps`]): the
+//! `k` the continuation of what follows the loop ([`LoopForm::Cps`]),
+//! which returns the adjoints of the loop's results and the adjoints of the
+//! free values accumulated after the loop (as `kl` those accumulated by the
+//! later iterations and after the loop, so a free value gathered at every
+//! iteration has one adjoint, updated in place, see `super::super::cps`): the
 //! loop runs once, inside `L`, and so do the calls and loops in its body;
 //! iteration `i`'s state lives in frame `i` until the rest of the program
 //! and the later iterations' backward passes have returned. In direct style
@@ -197,7 +201,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
         ),
         LoopForm::Cps => params.push((
             "k".into(),
-            Type::Cont(cont_type(src, &od.results, &la.res_on)),
+            Type::Cont(cont_type(src, &od.results, &la.res_on, &la.free_adj)),
         )),
     }
     let suffix = if form == LoopForm::Cps { "cps" } else { "vjp" };
@@ -265,29 +269,24 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
             let mut captures = lp[ns..ns + nf].to_vec();
             captures.push(lp[ns + nf]);
             let state: Vec<agc_ir::TensorType> = la.state.iter().map(|&v| lcx.src_ty(v)).collect();
+            let free: Vec<agc_ir::TensorType> =
+                la.free_adj.iter().map(|&v| lcx.src_ty(v)).collect();
             let (_, kl) = lcx.dst.append_op(
                 then,
                 OpKind::MakeCont { func: rest },
                 captures,
-                vec![Type::Cont(cont_type_of(state, &la.state_on))],
+                vec![Type::Cont(cont_type_of(state, &la.state_on, free))],
                 Vec::new(),
                 span,
             );
+            // The rest of the loop returns the free values' accumulated adjoints.
             let exit = Exit {
                 rets: &next,
                 adj: &la.state_on,
+                acc: &la.free_adj,
                 k: kl[0],
             };
             cps_ops(&mut lcx, then, &aops, exit, &mut inner)?;
-            if !la.free_adj.is_empty() {
-                let types = la.free_adj.iter().map(|&v| src.ty(v).clone()).collect();
-                let (_, outs) =
-                    lcx.dst
-                        .append_op(then, OpKind::ContOutputs, kl, types, Vec::new(), span);
-                for (&v, g) in la.free_adj.iter().zip(outs) {
-                    lcx.accumulate(then, span, &mut inner, v, g)?;
-                }
-            }
         }
     }
     let aparams = &src.region(after).params;
@@ -296,24 +295,36 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
         .iter()
         .map(|&i| aparams[i])
         .chain(la.free_adj.iter().copied())
-        .map(|v| lcx.adj_or_zeros(then, span, &inner, v))
+        .map(|v| lcx.adj_or_zeros(then, span, &mut inner, v))
         .collect();
     lcx.builder(then, span).terminate(OpKind::Yield, outs);
     // Else: the loop exits with this iteration's args.
     let exit = lcx.dst.new_region(&[]);
-    // The adjoint of each result the rest of the program gives.
-    let given: Vec<Option<Value>> = match form {
+    // The adjoint of each result the rest of the program gives, and (in
+    // CPS form) the free values' adjoints it accumulated.
+    let (given, acc): (Vec<Option<Value>>, Vec<Value>) = match form {
         LoopForm::Backward => {
             let mut adj = lp[ns + nf..].iter();
-            la.res_on
+            let given = la
+                .res_on
                 .iter()
                 .map(|&on| on.then(|| *adj.next().expect("one per active result")))
-                .collect()
+                .collect();
+            let zeros = la
+                .free_adj
+                .iter()
+                .map(|&v| {
+                    let t = lcx.src_ty(v);
+                    lcx.builder(exit, span).zeros(&t)
+                })
+                .collect();
+            (given, zeros)
         }
         LoopForm::Cps => {
             let at_exit = Exit {
                 rets: &cond[1..],
                 adj: &la.res_on,
+                acc: &la.free_adj,
                 k: lp[ns + nf],
             };
             apply_to(&mut lcx, exit, at_exit, &sc, span)?
@@ -329,10 +340,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
             }
         }
     }
-    for &v in &la.free_adj {
-        let t = lcx.src_ty(v);
-        outs.push(lcx.builder(exit, span).zeros(&t));
-    }
+    outs.extend(acc);
     lcx.builder(exit, span).terminate(OpKind::Yield, outs);
     // Typed as this iteration's args: on the exit path the loop's results are them.
     let targets: Vec<Value> = la
@@ -355,7 +363,7 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
         .iter()
         .map(|&i| la.state[i])
         .chain(la.free_adj.iter().copied())
-        .map(|v| lcx.adj_or_zeros(body, span, &sc, v))
+        .map(|v| lcx.adj_or_zeros(body, span, &mut sc, v))
         .collect();
     lcx.builder(body, span).terminate(OpKind::Return, outs);
     cx.mcx.define(id, lf);
@@ -363,8 +371,8 @@ fn loop_function(cx: &mut FnCx, op: OpId, la: &LoopAdj, form: LoopForm) -> Resul
 }
 
 /// The continuation "the rest of the loop" of `L` (id `l`) in CPS form:
-/// `R(free.., k, next..) -> (adjoints of the active state.., adjoints of the
-/// active free values..)`, which calls `L(next.., free.., k)`.
+/// `R(free.., k, next..) -> (adjoints of the active state.., accumulated
+/// adjoints of the active free values..)`, which calls `L(next.., free.., k)`.
 fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<FuncId, AdError> {
     let src = cx.src;
     let span = src.op(op).span;
@@ -376,7 +384,12 @@ fn rest_of_loop(cx: &mut FnCx, l: FuncId, op: OpId, la: &LoopAdj) -> Result<Func
         .collect();
     params.push((
         "k".into(),
-        Type::Cont(cont_type(src, &src.op(op).results, &la.res_on)),
+        Type::Cont(cont_type(
+            src,
+            &src.op(op).results,
+            &la.res_on,
+            &la.free_adj,
+        )),
     ));
     params.extend(
         la.state

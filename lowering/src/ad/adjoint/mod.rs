@@ -3,7 +3,8 @@
 //! A rule for a single-result op gets the forward operands and result, the
 //! adjoint `g` of the result, and which operands want an adjoint; it emits
 //! the backward ops and returns one contribution per operand (`None`: no
-//! gradient), each of exactly the operand's type. Broadcasting ops reduce
+//! gradient), each of exactly the operand's type, or, for the tensor a
+//! gather reads, its rows ([`super::sparse`]). Broadcasting ops reduce
 //! their contributions back to the operand's shape with [`unbroadcast`].
 //! Control flow (`if`, `while`, `call`) needs the whole context and lives in
 //! [`branch`], [`loops`] and [`call`].
@@ -20,6 +21,7 @@ pub(crate) mod reduce;
 pub(crate) mod strided;
 
 use super::context::ModCx;
+use super::sparse::Contribution;
 use crate::builder::{BResult, Builder};
 use agc_ir::infer::TypeError;
 use agc_ir::{Dim, OpKind, ReduceKind, TensorType, Value};
@@ -41,7 +43,18 @@ pub(crate) struct Rule<'b, 'm> {
 }
 
 /// One contribution per operand.
-pub(crate) type Grads = Vec<Option<Value>>;
+pub(crate) type Grads = Vec<Option<Contribution>>;
+
+/// One dense contribution per operand (the rules of most families).
+pub(crate) type DenseGrads = Vec<Option<Value>>;
+
+/// Dense contributions as [`Grads`].
+fn dense(grads: Result<DenseGrads, RuleError>) -> Result<Grads, RuleError> {
+    Ok(grads?
+        .into_iter()
+        .map(|g| g.map(Contribution::Dense))
+        .collect())
+}
 
 /// Why a rule failed.
 #[derive(Debug)]
@@ -80,18 +93,18 @@ impl Rule<'_, '_> {
 /// Applies the rule of a single-result, region-free op.
 pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
     match kind {
-        OpKind::Unary(u) => elementwise::unary(r, *u),
-        OpKind::Binary(op) => elementwise::binary(r, *op),
-        OpKind::Select => elementwise::select(r),
-        OpKind::Cast => elementwise::cast(r),
-        OpKind::Fill => elementwise::fill(r),
-        OpKind::MatMul => linalg::matmul(r),
-        OpKind::Reduce { kind, axes, .. } => reduce::reduce(r, *kind, axes),
+        OpKind::Unary(u) => dense(elementwise::unary(r, *u)),
+        OpKind::Binary(op) => dense(elementwise::binary(r, *op)),
+        OpKind::Select => dense(elementwise::select(r)),
+        OpKind::Cast => dense(elementwise::cast(r)),
+        OpKind::Fill => dense(elementwise::fill(r)),
+        OpKind::MatMul => dense(linalg::matmul(r)),
+        OpKind::Reduce { kind, axes, .. } => dense(reduce::reduce(r, *kind, axes)),
         OpKind::Reshape
         | OpKind::Transpose { .. }
         | OpKind::BroadcastTo
         | OpKind::Concat { .. }
-        | OpKind::Slice { .. } => layout::apply(r, kind),
+        | OpKind::Slice { .. } => dense(layout::apply(r, kind)),
         OpKind::DynIndex { .. } | OpKind::DynSlice | OpKind::DynUpdate { .. } => {
             index::apply(r, kind)
         }

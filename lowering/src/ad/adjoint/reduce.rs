@@ -4,12 +4,16 @@
 //! zeros (no division by zero: one zero gets the product of the rest, two or
 //! more zeros give zero everywhere).
 
-use super::{Grads, Rule, RuleError};
+use super::{DenseGrads, Rule, RuleError};
 use agc_ir::{BinaryOp, CmpOp, Dim, ReduceKind, Value};
 
 /// `reduce.<kind>(x, axes)`; with or without `keepdims`, the adjoint is
 /// first reshaped to the kept shape.
-pub(crate) fn reduce(r: &mut Rule, kind: ReduceKind, axes: &[usize]) -> Result<Grads, RuleError> {
+pub(crate) fn reduce(
+    r: &mut Rule,
+    kind: ReduceKind,
+    axes: &[usize],
+) -> Result<DenseGrads, RuleError> {
     let dx = r.when(0, |r| {
         let (x, y, g) = (r.x[0], r.y, r.g);
         let tx = r.ty(x);
