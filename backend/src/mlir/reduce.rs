@@ -17,6 +17,7 @@
 //! `INVALID_ARGUMENT`) and the result is computed as usual (the identity).
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
+use super::scalar;
 use super::types::{self, elem};
 use crate::BackendError;
 use agc_ir::{ArgKind, DType, OpData, OpKind, ReduceKind, TensorType};
@@ -151,7 +152,7 @@ fn reduce(
         let (x, acc) = (&args[0], &args[1]);
         let wide_x;
         let x = if wide {
-            wide_x = e.assign(&format!("arith.extf {x} : f32 to f64"));
+            wide_x = scalar::cast(e, DType::F32, DType::F64, x);
             &wide_x
         } else {
             x
@@ -187,9 +188,7 @@ fn reduce(
         outs: vec![operand(&narrow, out_ty, identity_map(rank))],
     };
     let n = e.generic(&spec, |e, args| {
-        Ok(vec![
-            e.assign(&format!("arith.truncf {} : f64 to f32", args[0]))
-        ])
+        Ok(vec![scalar::cast(e, DType::F64, DType::F32, &args[0])])
     })?;
     Ok(n.into_iter().next().unwrap())
 }
