@@ -31,8 +31,9 @@ DEFAULT_DIM_SIZES = (5, 3, 4, 6, 2, 7, 8, 9)
 SECOND_DIM_SIZES = (2, 7, 1, 3, 6, 4, 5, 8)
 
 # What the eager run may raise where the library must return an error status instead: numpy's
-# index and shape errors, and CPython's for a variable read on a path that did not assign it.
-EAGER_ERRORS = (IndexError, ValueError, NameError)
+# index and shape errors, and CPython's where a staged path that raises is taken (a variable read
+# on a path that did not assign it, a missing key, a division by zero, a failed assert).
+EAGER_ERRORS = (IndexError, ValueError, NameError, KeyError, ZeroDivisionError, AssertionError)
 
 SUPPORTED_DTYPES = {np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.bool_)}
 

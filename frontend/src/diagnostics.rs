@@ -17,9 +17,11 @@ pub enum DiagnosticKind {
     Unsupported,
     /// A bug in agc.
     Internal,
-    /// The program raises a Python exception here (an `UnboundLocalError`):
-    /// an error when staging runs it unconditionally; under staged control
-    /// flow the stager makes it a run-time error status of the path instead.
+    /// The program raises a Python exception here (`IndexError`,
+    /// `UnboundLocalError`, ...): an error when staging runs it
+    /// unconditionally; under staged control flow the stager makes it a
+    /// run-time error status of the path instead, as CPython raises only
+    /// where the path is taken.
     Raises,
 }
 
@@ -67,13 +69,19 @@ impl Diagnostic {
         }
     }
 
-    /// A Python exception the program raises where staging reaches `span`
-    /// (see [`DiagnosticKind::Raises`]).
-    pub fn raises(span: Span, message: impl Into<String>) -> Self {
+    /// The Python exception `exception` (its class name, e.g. `IndexError`)
+    /// that the program raises where staging reaches `span` (see
+    /// [`DiagnosticKind::Raises`]); the message reads like CPython's
+    /// traceback line, `IndexError: list index out of range`.
+    pub fn raises(span: Span, exception: &str, message: impl AsRef<str>) -> Self {
+        let message = match message.as_ref() {
+            "" => exception.to_string(),
+            text => format!("{exception}: {text}"),
+        };
         Diagnostic {
             kind: DiagnosticKind::Raises,
             span,
-            message: message.into(),
+            message,
             notes: Vec::new(),
         }
     }

@@ -323,7 +323,7 @@ impl Stager {
                         best = Some((k, it));
                     }
                 }
-                best.map(|(_, v)| v).ok_or_else(|| Diagnostic::error(span, format!("{name}() arg is an empty sequence")))
+                best.map(|(_, v)| v).ok_or_else(|| Diagnostic::raises(span, "ValueError", format!("{name}() arg is an empty sequence")))
             }
             "sum" => {
                 let items = self.iter_values(&arg0()?, span)?;
@@ -527,7 +527,11 @@ impl Stager {
                 let i = args.get(0, "index").and_then(|v| v.as_int()).unwrap_or(-1);
                 let j = if i < 0 { i + n } else { i };
                 if j < 0 || j >= n {
-                    return Err(Diagnostic::error(span, "pop index out of range"));
+                    return Err(Diagnostic::raises(
+                        span,
+                        "IndexError",
+                        "pop index out of range",
+                    ));
                 }
                 Ok(l.borrow_mut().remove(j as usize))
             }
@@ -543,7 +547,9 @@ impl Stager {
                     .iter()
                     .position(|v| pyops::py_eq(v, &x))
                     .map(|i| Value::Int(i as i64))
-                    .ok_or_else(|| Diagnostic::error(span, "value is not in list"))
+                    .ok_or_else(|| {
+                        Diagnostic::raises(span, "ValueError", "list.index(x): x not in list")
+                    })
             }
             ("list.count", seq) => {
                 let x = args.req(0, "value", "count")?;
@@ -596,10 +602,7 @@ impl Stager {
                 match (pos, args.get(1, "default")) {
                     (Some(i), _) => Ok(d.borrow_mut().remove(i).1),
                     (None, Some(def)) => Ok(def),
-                    (None, None) => Err(Diagnostic::error(
-                        span,
-                        format!("KeyError: {}", pyops::py_repr(&k)),
-                    )),
+                    (None, None) => Err(Diagnostic::raises(span, "KeyError", pyops::py_repr(&k))),
                 }
             }
             ("dict.setdefault", Value::Dict(d)) => {
@@ -730,7 +733,13 @@ impl Stager {
                 Some(prev) => self.binary(op, &prev, it, span)?,
             });
         }
-        acc.ok_or_else(|| Diagnostic::error(span, format!("{name}() arg is an empty sequence")))
+        acc.ok_or_else(|| {
+            Diagnostic::raises(
+                span,
+                "ValueError",
+                format!("{name}() arg is an empty sequence"),
+            )
+        })
     }
 }
 

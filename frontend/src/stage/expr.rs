@@ -179,6 +179,7 @@ impl Stager {
             Ok(v) => Ok(v),
             Err(LookupError::Unbound) => Err(Diagnostic::raises(
                 span,
+                "UnboundLocalError",
                 format!(
                     "cannot access local variable '{name}' where it is not associated with a value"
                 ),

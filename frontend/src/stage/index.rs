@@ -62,9 +62,7 @@ impl Stager {
                 .iter()
                 .find(|(k, _)| pyops::py_eq(k, index))
                 .map(|(_, v)| v.clone())
-                .ok_or_else(|| {
-                    Diagnostic::error(span, format!("KeyError: {}", pyops::py_repr(index)))
-                }),
+                .ok_or_else(|| Diagnostic::raises(span, "KeyError", pyops::py_repr(index))),
             // A list of tensors indexed at run time: stack it, then index.
             Value::List(_) | Value::Tuple(_) | Value::NamedTuple(..)
                 if index.is_staged() && is_int_index(index) =>
@@ -108,8 +106,9 @@ impl Stager {
                         let n = items.len() as i64;
                         let j = if i < 0 { i + n } else { i };
                         if j < 0 || j >= n {
-                            return Err(Diagnostic::error(
+                            return Err(Diagnostic::raises(
                                 span,
+                                "IndexError",
                                 format!("{} index out of range", base.type_name()),
                             ));
                         }

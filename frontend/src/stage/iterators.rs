@@ -88,7 +88,7 @@ impl Stager {
             (b.source.clone(), b.pos)
         };
         let exhausted =
-            || Diagnostic::error(span, "StopIteration: next() of an exhausted iterator");
+            || Diagnostic::raises(span, "StopIteration", "next() of an exhausted iterator");
         match source {
             IterSource::Items(items) => {
                 let all = pyops::iterate(&items, span)?;

@@ -632,8 +632,9 @@ impl Stager {
                 Some(a) => (t.clone(), axes_arg(Some(a.clone()), t.ty.rank(), span)?[0]),
             };
             if src.ty.dims[ax] == Dim::Static(0) {
-                return Err(Diagnostic::error(
+                return Err(Diagnostic::raises(
                     span,
+                    "ValueError",
                     format!("attempt to get {f} of an empty sequence"),
                 ));
             }
@@ -693,7 +694,7 @@ impl Stager {
                 let is_max = matches!(f, "max" | "amax" | "any");
                 if matches!(f, "max" | "amax" | "min" | "amin") {
                     if let Some(&a) = axes.iter().find(|&&a| t.ty.dims[a] == Dim::Static(0)) {
-                        return Err(Diagnostic::error(span, format!("zero-size array to reduction operation {f} along axis {a} which has no identity")));
+                        return Err(Diagnostic::raises(span, "ValueError", format!("zero-size array to reduction operation {f} along axis {a} which has no identity")));
                     }
                 }
                 let logical = matches!(f, "any" | "all");

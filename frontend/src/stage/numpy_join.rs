@@ -135,8 +135,9 @@ impl Stager {
             out.push(t);
         }
         if out.is_empty() {
-            return Err(Diagnostic::error(
+            return Err(Diagnostic::raises(
                 span,
+                "ValueError",
                 "need at least one array to concatenate",
             ));
         }

@@ -189,7 +189,7 @@ impl Stager {
                     return Ok(Value::Int(truths.iter().filter(|&&t| t).count() as i64));
                 }
                 let at = truths.iter().position(|&t| t).ok_or_else(|| {
-                    Diagnostic::error(span, "ValueError: sequence.index(x): x not in sequence")
+                    Diagnostic::raises(span, "ValueError", "sequence.index(x): x not in sequence")
                 })?;
                 Ok(Value::Int(at as i64))
             }
@@ -343,7 +343,11 @@ impl Stager {
                 let mut acc = match args.pos.get(2) {
                     Some(v) => v.clone(),
                     None => items.next().ok_or_else(|| {
-                        Diagnostic::error(span, "reduce() of empty iterable with no initial value")
+                        Diagnostic::raises(
+                            span,
+                            "TypeError",
+                            "reduce() of empty iterable with no initial value",
+                        )
                     })?,
                 };
                 for it in items {

@@ -257,7 +257,7 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
     let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else {
         return Err(type_err());
     };
-    let zero_div = || Diagnostic::error(span, "division by zero at compile time");
+    let zero_div = || Diagnostic::raises(span, "ZeroDivisionError", "division by zero");
     if both_int {
         let (x, y) = (a.as_int().unwrap_or(0), b.as_int().unwrap_or(0));
         let overflow = || {

@@ -44,16 +44,26 @@ impl Stager {
         Ok(Flow::Normal)
     }
 
-    /// Under staged control flow, a statement that raises (a read of a
-    /// variable this path did not assign) makes the path fail at run time,
-    /// as CPython does only where it is taken; elsewhere it is the error.
+    /// Under staged control flow, a statement that raises a Python
+    /// exception (an index out of range, a read of a variable this path did
+    /// not assign, a `raise`) makes the path fail at run time, as CPython
+    /// does only where it is taken; elsewhere it is the error.
+    ///
+    /// The exception leaves every Python call it is raised in (as in
+    /// CPython) up to the innermost staged region: a helper that raises
+    /// makes its caller's path fail, not return a placeholder.
     fn raise_on_path(&mut self, d: Diagnostic) -> R<Flow> {
-        if d.kind != DiagnosticKind::Raises || self.open_regions.len() <= 1 {
+        let regions_at_call = self
+            .call_stack
+            .last()
+            .filter(|c| c.generation == self.generation)
+            .map_or(1, |c| c.regions);
+        if d.kind != DiagnosticKind::Raises || self.open_regions.len() <= regions_at_call {
             return Err(d);
         }
-        let message = format!("UnboundLocalError: {}", d.message);
+        tracing::debug!("path raises at run time: {}", d.message);
         let never = self.scalar(0.0, agc_ir::DType::Bool, d.span)?;
-        self.check(&never, message, d.span)?;
+        self.check(&never, d.message, d.span)?;
         Ok(Flow::Return(Value::Bottom))
     }
 
@@ -152,17 +162,10 @@ impl Stager {
                     Some(e) => exception_message(&self.eval(e, scope)?),
                     None => "re-raise".into(),
                 };
-                if self.open_regions.len() > 1 {
-                    // Under staged control flow: the call fails at run time
-                    // where this path is taken; the path returns nothing usable.
-                    let never = self.scalar(0.0, agc_ir::DType::Bool, span)?;
-                    self.check(&never, msg, span)?;
-                    return Ok(Flow::Return(Value::Bottom));
-                }
-                return Err(Diagnostic::error(
-                    span,
-                    format!("exception raised at compile time: {msg}"),
-                ));
+                // Under staged control flow the path fails at run time
+                // (`raise_on_path`); run unconditionally it is the error.
+                let (exception, text) = msg.split_once(": ").unwrap_or((&msg, ""));
+                return Err(Diagnostic::raises(span, exception, text));
             }
             Stmt::Assert(a) => {
                 let test = self.eval(&a.test, scope)?;
@@ -173,10 +176,7 @@ impl Stager {
                             Some(m) => pyops::py_str(&self.eval(m, scope)?),
                             None => String::new(),
                         };
-                        return Err(Diagnostic::error(
-                            span,
-                            format!("assertion failed at compile time: {msg}"),
-                        ));
+                        return Err(Diagnostic::raises(span, "AssertionError", msg));
                     }
                     None => {
                         let msg = match &a.msg {
@@ -513,8 +513,9 @@ impl Stager {
                     .ok_or_else(|| Diagnostic::error(span, "list indices must be integers"))?;
                 let j = if i < 0 { i + n } else { i };
                 if j < 0 || j >= n {
-                    return Err(Diagnostic::error(
+                    return Err(Diagnostic::raises(
                         span,
+                        "IndexError",
                         "list assignment index out of range",
                     ));
                 }
@@ -569,7 +570,11 @@ impl Stager {
                         let i = index.as_int().unwrap_or(n);
                         let j = if i < 0 { i + n } else { i };
                         if j < 0 || j >= n {
-                            return Err(Diagnostic::error(span, "list index out of range"));
+                            return Err(Diagnostic::raises(
+                                span,
+                                "IndexError",
+                                "list assignment index out of range",
+                            ));
                         }
                         l.borrow_mut().remove(j as usize);
                         Ok(())

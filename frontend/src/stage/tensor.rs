@@ -567,8 +567,9 @@ impl Stager {
     /// `np.concatenate(parts, axis)`.
     pub fn concat(&mut self, parts: &[Value], axis: i64, span: Span) -> R<Value> {
         if parts.is_empty() {
-            return Err(Diagnostic::error(
+            return Err(Diagnostic::raises(
                 span,
+                "ValueError",
                 "need at least one array to concatenate",
             ));
         }
@@ -598,7 +599,11 @@ impl Stager {
     /// `np.stack(parts, axis)`: inserts a new axis in each then concatenates.
     pub fn stack(&mut self, parts: &[Value], axis: i64, span: Span) -> R<Value> {
         if parts.is_empty() {
-            return Err(Diagnostic::error(span, "need at least one array to stack"));
+            return Err(Diagnostic::raises(
+                span,
+                "ValueError",
+                "need at least one array to stack",
+            ));
         }
         let refs: Vec<&Value> = parts.iter().collect();
         let (ts, _) = self.promote(&refs, span)?;
