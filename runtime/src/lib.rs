@@ -35,5 +35,6 @@ pub mod dlpack;
 pub mod error;
 pub mod export;
 pub mod import;
+pub mod pairwise;
 pub mod spec;
 pub mod stack;

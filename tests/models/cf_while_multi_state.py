@@ -16,7 +16,9 @@ def power_iteration(a: agc.f32["N", "N"], tol: agc.f64[()]):
         converged = np.abs(new - lam) < tol
         lam = new
         it = it + 1
-    return v, lam, it, converged
+    # lam is float64 but computed in float32: compare it to float32 accuracy (its last bits
+    # depend on the order of the float32 matrix-vector products, BLAS's or agc's).
+    return v, np.round(lam, 5), it, converged
 
 
 def agc_test_inputs(export_name, rng, dims):

@@ -422,8 +422,6 @@ impl<'f> FnEmitter<'f> {
         )))
     }
 
-    /// Emits a `linalg.generic`; `body` gets the block arguments (inputs
-    /// then outputs) and returns the yielded values. Returns the results.
     /// A nest of `scf.for` loops over `sizes` threading the tensor `init` (of
     /// MLIR type `ty`) through: `step(e, ivs, acc)` gives the tensor after one
     /// innermost iteration; returns the tensor after the whole nest.
@@ -481,6 +479,8 @@ impl<'f> FnEmitter<'f> {
             .ok_or_else(|| BackendError::Unsupported("linalg.generic gave no result".into()))
     }
 
+    /// Emits a `linalg.generic`; `body` gets the block arguments (inputs
+    /// then outputs) and returns the yielded values. Returns the results.
     pub fn generic(
         &mut self,
         spec: &GenericSpec,

@@ -17,7 +17,7 @@ use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
     capture_lifetime, checks, constant, contraction, control, counted_loop, elementwise, gather,
-    index, layout, reduce, result_alias, take, types,
+    index, layout, pairwise_sum, reduce, result_alias, take, types,
 };
 use crate::BackendError;
 use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
@@ -61,6 +61,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
         }
     }
     out.push_str(RUNTIME_DECLS);
+    out.push_str(pairwise_sum::RUNTIME_DECLS);
     out.push_str("}\n");
     Ok(out)
 }

@@ -17,14 +17,10 @@
 //! `INVALID_ARGUMENT`) and the result is computed as usual (the identity).
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
-use super::scalar;
+use super::pairwise_sum;
 use super::types::{self, elem};
 use crate::BackendError;
 use agc_ir::{ArgKind, DType, OpData, OpKind, ReduceKind, TensorType};
-
-/// The number of elements numpy's float sums add in order before its
-/// pairwise summation takes over.
-const NUMPY_PAIRWISE_BLOCK: i64 = 8;
 
 /// Output map and iterator kinds for reducing `axes` of a rank-`rank` nest.
 fn maps(rank: usize, axes: &[usize], keepdims: bool) -> (Vec<String>, Vec<&'static str>) {
@@ -119,24 +115,11 @@ fn reduce(
         ReduceKind::Max => types::lowest_lit(dtype),
         ReduceKind::Min => types::highest_lit(dtype),
     };
-    // float32 sums of many elements accumulate in float64 and round once:
-    // as accurate as numpy's pairwise sum or better, whatever the order of
-    // the loop. Below numpy's pairwise block (8) numpy adds in order in
-    // float32, and so does this, bit for bit.
-    let reduced: Option<i64> = axes
-        .iter()
-        .map(|&a| in_ty.dims[a].as_static())
-        .try_fold(1i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
-    let wide = kind == ReduceKind::Sum
-        && dtype == DType::F32
-        && reduced.is_none_or(|n| n >= NUMPY_PAIRWISE_BLOCK);
-    let acc_ty = TensorType::new(if wide { DType::F64 } else { dtype }, out_ty.dims.clone());
-    let init_lit = if wide {
-        types::scalar_lit(DType::F64, 0.0)
-    } else {
-        init_lit
-    };
-    let init = e.filled(&acc_ty, &init_lit)?;
+    if pairwise_sum::applies(kind, in_ty, axes) {
+        let x = e.val(od.operands[0])?;
+        return pairwise_sum::emit(e, &x, in_ty, axes, out_ty);
+    }
+    let init = e.filled(out_ty, &init_lit)?;
     let (out_map, iterators) = maps(in_ty.rank(), axes, keepdims);
     let spec = GenericSpec {
         iterators,
@@ -145,18 +128,11 @@ fn reduce(
             in_ty,
             identity_map(in_ty.rank()),
         )],
-        outs: vec![operand(&init, &acc_ty, out_map)],
+        outs: vec![operand(&init, out_ty, out_map)],
     };
     let r = e.generic(&spec, |e, args| {
-        let t = elem(acc_ty.dtype);
+        let t = elem(dtype);
         let (x, acc) = (&args[0], &args[1]);
-        let wide_x;
-        let x = if wide {
-            wide_x = scalar::cast(e, DType::F32, DType::F64, x);
-            &wide_x
-        } else {
-            x
-        };
         let op = match (kind, dtype) {
             (ReduceKind::Sum | ReduceKind::Max, DType::Bool) => "ori",
             (ReduceKind::Prod | ReduceKind::Min, DType::Bool) => "andi",
@@ -169,28 +145,9 @@ fn reduce(
             (ReduceKind::Max, _) => "maxsi",
             (ReduceKind::Min, _) => "minsi",
         };
-        let y = if matches!(op, "addf" | "mulf") {
-            e.assign(&format!("arith.{op} {acc}, {x} fastmath<contract> : {t}"))
-        } else {
-            e.arith(op, acc, x, t)
-        };
-        Ok(vec![y])
+        Ok(vec![e.arith(op, acc, x, t)])
     })?;
-    let r = r.into_iter().next().unwrap();
-    if !wide {
-        return Ok(r);
-    }
-    let rank = out_ty.rank();
-    let narrow = e.empty(out_ty)?;
-    let spec = GenericSpec {
-        iterators: vec!["parallel"; rank],
-        ins: vec![operand(&r, &acc_ty, identity_map(rank))],
-        outs: vec![operand(&narrow, out_ty, identity_map(rank))],
-    };
-    let n = e.generic(&spec, |e, args| {
-        Ok(vec![scalar::cast(e, DType::F64, DType::F32, &args[0])])
-    })?;
-    Ok(n.into_iter().next().unwrap())
+    Ok(r.into_iter().next().unwrap())
 }
 
 fn arg_reduce(

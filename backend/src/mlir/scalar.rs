@@ -12,7 +12,10 @@
 //! - casts: float→int truncates toward zero, any→bool is `!= 0` (NaN is
 //!   true), bool→number is 0/1.
 //! - arithmetic on `bool` is logical (`+`/`max` = or, `*`/`min` = and).
-//! - float `mul`/`add`/`sub` carry `fastmath<contract>` so LLVM may form FMAs.
+//! - float `mul`/`add`/`sub` round each result, as numpy does (no
+//!   `fastmath<contract>`: a fused multiply-add rounds once and differs from
+//!   numpy in the last bit, which a later comparison or `cos` of a large
+//!   value can amplify).
 
 use super::emitter::FnEmitter;
 use super::types::{self, elem};
@@ -119,13 +122,10 @@ pub fn binary(
         });
     }
     if dtype.is_float() {
-        let fm = |e: &mut FnEmitter, o: &str| {
-            e.assign(&format!("arith.{o} {a}, {b} fastmath<contract> : {t}"))
-        };
         return Ok(match op {
-            BinaryOp::Add => fm(e, "addf"),
-            BinaryOp::Sub => fm(e, "subf"),
-            BinaryOp::Mul => fm(e, "mulf"),
+            BinaryOp::Add => e.arith("addf", a, b, t),
+            BinaryOp::Sub => e.arith("subf", a, b, t),
+            BinaryOp::Mul => e.arith("mulf", a, b, t),
             BinaryOp::Div => e.arith("divf", a, b, t),
             BinaryOp::Max => e.arith("maximumf", a, b, t),
             BinaryOp::Min => e.arith("minimumf", a, b, t),

@@ -1,0 +1,147 @@
+//! Float sums over a tensor's trailing axes, in numpy's pairwise order.
+//!
+//! numpy sums a contiguous run of elements (a full reduction, or the last
+//! axes of a row-major array) pairwise (`runtime/src/pairwise.rs` has the
+//! order); elsewhere (leading or middle axes) it adds in order, which
+//! `reduce`'s `linalg.generic` does too. Matching its order bit for bit
+//! keeps every later comparison of a sum or a mean with other values
+//! (`x < np.mean(x)`) deciding as numpy's does.
+//!
+//! The operand is flattened, a row of `n` elements per output element; each output
+//! element is one call of the runtime's `agc_rt_pairwise_sum_<dtype>` on the
+//! flattened operand as a rank-1 memref, in a loop nest over the output.
+
+use super::emitter::FnEmitter;
+use super::types;
+use crate::BackendError;
+use agc_ir::{DType, Dim, ReduceKind, TensorType};
+
+/// The runtime's pairwise sum of `dtype` (`runtime/src/pairwise.rs`).
+fn runtime_symbol(dtype: DType) -> Option<&'static str> {
+    match dtype {
+        DType::F32 => Some("agc_rt_pairwise_sum_f32"),
+        DType::F64 => Some("agc_rt_pairwise_sum_f64"),
+        _ => None,
+    }
+}
+
+/// The declarations of the runtime's pairwise sums, for the module header.
+pub const RUNTIME_DECLS: &str =
+    "  func.func private @agc_rt_pairwise_sum_f32(memref<?xf32>, index, index) -> f32
+  func.func private @agc_rt_pairwise_sum_f64(memref<?xf64>, index, index) -> f64
+";
+
+/// Below this many elements per output numpy adds in order, as the plain
+/// reduction does.
+const IN_ORDER_BELOW: i64 = 8;
+
+/// Whether reducing `axes` of `ty` with `kind` is a float sum that numpy
+/// computes pairwise: the reduced elements of each output are contiguous
+/// (the axes are the trailing ones, once axes of size 1 are set aside, as
+/// numpy's iterator drops them) and may be 8 or more.
+pub fn applies(kind: ReduceKind, ty: &TensorType, axes: &[usize]) -> bool {
+    let unit = |a: usize| ty.dims[a] == Dim::Static(1);
+    let first_reduced = (0..ty.rank()).find(|&a| axes.contains(&a) && !unit(a));
+    let contiguous =
+        first_reduced.is_some_and(|f| (f..ty.rank()).all(|a| axes.contains(&a) || unit(a)));
+    let count: Option<i64> = axes
+        .iter()
+        .map(|&a| ty.dims[a].as_static())
+        .try_fold(1i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
+    kind == ReduceKind::Sum
+        && runtime_symbol(ty.dtype).is_some()
+        && contiguous
+        && count.is_none_or(|n| n >= IN_ORDER_BELOW)
+}
+
+/// The sum of tensor `x` (type `in_ty`) over `axes` (where [`applies`]),
+/// of type `out_ty` (the other axes, with ones for `axes` under `keepdims`).
+pub fn emit(
+    e: &mut FnEmitter,
+    x: &str,
+    in_ty: &TensorType,
+    axes: &[usize],
+    out_ty: &TensorType,
+) -> Result<String, BackendError> {
+    let symbol = runtime_symbol(in_ty.dtype)
+        .ok_or_else(|| BackendError::Unsupported("pairwise sum of a non-float".into()))?;
+    let elem = types::elem(in_ty.dtype);
+    let rank = in_ty.rank();
+    let sizes = e.dim_sizes(in_ty)?;
+    let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
+    let keepdims = out_ty.rank() == rank;
+    let flat = flatten(e, x, in_ty)?;
+    let id = e.fresh("").trim_start_matches('%').to_string();
+    let (flat_mem, dyn_mem) = (
+        types::memref(&TensorType::new(in_ty.dtype, vec![flat_dim(in_ty)])),
+        format!("memref<?x{elem}>"),
+    );
+    let m = e.assign(&format!(
+        "bufferization.to_buffer {flat} read_only {{agc.call = {id} : i64}} : {} to {flat_mem}",
+        types::tensor_of(in_ty.dtype, &[flat_dim(in_ty)]),
+    ));
+    let m = if flat_mem == dyn_mem {
+        m
+    } else {
+        e.assign(&format!("memref.cast {m} : {flat_mem} to {dyn_mem}"))
+    };
+    let one = e.index_const(1);
+    let n = axes
+        .iter()
+        .fold(one, |acc, &a| e.arith("muli", &acc, &sizes[a], "index"));
+    let call = |e: &mut FnEmitter, start: &str| {
+        e.assign(&format!(
+            "func.call @{symbol}({m}, {start}, {n}) : ({dyn_mem}, index, index) -> {elem}"
+        ))
+    };
+    // Calls in a loop nest of `tensor.insert`s, not in a `linalg.generic`:
+    // elementwise fusion would move a generic's calls into a consumer that
+    // may overwrite the operand's buffer in place while they read it.
+    let out_sizes = e.dim_sizes(out_ty)?;
+    let init = e.empty(out_ty)?;
+    let out_t = types::tensor(out_ty);
+    e.threaded_loop_nest(&out_sizes, &init, &out_t, |e, ivs, acc| {
+        let zero = e.index_const(0);
+        // The output element's row-major position among the kept axes.
+        let row = kept.iter().enumerate().fold(zero, |r, (k, &a)| {
+            let c = &ivs[if keepdims { a } else { k }];
+            let scaled = e.arith("muli", &r, &sizes[a], "index");
+            e.arith("addi", &scaled, c, "index")
+        });
+        let start = e.arith("muli", &row, &n, "index");
+        let s = call(e, &start);
+        Ok(e.assign(&format!(
+            "tensor.insert {s} into {acc}[{}] : {out_t}",
+            ivs.join(", ")
+        )))
+    })
+}
+
+/// The one dim of `ty` flattened.
+fn flat_dim(ty: &TensorType) -> Dim {
+    match ty.static_numel() {
+        Some(n) => Dim::Static(n),
+        None => Dim::Sym("?".into()),
+    }
+}
+
+/// `x` as a rank-1 tensor of its elements in row-major order.
+fn flatten(e: &mut FnEmitter, x: &str, ty: &TensorType) -> Result<String, BackendError> {
+    Ok(match ty.rank() {
+        0 => {
+            return Err(BackendError::Unsupported(
+                "pairwise sum of a rank-0 tensor".into(),
+            ))
+        }
+        1 => x.to_string(),
+        r => {
+            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
+            e.assign(&format!(
+                "tensor.collapse_shape {x} [[{}]] : {} into {}",
+                group.join(", "),
+                types::tensor(ty),
+                types::tensor_of(ty.dtype, &[flat_dim(ty)])
+            ))
+        }
+    })
+}
