@@ -20,15 +20,14 @@ const MLIR_GLOBAL_SENTINEL: i64 = 0xdead_beef;
 /// Marks a live tensor made by [`agc_rt_export_results`].
 const MAGIC: u64 = 0x6167_635f_7465_6e73;
 
-/// A tensor handed to the caller: the `DLTensor` first, so that the pointer
-/// the caller holds is a pointer to this struct.
+/// A tensor handed to the caller, in one block of the runtime's allocator:
+/// this header (the `DLTensor` first, so that the pointer the caller holds
+/// is a pointer to it), then the shape and the strides, `rank` words each.
 #[repr(C)]
 struct Owned {
     tensor: DLTensor,
     magic: u64,
     allocated: *mut c_void,
-    /// Shape, then strides: what `tensor.shape` and `tensor.strides` point at.
-    dims: Box<[i64]>,
 }
 
 /// One result descriptor, read from the kernel's return buffer.
@@ -40,9 +39,59 @@ struct View<'a> {
     strides: &'a [i64],
 }
 
+/// The result descriptors in `ret`, in order.
+///
+/// # Safety
+/// `ret` holds every result's descriptor (see [`agc_rt_export_results`]).
+unsafe fn views<'a>(spec: &'a FuncSpec, ret: *const i64) -> impl Iterator<Item = View<'a>> {
+    spec.results().iter().scan(0usize, move |off, r| {
+        let rank = r.rank();
+        // SAFETY: `ret` holds every result's descriptor (caller contract).
+        let d = unsafe { std::slice::from_raw_parts(ret.add(*off), descriptor_words(rank)) };
+        *off += descriptor_words(rank);
+        Some(View {
+            allocated: d[0],
+            aligned: d[1],
+            offset: d[2],
+            sizes: &d[3..3 + rank],
+            strides: &d[3 + rank..],
+        })
+    })
+}
+
+/// Whether result `k` (whose buffer is `allocated`) owns its buffer: the
+/// kernel allocated it, it is no parameter's data and no earlier result's.
+///
+/// # Safety
+/// As [`agc_rt_export_results`].
+unsafe fn owns(
+    spec: &FuncSpec,
+    ret: *const i64,
+    descs: *const i64,
+    k: usize,
+    allocated: i64,
+) -> bool {
+    let mut off = 0usize;
+    let is_param = spec.params().iter().any(|p| {
+        // SAFETY: `descs` holds every parameter's descriptor (caller contract).
+        let a = unsafe { *descs.add(off) };
+        off += descriptor_words(p.rank());
+        a == allocated
+    });
+    allocated != 0
+        && allocated != MLIR_GLOBAL_SENTINEL
+        && !is_param
+        // SAFETY: as above.
+        && !unsafe { views(spec, ret) }.take(k).any(|w| w.allocated == allocated)
+}
+
 /// Finishes a call: checks for a status a kernel raised, then stores one new
 /// tensor per result in `*outs[k]`. On failure every result buffer is freed,
 /// every `*outs[k]` stays NULL and the status is returned.
+///
+/// Allocation-free apart from the result tensors themselves (one block each
+/// from the runtime's allocator): a call's fixed cost is part of every
+/// small model's latency.
 ///
 /// # Safety
 /// `spec` is the signature passed to `agc_rt_import_args`, `ret` the
@@ -59,63 +108,29 @@ pub unsafe extern "C" fn agc_rt_export_results(
     let Some(spec) = (unsafe { spec.as_ref() }) else {
         return fail(Status::Internal, "agc: missing signature");
     };
-    let mut views = Vec::new();
-    let mut off = 0usize;
-    for r in spec.results() {
-        let rank = r.rank();
-        // SAFETY: `ret` holds every result's descriptor.
-        let d = unsafe { std::slice::from_raw_parts(ret.add(off), descriptor_words(rank)) };
-        off += descriptor_words(rank);
-        views.push(View {
-            allocated: d[0],
-            aligned: d[1],
-            offset: d[2],
-            sizes: &d[3..3 + rank],
-            strides: &d[3 + rank..],
-        });
-    }
-    let mut inputs = Vec::new();
-    let mut off = 0usize;
-    for p in spec.params() {
-        // SAFETY: `descs` holds every parameter's descriptor.
-        inputs.push(unsafe { *descs.add(off) });
-        off += descriptor_words(p.rank());
-    }
-    // Buffers this call owns and must either hand over or free.
-    let mut to_free: Vec<Option<i64>> = Vec::new();
-    let mut owner = Vec::new();
-    for (k, v) in views.iter().enumerate() {
-        let a = v.allocated;
-        let owned = a != 0
-            && a != MLIR_GLOBAL_SENTINEL
-            && !inputs.contains(&a)
-            && !views[..k].iter().any(|w| w.allocated == a);
-        if owned {
-            to_free.push(Some(a));
-        }
-        owner.push(owned);
-    }
     // SAFETY: `outs` holds `nresults` slots, checked non-NULL at import.
     let out_slots = unsafe { slice(outs, spec.nresults) };
     let name = spec.name();
     let mut status = take_pending();
     if status != 0 {
-        crate::error::prefix_message(&name);
+        crate::error::prefix_message(&name.to_string());
     }
-    let mut made = Vec::new();
+    // Results made (in `*out_slots[..made]`), and whether each adopted its buffer.
+    let mut made = 0usize;
+    let adopts = |k: usize, v: &View| {
+        // SAFETY: as this function's.
+        let owned = unsafe { owns(spec, ret, descs, k, v.allocated) };
+        owned && is_compact(v.sizes, v.strides)
+    };
     if status == 0 {
-        for (k, v) in views.iter().enumerate() {
+        // SAFETY: as this function's.
+        for (k, v) in unsafe { views(spec, ret) }.enumerate() {
             let dtype = spec.results()[k].dtype();
-            let adopt = owner[k] && is_compact(v.sizes, v.strides);
-            match make_tensor(v, dtype, adopt) {
+            match make_tensor(&v, dtype, adopts(k, &v)) {
                 Ok(t) => {
-                    if adopt {
-                        to_free
-                            .iter_mut()
-                            .filter(|a| **a == Some(v.allocated))
-                            .for_each(|a| *a = None);
-                    }
-                    made.push(t);
+                    // SAFETY: slots are valid, checked at import.
+                    unsafe { *out_slots[k] = t };
+                    made += 1;
                 }
                 Err(msg) => {
                     status = fail(Status::OutOfMemory, format!("{name}: result {k}: {msg}"));
@@ -124,20 +139,24 @@ pub unsafe extern "C" fn agc_rt_export_results(
             }
         }
     }
-    for a in to_free.into_iter().flatten() {
-        // SAFETY: a buffer the kernel allocated, owned by nobody else.
-        unsafe { release(a as *mut c_void) };
+    // SAFETY: as this function's.
+    for (k, v) in unsafe { views(spec, ret) }.enumerate() {
+        let adopted = k < made && adopts(k, &v);
+        // SAFETY: as this function's.
+        if !adopted && unsafe { owns(spec, ret, descs, k, v.allocated) } {
+            // SAFETY: a buffer the kernel allocated, owned by nobody else.
+            unsafe { release(v.allocated as *mut c_void) };
+        }
     }
     if status != 0 {
-        for t in made {
-            // SAFETY: made by make_tensor above.
-            unsafe { agc_rt_release(t) };
+        for &slot in &out_slots[..made] {
+            // SAFETY: made by make_tensor above; the slot is valid.
+            unsafe {
+                agc_rt_release(*slot);
+                *slot = std::ptr::null_mut();
+            }
         }
         return status;
-    }
-    for (slot, t) in out_slots.iter().zip(made) {
-        // SAFETY: slots are valid, checked at import.
-        unsafe { **slot = t };
     }
     Status::Ok as i32
 }
@@ -170,36 +189,48 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
         }
         (dst as *mut c_void, dst as *mut c_void)
     };
-    let mut dims = vec![0i64; 2 * rank].into_boxed_slice();
-    let mut stride = 1i64;
-    for d in (0..rank).rev() {
-        dims[d] = v.sizes[d];
-        dims[rank + d] = stride;
-        stride = stride.wrapping_mul(v.sizes[d]);
+    let block = std::mem::size_of::<Owned>() + 2 * rank * std::mem::size_of::<i64>();
+    let owned = allocate(block) as *mut Owned;
+    if owned.is_null() {
+        if !adopt {
+            // SAFETY: the copy allocated just above.
+            unsafe { release(allocated) };
+        }
+        return Err(format!("out of memory allocating {block} bytes"));
     }
-    let mut owned = Box::new(Owned {
-        tensor: DLTensor {
-            data,
-            device: DLDevice {
-                device_type: DEVICE_CPU,
-                device_id: 0,
+    // SAFETY: `owned` is a fresh block of `block` bytes, aligned for `Owned`
+    // (the allocator aligns to 16), with the dims right after the header.
+    unsafe {
+        let dims = owned.add(1) as *mut i64;
+        let mut stride = 1i64;
+        for d in (0..rank).rev() {
+            *dims.add(d) = v.sizes[d];
+            *dims.add(rank + d) = stride;
+            stride = stride.wrapping_mul(v.sizes[d]);
+        }
+        let (shape, strides) = if rank > 0 {
+            (dims, dims.add(rank))
+        } else {
+            (std::ptr::null_mut(), std::ptr::null_mut())
+        };
+        owned.write(Owned {
+            tensor: DLTensor {
+                data,
+                device: DLDevice {
+                    device_type: DEVICE_CPU,
+                    device_id: 0,
+                },
+                ndim: rank as i32,
+                dtype,
+                shape,
+                strides,
+                byte_offset: 0,
             },
-            ndim: rank as i32,
-            dtype,
-            shape: std::ptr::null_mut(),
-            strides: std::ptr::null_mut(),
-            byte_offset: 0,
-        },
-        magic: MAGIC,
-        allocated,
-        dims,
-    });
-    if rank > 0 {
-        owned.tensor.shape = owned.dims.as_mut_ptr();
-        // SAFETY: `dims` holds 2 * rank entries.
-        owned.tensor.strides = unsafe { owned.dims.as_mut_ptr().add(rank) };
+            magic: MAGIC,
+            allocated,
+        });
     }
-    Ok(Box::into_raw(owned) as *mut DLTensor)
+    Ok(owned as *mut DLTensor)
 }
 
 /// Copies a strided view (strides in elements) into a compact buffer.
@@ -262,7 +293,7 @@ pub unsafe extern "C" fn agc_rt_release(t: *mut DLTensor) {
         }
         (*owned).magic = 0;
         release((*owned).allocated);
-        drop(Box::from_raw(owned));
+        release(owned as *mut c_void);
     }
 }
 

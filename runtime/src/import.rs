@@ -7,7 +7,7 @@
 
 use crate::dlpack::{dtype_matches, dtype_string, DLTensor, DEVICE_CPU};
 use crate::error::{begin_call, fail, Status};
-use crate::spec::{slice, tuple_string, FuncSpec, TensorSpec};
+use crate::spec::{slice, tuple_string, FuncSpec};
 use std::ffi::c_void;
 
 /// Words in the memref descriptor of a rank-`rank` tensor.
@@ -54,7 +54,7 @@ pub unsafe extern "C" fn agc_rt_import_args(
         let rname = spec
             .results()
             .get(k)
-            .map_or_else(|| format!("out{k}"), TensorSpec::name);
+            .map_or_else(|| format!("out{k}"), |r| r.name().to_string());
         return fail(
             Status::InvalidArgument,
             format!("{name}: result pointer '{rname}' is NULL"),
@@ -145,7 +145,7 @@ fn import_one(
         if *slot < 0 {
             *slot = s;
         } else if *slot != s {
-            let first = first_binding(spec, k).unwrap_or_else(|| pname.clone());
+            let first = first_binding(spec, k).unwrap_or_else(|| pname.to_string());
             return Err(format!(
                 "symbolic dim {} is {} in '{first}' but {s} in '{pname}'",
                 spec.sym_name(k),
@@ -180,7 +180,7 @@ fn first_binding(spec: &FuncSpec, k: usize) -> Option<String> {
     spec.params()
         .iter()
         .find(|p| p.dims().contains(&(-1 - k as i64)))
-        .map(TensorSpec::name)
+        .map(|p| p.name().to_string())
 }
 
 /// Row-major compactness; dims of size 1 may have any stride.

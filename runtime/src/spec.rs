@@ -8,6 +8,7 @@
 
 use crate::dlpack::DLDataType;
 use std::ffi::{c_char, CStr};
+use std::fmt;
 
 /// One tensor (parameter or result) of a signature.
 #[repr(C)]
@@ -47,13 +48,19 @@ pub struct FuncSpec {
     pub results: *const TensorSpec,
 }
 
-/// Reads a C string from the spec (always a valid constant in practice).
-pub(crate) fn cstr(p: *const c_char) -> String {
-    if p.is_null() {
-        return "?".into();
+/// A name in a spec, read from its C string only when formatted: a call
+/// that succeeds pays nothing for the names its messages would use.
+#[derive(Clone, Copy)]
+pub struct SpecName(*const c_char);
+
+impl fmt::Display for SpecName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_null() {
+            return f.write_str("?");
+        }
+        // SAFETY: specs are constants emitted by agc with NUL-terminated strings.
+        f.write_str(&unsafe { CStr::from_ptr(self.0) }.to_string_lossy())
     }
-    // SAFETY: specs are constants emitted by agc with NUL-terminated strings.
-    unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
 /// A slice from a spec's pointer and count (empty when NULL or non-positive).
@@ -70,8 +77,8 @@ pub(crate) unsafe fn slice<'a, T>(p: *const T, n: i64) -> &'a [T] {
 
 impl FuncSpec {
     /// The exported name.
-    pub fn name(&self) -> String {
-        cstr(self.name)
+    pub fn name(&self) -> SpecName {
+        SpecName(self.name)
     }
 
     /// The parameter specs.
@@ -90,14 +97,16 @@ impl FuncSpec {
     pub fn sym_name(&self, k: usize) -> String {
         // SAFETY: the spec is a well-formed constant.
         let names = unsafe { slice(self.sym_names, self.nsyms) };
-        names.get(k).map_or_else(|| format!("_{k}"), |&p| cstr(p))
+        names
+            .get(k)
+            .map_or_else(|| format!("_{k}"), |&p| SpecName(p).to_string())
     }
 }
 
 impl TensorSpec {
     /// The tensor's name.
-    pub fn name(&self) -> String {
-        cstr(self.name)
+    pub fn name(&self) -> SpecName {
+        SpecName(self.name)
     }
 
     /// The declared dims (see [`TensorSpec::dims`]).
