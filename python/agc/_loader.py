@@ -11,6 +11,7 @@ import ctypes
 import json
 import math
 import re
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -78,12 +79,15 @@ class Function:
             ctypes.POINTER(ctypes.POINTER(DLTensor))
         ] * len(self.results)
         self._cfn = cfn
+        self._scratch = _CallScratch([len(p["shape"]) for p in self.params], len(self.results))
 
     def __call__(self, *args, **kwargs):
         arrays = [_as_input(a, dt) for a, dt in zip(self._bind(args, kwargs), self._param_dtypes)]
-        tensors = [_input_tensor(a) for a in arrays]
-        outs = [ctypes.POINTER(DLTensor)() for _ in self.results]
-        status = self._cfn(*[ctypes.byref(t) for t, _ in tensors], *[ctypes.byref(o) for o in outs])
+        scratch = self._scratch
+        for arr, tensor, shape in zip(arrays, scratch.tensors, scratch.shapes):
+            _fill_input(tensor, shape, arr)
+        status = self._cfn(*scratch.args)
+        outs = scratch.outs
         if status != 0:
             msg = self._library.last_error() or f"{self.__name__} failed with status {status}"
             raise Error(msg, status)
@@ -96,6 +100,8 @@ class Function:
         return results[0] if len(results) == 1 else results
 
     def _bind(self, args, kwargs):
+        if not kwargs and len(args) == len(self.params):
+            return args
         names = [p["name"] for p in self.params]
         if len(args) > len(names):
             raise TypeError(f"{self.__name__}() takes {len(names)} arguments but {len(args)} were given")
@@ -165,6 +171,22 @@ def load(path):
     return Library(path)
 
 
+class _CallScratch(threading.local):
+    """One thread's argument tensors, shape buffers and result slots for one
+    function, made once and refilled at each call (a thread's call never
+    shares them with another thread's)."""
+
+    def __init__(self, ranks, nresults):
+        super().__init__()
+        inputs = [_new_input(r) for r in ranks]
+        self.tensors = [t for t, _ in inputs]
+        self.shapes = [shape for _, shape in inputs]
+        self.outs = [ctypes.POINTER(DLTensor)() for _ in range(nresults)]
+        self.args = tuple(ctypes.pointer(t) for t in self.tensors) + tuple(
+            ctypes.pointer(o) for o in self.outs
+        )
+
+
 def _as_input(value, declared):
     if isinstance(value, np.ndarray):
         arr = value
@@ -177,18 +199,44 @@ def _as_input(value, declared):
     return arr
 
 
+_DL_DTYPES = {}
+
+
+def _fill_input(tensor, shape, arr):
+    """Points `tensor` at `arr` (C-contiguous, strides NULL) with its sizes in
+    `shape`, the tensor's own buffer of the declared rank; an array of a
+    higher rank (which the library will refuse, naming its shape) gets a
+    buffer of its own."""
+    if arr.ndim > len(shape):
+        tensor._wide_shape = shape = (ctypes.c_int64 * arr.ndim)()
+        tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    elif getattr(tensor, "_wide_shape", None) is not None:
+        tensor._wide_shape = None
+        tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    for k, n in enumerate(arr.shape):
+        shape[k] = n
+    dtype = _DL_DTYPES.get(arr.dtype)
+    if dtype is None:
+        dtype = _DL_DTYPES[arr.dtype] = dl_dtype(arr.dtype)
+    tensor.data = arr.ctypes.data
+    tensor.ndim = arr.ndim
+    tensor.dtype = dtype
+
+
+def _new_input(rank):
+    """A DLTensor (C-contiguous: strides NULL) and its shape buffer for rank
+    `rank`, to be filled by `_fill_input`."""
+    shape = (ctypes.c_int64 * max(rank, 1))()
+    tensor = DLTensor(device=DLDevice(KDL_CPU, 0))
+    tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    return tensor, shape
+
+
 def _input_tensor(arr):
-    shape = (ctypes.c_int64 * max(arr.ndim, 1))(*arr.shape)
-    tensor = DLTensor(
-        data=arr.ctypes.data,
-        device=DLDevice(KDL_CPU, 0),
-        ndim=arr.ndim,
-        dtype=dl_dtype(arr.dtype),
-        shape=ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
-        strides=None,
-        byte_offset=0,
-    )
-    return tensor, shape  # the shape buffer must outlive the call
+    """A DLTensor for `arr` and its shape buffer, which must outlive the call."""
+    tensor, shape = _new_input(arr.ndim)
+    _fill_input(tensor, shape, arr)
+    return tensor, shape
 
 
 def _to_numpy(ptr):
@@ -210,8 +258,9 @@ def _to_numpy(ptr):
     else:
         strides = None
     if strides is None or strides == _contiguous_strides(shape, dtype.itemsize):
-        buf = (ctypes.c_char * (count * dtype.itemsize)).from_address(base)
-        return np.frombuffer(buf, dtype, count).reshape(shape).copy()
+        out = np.empty(shape, dtype)
+        ctypes.memmove(out.ctypes.data, base, count * dtype.itemsize)
+        return out
     lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
     hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides)) + dtype.itemsize
     buf = (ctypes.c_char * (hi - lo)).from_address(base + lo)
