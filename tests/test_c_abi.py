@@ -120,7 +120,7 @@ def test_c_program_against_static_library(lib_dir, exe_dir):
 
 def test_header_documents_the_exports(lib_dir):
     header = (lib_dir / "cabi.h").read_text()
-    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "B", "N", "x", "w", "v"):
+    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads", "B", "N", "x", "w", "v"):
         assert re.search(rf"\b{word}\b", header), f"cabi.h does not mention {word}"
 
 
@@ -191,7 +191,8 @@ def test_only_the_api_is_exported(lib_dir):
     assert nm, "nm (binutils) is needed"
     proc = run([nm, "-D", "--defined-only", lib_dir / "libcabi.so"])
     assert proc.returncode == 0, proc.stderr
-    api = {"affine", "sumsq", "tree_grad", "cabi_last_error", "cabi_release", "cabi_metadata"}
+    api = {"affine", "sumsq", "project", "tree_grad", "cabi_last_error", "cabi_release", "cabi_metadata",
+           "cabi_set_num_threads"}
     linker = {"_init", "_fini", "_edata", "_end", "__bss_start"}
     symbols = {line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if line.strip()}
     assert api <= symbols, f"missing API symbols: {sorted(api - symbols)}"

@@ -152,6 +152,12 @@ void @LIB@_release(DLTensor* tensor);
  * "dtype", "shape"}], "results": [...]}]} (dims: ints, or strings for symbolic dims). */
 const char* @LIB@_metadata(void);
 
+/* Sets how many threads the library's large kernels (matrix products) use,
+ * the calling thread included, for every later call from any thread; 1 runs
+ * everything on the calling thread. The default is the environment variable
+ * AGC_NUM_THREADS, else the number of CPUs the process may run on. */
+void @LIB@_set_num_threads(int n);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

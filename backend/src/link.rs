@@ -102,6 +102,9 @@ fn shared(
             "-Wl,--exclude-libs,ALL",
             "-Wl,--as-needed",
             "-Wl,-z,noexecstack",
+            // The runtime's worker threads run the library's code for the
+            // life of the process: a dlclose must not unmap it under them.
+            "-Wl,-z,nodelete",
             "-Wl,-O1",
             "-s",
         ])

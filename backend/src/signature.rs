@@ -43,9 +43,10 @@ impl ExportSig {
     }
 }
 
-/// The C symbols besides the exports: `<NAME>_last_error`, `_release`, `_metadata`.
-pub fn api_functions(module_name: &str) -> [String; 3] {
-    ["last_error", "release", "metadata"].map(|s| format!("{module_name}_{s}"))
+/// The C symbols besides the exports: `<NAME>_last_error`, `_release`,
+/// `_metadata`, `_set_num_threads`.
+pub fn api_functions(module_name: &str) -> [String; 4] {
+    ["last_error", "release", "metadata", "set_num_threads"].map(|s| format!("{module_name}_{s}"))
 }
 
 /// Every symbol a generated library exports.
@@ -356,7 +357,7 @@ pub(crate) mod tests {
         assert_eq!(sigs[0].kernel_symbol, "_mlir_ciface_agc_impl_add_bias");
         assert_eq!(sigs[0].results[0].name, "out0");
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
-        assert_eq!(api_symbols("demo", &sigs).len(), 4);
+        assert_eq!(api_symbols("demo", &sigs).len(), 5);
     }
 
     #[test]

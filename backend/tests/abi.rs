@@ -245,7 +245,8 @@ fn shared_library_depends_on_libc_only_and_exports_the_api() {
                 "add_bias",
                 "demo_last_error",
                 "demo_metadata",
-                "demo_release"
+                "demo_release",
+                "demo_set_num_threads"
             ]
         );
     }
@@ -271,7 +272,8 @@ fn static_archive_links_with_lm_and_twice_in_one_program() {
                 "add_bias",
                 "demo_last_error",
                 "demo_metadata",
-                "demo_release"
+                "demo_release",
+                "demo_set_num_threads"
             ]
             .contains(s)),
             "{globals:?}"

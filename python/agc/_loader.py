@@ -142,6 +142,8 @@ class Library:
         meta_fn = self._symbol(f"{self.name}_metadata", ctypes.c_char_p, [])
         self._last_error = self._symbol(f"{self.name}_last_error", ctypes.c_char_p, [])
         self._release = self._symbol(f"{self.name}_release", None, [ctypes.POINTER(DLTensor)])
+        # Libraries built before agc had a thread pool do not export it.
+        self._set_num_threads = getattr(self._dll, f"{self.name}_set_num_threads", None)
         self.metadata = json.loads(meta_fn().decode("utf-8"))
         self.functions = {}
         for meta in self.metadata["functions"]:
@@ -156,6 +158,12 @@ class Library:
         fn.restype = restype
         fn.argtypes = argtypes
         return fn
+
+    def set_num_threads(self, n):
+        """`<NAME>_set_num_threads(n)`: the threads the library's large kernels use, caller included."""
+        if self._set_num_threads is None:
+            raise Error(f"{self.path} was built without threads (no {self.name}_set_num_threads)")
+        self._set_num_threads(ctypes.c_int(int(n)))
 
     def last_error(self):
         """This thread's `<NAME>_last_error()`, as a str."""

@@ -16,6 +16,12 @@ def sumsq(v: agc.f64["N"]):
     return np.sum(v * v)
 
 
+@agc.export
+def project(x: agc.f32["B", 64], w: agc.f32[64, 128]):
+    """x @ w: large enough (B = 128: 2^20 multiply-adds) to run on the library's threads."""
+    return x @ w
+
+
 def _encode(w, leaves, left, right, node):
     if left[node] < 0:
         return np.tanh(leaves[node])

@@ -1,13 +1,14 @@
-//! The library-wide C functions: `<NAME>_last_error`, `<NAME>_release` and
-//! `<NAME>_metadata`, thin wrappers over the runtime (so that two agc
-//! libraries in one program each export their own names).
+//! The library-wide C functions: `<NAME>_last_error`, `<NAME>_release`,
+//! `<NAME>_metadata` and `<NAME>_set_num_threads`, thin wrappers over the
+//! runtime (so that two agc libraries in one program each export their own
+//! names).
 
 use super::{builder_err, spec::c_string, RuntimeFns};
 use crate::BackendError;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
 
-/// Emits the three API functions of library `name`.
+/// Emits the API functions of library `name`.
 pub(crate) fn api_functions<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
@@ -40,6 +41,20 @@ pub(crate) fn api_functions<'ctx>(
     t.set_name("tensor");
     b.position_at_end(ctx.append_basic_block(release, "entry"));
     b.build_call(rt.release, &[t.into()], "")
+        .map_err(builder_err)?;
+    b.build_return(None).map_err(builder_err)?;
+
+    let threads = m.add_function(
+        &format!("{name}_set_num_threads"),
+        ctx.void_type().fn_type(&[ctx.i32_type().into()], false),
+        ext,
+    );
+    let n = threads
+        .get_nth_param(0)
+        .ok_or_else(|| BackendError::Llvm("set_num_threads has no parameter".into()))?;
+    n.set_name("n");
+    b.position_at_end(ctx.append_basic_block(threads, "entry"));
+    b.build_call(rt.set_num_threads, &[n.into()], "")
         .map_err(builder_err)?;
     b.build_return(None).map_err(builder_err)?;
 

@@ -41,6 +41,8 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub release: FunctionValue<'ctx>,
     /// `void agc_rt_run(void (*f)(void*), void* env)`: `f(env)` on the large stack.
     pub run: FunctionValue<'ctx>,
+    /// `void agc_rt_set_num_threads(int32_t n)`.
+    pub set_num_threads: FunctionValue<'ctx>,
 }
 
 impl<'ctx> RuntimeFns<'ctx> {
@@ -68,6 +70,11 @@ impl<'ctx> RuntimeFns<'ctx> {
             run: m.add_function(
                 "agc_rt_run",
                 ctx.void_type().fn_type(&[ptr.into(), ptr.into()], false),
+                ext,
+            ),
+            set_num_threads: m.add_function(
+                "agc_rt_set_num_threads",
+                ctx.void_type().fn_type(&[i32t.into()], false),
                 ext,
             ),
         }
@@ -119,7 +126,12 @@ mod tests {
             text.contains("declare void @_mlir_ciface_agc_impl_add_bias(ptr, ptr, ptr)"),
             "{text}"
         );
-        for f in ["demo_last_error", "demo_release", "demo_metadata"] {
+        for f in [
+            "demo_last_error",
+            "demo_release",
+            "demo_metadata",
+            "demo_set_num_threads",
+        ] {
             assert!(
                 m.get_function(f)
                     .is_some_and(|f| f.count_basic_blocks() > 0),

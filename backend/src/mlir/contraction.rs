@@ -10,9 +10,8 @@
 //! vectorise).
 //!
 //! 2-D `f32` matmuls of at least [`GEMM_MIN_FLOPS`]/2 multiply-adds (decided
-//! at run time for symbolic shapes) take the packed, tiled schedule of
-//! `notes/CPU_GEMM.md` instead, written directly at the vector level (see
-//! [`gemm`]).
+//! at run time for symbolic shapes) pack B here (hoisted out of loops when B
+//! is loop-invariant) and call the runtime's blocked GEMM (see [`gemm`]).
 
 use super::emitter::{operand, FnEmitter, GenericSpec};
 use super::types::{self, elem};
@@ -49,7 +48,7 @@ fn transposed_source(f: &Function, v: Value) -> Option<Value> {
     matches!(&od.kind, OpKind::Transpose { perm } if perm[..] == [1, 0]).then(|| od.operands[0])
 }
 
-/// The fewest rows of A, and the least depth, for which the packed schedule
+/// The fewest rows of A, and the least depth, for which the blocked GEMM
 /// is used: with fewer rows packing B costs as much as the product, and with
 /// less depth (an outer product) each C tile is loaded and stored for a
 /// handful of FMAs.
@@ -121,207 +120,77 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     }
 }
 
-/// The smallest matmul (in flops, `2·M·N·K`) that takes the packed
-/// schedule: measured, the generic contraction is as fast only below
-/// about 16×16×16.
+/// The smallest matmul (in flops, `2·M·N·K`) that takes the blocked GEMM:
+/// measured (with the earlier MLIR schedule), the generic contraction is as
+/// fast only below about 16×16×16.
 pub const GEMM_MIN_FLOPS: i64 = 2 * 16 * 16 * 16;
 
-/// Register and cache tiles of the packed schedule: rows × columns of the
-/// register tile (`MR × NR`, NR a multiple of the vector width), and the
-/// cache blocks `MC` (rows), `KC` (depth), `NC` (columns).
-struct GemmTiles {
-    mr: i64,
-    nr: i64,
-    mc: i64,
-    kc: i64,
-    nc: i64,
-}
+/// Columns of B's packed panels: the runtime's `gemm::NR`.
+const NR: i64 = 16;
 
-/// Tiles for the CPU the code is compiled for: 8×32 with AVX-512 (16 zmm
-/// accumulators, `notes/CPU_GEMM.md`), else 6×16 (12 ymm accumulators of
-/// AVX2's 16 registers). AVX-512 is used only when `AGC_TARGET_CPU=native`
-/// and the host has it (see `object::TARGET_CPU_ENV`).
-fn gemm_tiles() -> GemmTiles {
-    // AGC_GEMM_TILES=MR,NR,MC,KC,NC overrides them (for tuning).
-    if let Ok(v) = std::env::var("AGC_GEMM_TILES") {
-        let t: Vec<i64> = v.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-        if let [mr, nr, mc, kc, nc] = t[..] {
-            if mr > 0 && nr > 0 && mc > 0 && kc > 0 && nc > 0 {
-                return GemmTiles { mr, nr, mc, kc, nc };
-            }
-        }
-    }
-    let native = std::env::var("AGC_TARGET_CPU").is_ok_and(|v| v == "native");
-    let avx512 = native
-        && inkwell::targets::TargetMachine::get_host_cpu_features()
-            .to_string_lossy()
-            .split(',')
-            .any(|f| f == "+avx512f");
-    if avx512 {
-        GemmTiles {
-            mr: 8,
-            nr: 32,
-            mc: 64,
-            kc: 512,
-            nc: 512,
-        }
-    } else {
-        // Measured best of a sweep on Zen 5 (bench/matmul.py).
-        GemmTiles {
-            mr: 6,
-            nr: 16,
-            mc: 72,
-            kc: 512,
-            nc: 512,
-        }
-    }
-}
+/// The runtime's GEMM (`runtime/src/gemm.rs`), for the module header.
+pub const RUNTIME_DECLS: &str =
+    "  func.func private @agc_rt_sgemm(memref<?x?xf32>, i64, memref<?x?x16xf32>, memref<?x?xf32>)
+";
 
-/// The packed, tiled schedule for `C[M,N] = A[M,K] · B[K,N]` in `f32`.
+/// `C[M,N] = A[M,K] · B[K,N]` in `f32` by the runtime's blocked GEMM, given
+/// B's packed panels `bp`: the runtime packs A, picks the micro-kernel for
+/// the CPU it runs on and spreads the blocks over its threads.
 ///
-/// - B is packed into column panels `Bp[ceil(N/NR)][K][NR]`, zero-padded
-///   past `N` (one masked vector load and store per row of a panel), so
-///   the panel a micro-kernel streams is contiguous.
-/// - Loops, outermost first: column blocks of `NC`, depth blocks of `KC`,
-///   row blocks of `MC`, panels, row tiles of `MR`, then the micro-kernel:
-///   `MR` accumulators of `vector<NR x f32>` carried through the depth loop,
-///   each step one load of the panel row, `MR` broadcasts of A's elements
-///   and `MR` FMAs. A and C stay row-major.
-/// - C starts at zero; each depth block reads its tile of C, adds to it
-///   and writes it back. Remainders need no special code: the last panel's
-///   reads and writes of C are masked (`in_bounds = false`), rows past `M`
-///   read row `M-1` and are not written, and partial blocks only shorten
-///   the loops.
+/// A (or the source of its transpose, read in place) and the panels are
+/// passed as memrefs, so that bufferization keeps their buffers alive and
+/// unwritten until the call; C is a fresh buffer the call fills.
 pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendError> {
-    let (a_ty, b_ty, out_ty) = (
-        e.ty(od.operands[0]),
-        e.ty(od.operands[1]),
-        e.ty(od.results[0]),
-    );
-    let GemmTiles { mr, nr, mc, kc, nc } = gemm_tiles();
-    // A's element (row, k), or the transposed source's (k, row).
+    let out_ty = e.ty(od.results[0]);
     let a_src = transposed_source(e.f, od.operands[0]);
-    let a = e.val(a_src.unwrap_or(od.operands[0]))?;
-    let at = types::tensor(e.ty(a_src.unwrap_or(od.operands[0])));
-    let ct = types::tensor(out_ty);
-    let m = e.dim_size(&a_ty.dims[0])?;
-    let k = e.dim_size(&a_ty.dims[1])?;
-    let n = e.dim_size(&b_ty.dims[1])?;
-    let c0 = e.index_const(0);
-    let c1 = e.index_const(1);
-    let cnr = e.index_const(nr);
-    let zero = e.constant(&types::scalar_lit(DType::F32, 0.0), "f32");
-    let vt = format!("vector<{nr}xf32>");
-    let pt = format!("tensor<?x?x{nr}xf32>");
-    let panels = e.arith("ceildivui", &n, &cnr, "index");
-    // C = 0, then the loop nest.
-    let c_init = e.filled(out_ty, &types::scalar_lit(DType::F32, 0.0))?;
-    let m1 = e.arith("subi", &m, &c1, "index");
-    let npc = e.index_const((nc / nr).max(1));
-    let ckc = e.index_const(kc);
-    let cmc = e.index_const(mc);
-    let cmr = e.index_const(mr);
-    // Opens `scf.for iv = lo to hi step st` carrying the C tensor; returns (iv, C).
-    let open = |e: &mut FnEmitter, lo: &str, hi: &str, st: &str, c: &str| {
-        let (iv, t, r) = (e.fresh("i"), e.fresh("c"), e.fresh("cr"));
-        e.line(&format!(
-            "{r} = scf.for {iv} = {lo} to {hi} step {st} iter_args({t} = {c}) -> ({ct}) {{"
-        ));
-        e.enter();
-        (iv, t, r)
-    };
-    let close = |e: &mut FnEmitter, c: &str| {
-        e.line(&format!("scf.yield {c} : {ct}"));
-        e.leave();
-        e.line("}");
-    };
-    let (jc, cj, rj) = open(e, &c0, &panels, &npc, &c_init);
-    let jc_hi = e.arith("addi", &jc, &npc, "index");
-    let jend = e.arith("minui", &jc_hi, &panels, "index");
-    let (kc0, ck, rk) = open(e, &c0, &k, &ckc, &cj);
-    let kc_hi = e.arith("addi", &kc0, &ckc, "index");
-    let kend = e.arith("minui", &kc_hi, &k, "index");
-    let (ic, ci, ri) = open(e, &c0, &m, &cmc, &ck);
-    let ic_hi = e.arith("addi", &ic, &cmc, "index");
-    let iend = e.arith("minui", &ic_hi, &m, "index");
-    let (jp, cp, rp) = open(e, &jc, &jend, &c1, &ci);
-    let col0 = e.arith("muli", &jp, &cnr, "index");
-    let (i, ct5, r5) = open(e, &ic, &iend, &cmr, &cp);
-    // The micro-kernel.
-    let mut rows = Vec::new();
-    let mut accs = Vec::new();
-    for q in 0..mr {
-        let cq = e.index_const(q);
-        let row = e.arith("addi", &i, &cq, "index");
-        let clamped = e.arith("minui", &row, &m1, "index");
-        accs.push(e.assign(&format!(
-            "vector.transfer_read {ct5}[{clamped}, {col0}], {zero} : {ct}, {vt}"
-        )));
-        rows.push((row, clamped));
+    let a_val = a_src.unwrap_or(od.operands[0]);
+    let (a, a_ty) = (e.val(a_val)?, e.ty(a_val));
+    let id = e.fresh("").trim_start_matches('%').to_string();
+    let dyn2 = "memref<?x?xf32>";
+    let am = e.assign(&format!(
+        "bufferization.to_buffer {a} read_only {{agc.call = {id} : i64}} : {} to {}",
+        types::tensor(a_ty),
+        types::memref(a_ty)
+    ));
+    let am = cast_memref(e, &am, &types::memref(a_ty), dyn2);
+    let pt = format!("tensor<?x?x{NR}xf32>");
+    let pm = format!("memref<?x?x{NR}xf32>");
+    let bpm = e.assign(&format!(
+        "bufferization.to_buffer {bp} read_only {{agc.call = {id} : i64}} : {pt} to {pm}"
+    ));
+    let mut dynamic = Vec::new();
+    for d in &out_ty.dims {
+        if matches!(d, Dim::Sym(_)) {
+            dynamic.push(e.dim_size(d)?);
+        }
     }
-    let kv = e.fresh("kk");
-    let args: Vec<String> = (0..mr).map(|_| e.fresh("acc")).collect();
-    let res = e.fresh("accs");
-    let inits: Vec<String> = args
-        .iter()
-        .zip(&accs)
-        .map(|(a, v)| format!("{a} = {v}"))
-        .collect();
-    let vts = vec![vt.clone(); mr as usize].join(", ");
+    let cm_ty = types::memref(out_ty);
+    let cm = e.assign(&format!("memref.alloc({}) : {cm_ty}", dynamic.join(", ")));
+    let cm_dyn = cast_memref(e, &cm, &cm_ty, dyn2);
+    let transposed = e.constant(if a_src.is_some() { "1" } else { "0" }, "i64");
     e.line(&format!(
-        "{res}:{mr} = scf.for {kv} = {kc0} to {kend} step {c1} iter_args({}) -> ({vts}) {{",
-        inits.join(", ")
+        "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({dyn2}, i64, {pm}, {dyn2}) -> ()"
     ));
-    e.enter();
-    let bv = e.assign(&format!(
-        "vector.transfer_read {bp}[{jp}, {kv}, {c0}], {zero} {{in_bounds = [true]}} : {pt}, {vt}"
-    ));
-    let mut next = Vec::new();
-    for (q, acc) in args.iter().enumerate() {
-        let (r, c) = if a_src.is_some() {
-            (kv.as_str(), rows[q].1.as_str())
-        } else {
-            (rows[q].1.as_str(), kv.as_str())
-        };
-        let x = e.assign(&format!("tensor.extract {a}[{r}, {c}] : {at}"));
-        let xb = e.assign(&format!("vector.broadcast {x} : f32 to {vt}"));
-        next.push(e.assign(&format!("vector.fma {xb}, {bv}, {acc} : {vt}")));
+    Ok(e.assign(&format!(
+        "bufferization.to_tensor {cm} restrict writable : {cm_ty} to {}",
+        types::tensor(out_ty)
+    )))
+}
+
+/// `m` (of memref type `from`) as type `to`, cast only when they differ.
+fn cast_memref(e: &mut FnEmitter, m: &str, from: &str, to: &str) -> String {
+    if from == to {
+        m.to_string()
+    } else {
+        e.assign(&format!("memref.cast {m} : {from} to {to}"))
     }
-    e.line(&format!("scf.yield {} : {vts}", next.join(", ")));
-    e.leave();
-    e.line("}");
-    let mut c = ct5.clone();
-    for (q, (row, clamped)) in rows.iter().enumerate() {
-        let valid = e.cmpi("ult", row, &m, "index");
-        let cur = c.clone();
-        let (clamped, col0) = (clamped.clone(), col0.clone());
-        let acc = format!("{res}#{q}");
-        let ct2 = ct.clone();
-        let vt2 = vt.clone();
-        c = e.scf_if(
-            &valid,
-            &ct,
-            |e| {
-                Ok(e.assign(&format!(
-                    "vector.transfer_write {acc}, {cur}[{clamped}, {col0}] : {vt2}, {ct2}"
-                )))
-            },
-            |_| Ok(c.clone()),
-        )?;
-    }
-    close(e, &c);
-    close(e, &r5);
-    close(e, &rp);
-    close(e, &ri);
-    close(e, &rk);
-    Ok(rj)
 }
 
 /// B of `A · B` packed into the column panels `Bp[ceil(N/NR)][K][NR]` that
 /// [`gemm`] streams (zero-padded past `N`).
 fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let b_ty = e.ty(od.operands[1]);
-    let nr = gemm_tiles().nr;
+    let nr = NR;
     let b_src = transposed_source(e.f, od.operands[1]);
     let b = e.val(b_src.unwrap_or(od.operands[1]))?;
     let bt = types::tensor(e.ty(b_src.unwrap_or(od.operands[1])));

@@ -62,6 +62,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
     }
     out.push_str(RUNTIME_DECLS);
     out.push_str(pairwise_sum::RUNTIME_DECLS);
+    out.push_str(contraction::RUNTIME_DECLS);
     out.push_str("}\n");
     Ok(out)
 }

@@ -12,7 +12,7 @@
 //!    to flow out of loops; then the ownership-based deallocation pipeline
 //!    (frees every temporary; results stay owned by the caller);
 //! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
-//! 4. LLVM dialect: vector (the matmul micro-kernel's 1-D transfers become
+//! 4. LLVM dialect: vector (the packing of matmul operands: 1-D transfers become
 //!    plain or masked loads and stores), `math.ipowi` → a generated function, math → LLVM
 //!    intrinsics or libm calls, memref (allocation through the runtime's
 //!    `_mlir_memref_to_llvm_alloc`/`_free`, a per-thread cache of freed

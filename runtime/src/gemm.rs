@@ -1,0 +1,540 @@
+//! `C[M,N] = A[M,K] · B[K,N]` in float32: the blocked, packed GEMM behind
+//! large matmuls, with the micro-kernel chosen at run time by the CPU's
+//! features and the row and column blocks spread over the thread pool.
+//!
+//! Generated code packs B (`backend/src/mlir/contraction.rs`: column panels
+//! `Bp[ceil(N/NR)][K][NR]`, zero past `N`, so that packing a loop-invariant
+//! weight is hoisted out of loops) and calls [`agc_rt_sgemm`]. Here, per
+//! depth block of [`KC`]: tasks of (row block of [`MC`], group of panels)
+//! pack their rows of A into [`MR`]-row panels (zero past `M`) in a
+//! per-thread buffer and run the micro-kernel on each `MR × NR` tile: `MR`
+//! rows of accumulators carried through the depth block, one panel row of
+//! B loaded and `MR` broadcasts of A per step. The first depth block stores
+//! C, later ones add to it.
+//!
+//! Micro-kernels: AVX2 + FMA (6 × 16 in 12 `ymm` accumulators) when the CPU
+//! has both, else a portable one the compiler vectorises for the baseline.
+
+use crate::pool;
+use std::cell::RefCell;
+
+/// Rows of the micro-kernel's tile.
+pub const MR: usize = 6;
+/// Columns of the micro-kernel's tile: the width of B's packed panels.
+pub const NR: usize = 16;
+/// Depth of a block: one packed A panel (`MR × KC`) and one B panel
+/// (`KC × NR`) stay in L1 while a tile is computed.
+const KC: usize = 512;
+/// Rows of a block: its packed A (`MC × KC`, 96 KiB) stays in L2.
+const MC: usize = 96;
+/// With this many column panels or fewer, tiles read A in place instead of
+/// packing it (SGD's `784 → 10` layer: one panel, where packing took longer
+/// than the product).
+const PACK_A_MIN_PANELS: usize = 2;
+/// Below this many multiply-adds a product runs on the calling thread only.
+const PARALLEL_MIN_MACS: usize = 1 << 20;
+
+thread_local! {
+    /// This thread's packed rows of A.
+    static PACKED_A: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A float32 matrix in memory: element `(i, j)` at `ptr + i*rs + j*cs`.
+#[derive(Clone, Copy)]
+struct Strided {
+    ptr: *const f32,
+    rs: isize,
+    cs: isize,
+}
+
+/// The product's operands and sizes, shared by its tasks.
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    a: Strided,
+    /// Panel `j` starts at `bp + j * k * NR`; row `p` of it at `+ p * NR`.
+    bp: *const f32,
+    c: *mut f32,
+    ldc: usize,
+}
+
+// SAFETY: tasks read A and Bp and write disjoint tiles of C.
+unsafe impl Sync for Problem {}
+
+/// Computes the product (see the module doc).
+///
+/// # Safety
+/// `a` addresses `m × k` readable elements, `bp` `ceil(n/NR) × k × NR`, and
+/// `c` `m` rows of `ldc ≥ n` writable elements.
+unsafe fn sgemm(p: &Problem) {
+    let (m, n, k) = (p.m, p.n, p.k);
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        for i in 0..m {
+            // SAFETY: row `i` of C holds `n` elements (caller contract).
+            unsafe { std::ptr::write_bytes(p.c.add(i * p.ldc), 0, n) };
+        }
+        return;
+    }
+    let panels = n.div_ceil(NR);
+    let row_blocks = m.div_ceil(MC);
+    let threads = if m * n * k >= PARALLEL_MIN_MACS {
+        pool::threads()
+    } else {
+        1
+    };
+    // Enough tasks for every thread, splitting the columns when the rows
+    // alone do not give them.
+    let col_groups = if threads > 1 {
+        (2 * threads).div_ceil(row_blocks).clamp(1, panels)
+    } else {
+        1
+    };
+    let panels_per_group = panels.div_ceil(col_groups);
+    let col_groups = panels.div_ceil(panels_per_group);
+    let kernel = micro_kernel();
+    // Packing A costs a pass over it; it pays when many panels reuse it.
+    let pack = panels > PACK_A_MIN_PANELS;
+    for pc in (0..k).step_by(KC) {
+        let kc = KC.min(k - pc);
+        let task = |t: usize| {
+            let (rb, cg) = (t / col_groups, t % col_groups);
+            let i0 = rb * MC;
+            let rows = MC.min(m - i0);
+            let j0 = cg * panels_per_group;
+            let j1 = (j0 + panels_per_group).min(panels);
+            PACKED_A.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                let tiles = rows.div_ceil(MR);
+                if pack {
+                    buf.resize(tiles * MR * kc, 0.0);
+                    // SAFETY: rows i0..i0+rows and depth pc..pc+kc are inside A.
+                    unsafe { pack_a(p.a, i0, rows, pc, kc, &mut buf) };
+                }
+                for jp in j0..j1 {
+                    let cols = NR.min(n - jp * NR);
+                    // SAFETY: panel `jp`, rows pc.. of Bp (caller contract).
+                    let b = unsafe { p.bp.add(jp * k * NR + pc * NR) };
+                    for tile in 0..tiles {
+                        let r0 = tile * MR;
+                        let a = if pack {
+                            TileRows {
+                                // SAFETY: tile `tile` of the packed block.
+                                ptr: unsafe { buf.as_ptr().add(tile * MR * kc) },
+                                rows: std::array::from_fn(|r| r as isize),
+                                step: MR as isize,
+                            }
+                        } else {
+                            let last = rows - r0 - 1;
+                            TileRows {
+                                // SAFETY: row i0+r0, column pc of A.
+                                ptr: unsafe {
+                                    p.a.ptr
+                                        .offset((i0 + r0) as isize * p.a.rs + pc as isize * p.a.cs)
+                                },
+                                rows: std::array::from_fn(|r| r.min(last) as isize * p.a.rs),
+                                step: p.a.cs,
+                            }
+                        };
+                        // SAFETY: the tile's rows and columns are inside C;
+                        // no other task writes them.
+                        unsafe {
+                            kernel(
+                                kc,
+                                a,
+                                b,
+                                p.c.add((i0 + r0) * p.ldc + jp * NR),
+                                p.ldc,
+                                MR.min(rows - r0),
+                                cols,
+                                pc == 0,
+                            )
+                        };
+                    }
+                }
+            });
+        };
+        let tasks = row_blocks * col_groups;
+        if threads > 1 {
+            pool::parallel_for(tasks, &task);
+        } else {
+            (0..tasks).for_each(task);
+        }
+    }
+}
+
+/// Packs rows `i0..i0+rows`, depth `p0..p0+kc` of A into `MR`-row panels:
+/// panel `t`, step `p`, row `r` at `out[(t * kc + p) * MR + r]`; rows past
+/// the block are zero.
+///
+/// # Safety
+/// The block is inside A.
+unsafe fn pack_a(a: Strided, i0: usize, rows: usize, p0: usize, kc: usize, out: &mut [f32]) {
+    for t in 0..rows.div_ceil(MR) {
+        let panel = &mut out[t * kc * MR..(t + 1) * kc * MR];
+        for r in 0..MR {
+            let i = t * MR + r;
+            if i >= rows {
+                for p in 0..kc {
+                    panel[p * MR + r] = 0.0;
+                }
+                continue;
+            }
+            // SAFETY: row i0+i, columns p0.. of A (caller contract).
+            let row = unsafe { a.ptr.offset((i0 + i) as isize * a.rs + p0 as isize * a.cs) };
+            for p in 0..kc {
+                // SAFETY: as above.
+                panel[p * MR + r] = unsafe { *row.offset(p as isize * a.cs) };
+            }
+        }
+    }
+}
+
+/// The `MR` rows of A a tile reads: row `r`, step `p` at
+/// `ptr + rows[r] + p * step` (packed: `rows[r] = r`, `step = MR`; read in
+/// place: the rows' offsets, rows past the block repeating the last one).
+#[derive(Clone, Copy)]
+struct TileRows {
+    ptr: *const f32,
+    rows: [isize; MR],
+    step: isize,
+}
+
+/// `C[..rows, ..cols] (=|+=) A · Bp` for one tile: `a` the tile's rows of
+/// A, `bp` an `NR`-column panel, both `kc` deep; `store` overwrites C.
+type MicroKernel = unsafe fn(usize, TileRows, *const f32, *mut f32, usize, usize, usize, bool);
+
+/// The best micro-kernel this CPU runs.
+fn micro_kernel() -> MicroKernel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            return avx2::kernel;
+        }
+    }
+    portable_kernel
+}
+
+/// Writes (or adds) a computed `MR × NR` tile into C, the valid part only.
+///
+/// # Safety
+/// `rows × cols` of C at `c` (row stride `ldc`) are writable.
+unsafe fn write_tile(
+    acc: &[[f32; NR]; MR],
+    c: *mut f32,
+    ldc: usize,
+    rows: usize,
+    cols: usize,
+    store: bool,
+) {
+    for (r, acc_row) in acc.iter().enumerate().take(rows) {
+        for (j, &v) in acc_row.iter().enumerate().take(cols) {
+            // SAFETY: inside the tile (caller contract).
+            unsafe {
+                let dst = c.add(r * ldc + j);
+                *dst = if store { v } else { *dst + v };
+            }
+        }
+    }
+}
+
+/// The micro-kernel in plain Rust (any CPU).
+///
+/// # Safety
+/// As [`MicroKernel`]: the panels hold `kc` steps, the tile is inside C.
+#[allow(clippy::too_many_arguments)]
+unsafe fn portable_kernel(
+    kc: usize,
+    a: TileRows,
+    bp: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    rows: usize,
+    cols: usize,
+    store: bool,
+) {
+    let mut acc = [[0f32; NR]; MR];
+    for p in 0..kc {
+        // SAFETY: step `p` of the panel of B.
+        let b = unsafe { std::slice::from_raw_parts(bp.add(p * NR), NR) };
+        for (acc_row, &off) in acc.iter_mut().zip(&a.rows) {
+            // SAFETY: row `off`, step `p` of A (caller contract).
+            let x = unsafe { *a.ptr.offset(off + p as isize * a.step) };
+            for (s, &y) in acc_row.iter_mut().zip(b) {
+                *s = x.mul_add(y, *s);
+            }
+        }
+    }
+    // SAFETY: caller contract.
+    unsafe { write_tile(&acc, c, ldc, rows, cols, store) };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{write_tile, TileRows, MR, NR};
+    use std::arch::x86_64::*;
+
+    /// The AVX2 + FMA micro-kernel: two `ymm` per tile row.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA; otherwise as [`super::MicroKernel`].
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn kernel(
+        kc: usize,
+        a: TileRows,
+        bp: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        rows: usize,
+        cols: usize,
+        store: bool,
+    ) {
+        // SAFETY: the caller checked the CPU's features.
+        unsafe { kernel_avx2(kc, a, bp, c, ldc, rows, cols, store) }
+    }
+
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn kernel_avx2(
+        kc: usize,
+        a: TileRows,
+        bp: *const f32,
+        c: *mut f32,
+        ldc: usize,
+        rows: usize,
+        cols: usize,
+        store: bool,
+    ) {
+        let mut acc = [[_mm256_setzero_ps(); 2]; MR];
+        for p in 0..kc {
+            // SAFETY: step `p` of A's rows and of the panel (caller contract).
+            unsafe {
+                let b0 = _mm256_loadu_ps(bp.add(p * NR));
+                let b1 = _mm256_loadu_ps(bp.add(p * NR + 8));
+                let ap = a.ptr.offset(p as isize * a.step);
+                for (row, &off) in acc.iter_mut().zip(&a.rows) {
+                    let x = _mm256_broadcast_ss(&*ap.offset(off));
+                    row[0] = _mm256_fmadd_ps(x, b0, row[0]);
+                    row[1] = _mm256_fmadd_ps(x, b1, row[1]);
+                }
+            }
+        }
+        if rows == MR && cols == NR {
+            for (r, row) in acc.iter().enumerate() {
+                // SAFETY: a full tile inside C (caller contract).
+                unsafe {
+                    let dst = c.add(r * ldc);
+                    let (mut v0, mut v1) = (row[0], row[1]);
+                    if !store {
+                        v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
+                        v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst.add(8)));
+                    }
+                    _mm256_storeu_ps(dst, v0);
+                    _mm256_storeu_ps(dst.add(8), v1);
+                }
+            }
+            return;
+        }
+        let mut tile = [[0f32; NR]; MR];
+        for (row, out) in acc.iter().zip(tile.iter_mut()) {
+            // SAFETY: `out` holds NR floats.
+            unsafe {
+                _mm256_storeu_ps(out.as_mut_ptr(), row[0]);
+                _mm256_storeu_ps(out.as_mut_ptr().add(8), row[1]);
+            }
+        }
+        // SAFETY: caller contract.
+        unsafe { write_tile(&tile, c, ldc, rows, cols, store) };
+    }
+}
+
+/// `C = A · B` for generated code: `A` as a rank-2 memref (`[M, K]`, or,
+/// when `a_transposed` is non-zero, its transpose's source `[K, M]`, read in
+/// place), `Bp` B's packed panels as a rank-3 memref `[ceil(N/NR), K, NR]`,
+/// `C` a rank-2 memref `[M, N]`, written whole. Memrefs come in MLIR's
+/// expanded form (allocated, aligned, offset, sizes, strides).
+///
+/// # Safety
+/// The memrefs describe live buffers of those shapes.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn agc_rt_sgemm(
+    _a_alloc: *const f32,
+    a: *const f32,
+    a_off: i64,
+    a_s0: i64,
+    a_s1: i64,
+    a_st0: i64,
+    a_st1: i64,
+    a_transposed: i64,
+    _bp_alloc: *const f32,
+    bp: *const f32,
+    bp_off: i64,
+    _bp_s0: i64,
+    bp_s1: i64,
+    _bp_s2: i64,
+    _bp_st0: i64,
+    _bp_st1: i64,
+    _bp_st2: i64,
+    _c_alloc: *mut f32,
+    c: *mut f32,
+    c_off: i64,
+    c_s0: i64,
+    c_s1: i64,
+    c_st0: i64,
+    _c_st1: i64,
+) {
+    let (m, k, rs, cs) = if a_transposed != 0 {
+        (a_s1, a_s0, a_st1, a_st0)
+    } else {
+        (a_s0, a_s1, a_st0, a_st1)
+    };
+    debug_assert!(bp_s1 == k && c_s0 == m);
+    // SAFETY: the offsets address each memref's first element.
+    let problem = unsafe {
+        Problem {
+            m: m.max(0) as usize,
+            n: c_s1.max(0) as usize,
+            k: k.max(0) as usize,
+            a: Strided {
+                ptr: a.offset(a_off as isize),
+                rs: rs as isize,
+                cs: cs as isize,
+            },
+            bp: bp.offset(bp_off as isize),
+            c: c.offset(c_off as isize),
+            ldc: c_st0.max(0) as usize,
+        }
+    };
+    // SAFETY: the memrefs hold the shapes (caller contract).
+    unsafe { sgemm(&problem) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B packed as generated code packs it.
+    fn pack_b(b: &[f32], k: usize, n: usize) -> Vec<f32> {
+        let panels = n.div_ceil(NR);
+        let mut out = vec![0.0; panels * k * NR];
+        for j in 0..n {
+            for p in 0..k {
+                out[(j / NR) * k * NR + p * NR + j % NR] = b[p * n + j];
+            }
+        }
+        out
+    }
+
+    /// The product in float64, the oracle.
+    fn reference(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f64> {
+        let mut c = vec![0.0f64; m * n];
+        for i in 0..m {
+            for p in 0..k {
+                for j in 0..n {
+                    c[i * n + j] += f64::from(a[i * k + p]) * f64::from(b[p * n + j]);
+                }
+            }
+        }
+        c
+    }
+
+    fn values(len: usize, seed: u32) -> Vec<f32> {
+        (0..len)
+            .map(|i| (((i as u32).wrapping_mul(2654435761) ^ seed) % 2001) as f32 / 1000.0 - 1.0)
+            .collect()
+    }
+
+    fn check(m: usize, k: usize, n: usize, transposed: bool, threads: i32) {
+        pool_threads(threads);
+        let (a, b) = (values(m * k, 7), values(k * n, 11));
+        let bp = pack_b(&b, k, n);
+        let mut c = vec![f32::NAN; m * n];
+        let at: Vec<f32> = (0..k * m).map(|q| a[(q % m) * k + q / m]).collect();
+        let (src, rs, cs) = if transposed {
+            (&at, 1, m as isize)
+        } else {
+            (&a, k as isize, 1)
+        };
+        let problem = Problem {
+            m,
+            n,
+            k,
+            a: Strided {
+                ptr: src.as_ptr(),
+                rs,
+                cs,
+            },
+            bp: bp.as_ptr(),
+            c: c.as_mut_ptr(),
+            ldc: n,
+        };
+        // SAFETY: buffers sized for the problem.
+        unsafe { sgemm(&problem) };
+        let want = reference(&a, &b, m, k, n);
+        for (q, (&got, &w)) in c.iter().zip(&want).enumerate() {
+            let tol = 1e-5 * (k as f64).sqrt() * (1.0 + w.abs());
+            assert!(
+                (f64::from(got) - w).abs() <= tol,
+                "{m}x{k}x{n} t={transposed} at {q}: {got} vs {w}"
+            );
+        }
+    }
+
+    fn pool_threads(n: i32) {
+        crate::pool::agc_rt_set_num_threads(n);
+    }
+
+    #[test]
+    fn products_of_every_edge_shape_match_float64() {
+        for &(m, k, n) in &[
+            (1, 1, 1),
+            (5, 3, 17),
+            (6, 16, 16),
+            (7, 300, 33),
+            (97, 257, 40),
+            (13, 0, 5),
+        ] {
+            check(m, k, n, false, 1);
+            check(m, k, n, true, 1);
+        }
+    }
+
+    #[test]
+    fn threaded_products_match_float64() {
+        for &(m, k, n) in &[(32, 256, 1024), (200, 784, 10), (130, 520, 70)] {
+            check(m, k, n, false, 2);
+            check(m, k, n, true, 3);
+        }
+    }
+
+    #[test]
+    fn the_portable_kernel_matches_the_dispatched_one() {
+        let (k, a, b) = (37, values(MR * 37, 3), values(37 * NR, 5));
+        let (mut c1, mut c2) = (vec![0f32; MR * NR], vec![0f32; MR * NR]);
+        let ap: Vec<f32> = (0..k * MR).map(|q| a[(q % MR) * k + q / MR]).collect();
+        let packed = TileRows {
+            ptr: ap.as_ptr(),
+            rows: std::array::from_fn(|r| r as isize),
+            step: MR as isize,
+        };
+        let in_place = TileRows {
+            ptr: a.as_ptr(),
+            rows: std::array::from_fn(|r| (r * k) as isize),
+            step: 1,
+        };
+        let (p1, p2) = (c1.as_mut_ptr(), c2.as_mut_ptr());
+        // SAFETY: full tiles.
+        unsafe {
+            portable_kernel(k, packed, b.as_ptr(), p1, NR, MR, NR, true);
+            micro_kernel()(k, in_place, b.as_ptr(), p2, NR, MR, NR, true);
+        }
+        for (x, y) in c1.iter().zip(&c2) {
+            assert!((x - y).abs() <= 1e-5 * (1.0 + x.abs()));
+        }
+    }
+}
