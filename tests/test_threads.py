@@ -11,7 +11,7 @@ import pytest
 import agc
 
 MODEL = textwrap.dedent('''
-    """Products large enough for the pool (2^20 multiply-adds and more)."""
+    """Products large enough for the pool (2^22 multiply-adds and more) and a few below."""
     import agc
     import agc.numpy as np
 
@@ -24,7 +24,7 @@ MODEL = textwrap.dedent('''
         return a.T @ b
 ''')
 
-SHAPES = [(32, 256, 1024), (200, 784, 10), (257, 300, 130), (96, 520, 97)]
+SHAPES = [(32, 256, 1024), (800, 784, 10), (257, 300, 130), (96, 520, 97), (200, 784, 10)]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ def sumsq(v: agc.f64["N"]):
 
 @agc.export
 def project(x: agc.f32["B", 64], w: agc.f32[64, 128]):
-    """x @ w: large enough (B = 128: 2^20 multiply-adds) to run on the library's threads."""
+    """x @ w: large enough (B = 512: 2^22 multiply-adds) to run on the library's threads."""
     return x @ w
 
 

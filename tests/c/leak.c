@@ -6,7 +6,7 @@
 
 int main(int argc, char** argv) {
   int calls = argc > 1 ? atoi(argv[1]) : 1000, i, bad_status = 0;
-  static float px[128 * 64], pw[64 * 128];
+  static float px[512 * 64], pw[64 * 128];
   float x[5 * 4], w[12], b[3];
   double v[7];
   int64_t wshape[2] = {4, 3}, bshape[1] = {3}, k;
@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   for (k = 0; k < 7; k++) v[k] = v_value(k);
   DLTensor tw = make_tensor(w, 2, wshape, 2, 32), tb = make_tensor(b, 1, bshape, 2, 32);
   if (strstr(cabi_metadata(), "affine") == NULL) return 2;
-  for (k = 0; k < 128 * 64; k++) px[k] = pw[k] = x_value(k, 1);
+  for (k = 0; k < 512 * 64; k++) px[k] = x_value(k, 1);
+  for (k = 0; k < 64 * 128; k++) pw[k] = x_value(k, 2);
   cabi_set_num_threads(2);  /* the threaded matmul too */
 
   for (i = 0; i < calls; i++) {
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
       cabi_release(dl);
     }
     if (i % 100 == 0) {  /* a matmul split over the pool's threads */
-      int64_t pxshape[2] = {128, 64}, pwshape[2] = {64, 128};
+      int64_t pxshape[2] = {512, 64}, pwshape[2] = {64, 128};
       DLTensor tpx = make_tensor(px, 2, pxshape, 2, 32), tpw = make_tensor(pw, 2, pwshape, 2, 32);
       if (project(&tpx, &tpw, &y) != 0) { printf("project failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(y);
