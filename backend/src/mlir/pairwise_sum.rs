@@ -145,3 +145,64 @@ fn flatten(e: &mut FnEmitter, x: &str, ty: &TensorType) -> Result<String, Backen
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(dtype: DType, dims: &[Option<i64>]) -> TensorType {
+        let dims = dims
+            .iter()
+            .map(|d| d.map_or_else(|| Dim::Sym("N".into()), Dim::Static))
+            .collect();
+        TensorType::new(dtype, dims)
+    }
+
+    #[test]
+    fn numpy_sums_trailing_runs_pairwise_and_the_rest_in_order() {
+        let t = ty(DType::F32, &[Some(4), Some(3), Some(5)]);
+        assert!(applies(ReduceKind::Sum, &t, &[0, 1, 2]), "whole array");
+        assert!(
+            applies(ReduceKind::Sum, &t, &[1, 2]),
+            "trailing pair, 15 elements"
+        );
+        assert!(!applies(ReduceKind::Sum, &t, &[2]), "5 elements: in order");
+        assert!(
+            !applies(ReduceKind::Sum, &t, &[0]),
+            "leading axis: in order"
+        );
+        assert!(!applies(ReduceKind::Sum, &t, &[0, 2]), "not contiguous");
+        assert!(!applies(ReduceKind::Max, &t, &[0, 1, 2]), "only sums");
+        assert!(
+            !applies(ReduceKind::Sum, &ty(DType::I64, &[Some(64)]), &[0]),
+            "ints are exact"
+        );
+    }
+
+    #[test]
+    fn unit_axes_and_run_time_sizes() {
+        // [300, 1] over axis 0: numpy's iterator drops the unit axis.
+        assert!(applies(
+            ReduceKind::Sum,
+            &ty(DType::F64, &[Some(300), Some(1)]),
+            &[0]
+        ));
+        assert!(
+            applies(
+                ReduceKind::Sum,
+                &ty(DType::F64, &[Some(3), Some(1), Some(9)]),
+                &[0, 2]
+            ),
+            "every axis but a unit one: the whole array"
+        );
+        assert!(
+            applies(ReduceKind::Sum, &ty(DType::F64, &[Some(3), None]), &[1]),
+            "may be 8 or more"
+        );
+        assert!(!applies(
+            ReduceKind::Sum,
+            &ty(DType::F64, &[None, Some(3)]),
+            &[0]
+        ));
+    }
+}
