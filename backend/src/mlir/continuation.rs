@@ -343,20 +343,26 @@ pub fn keep_captures(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError>
     Ok(())
 }
 
-/// The address (`i64`) of the buffer holding tensor `v`, read here.
+/// The address (`i64`) of the buffer holding tensor `v`, read here (pinned:
+/// see `FnEmitter::pinned`).
 fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, BackendError> {
     let (x, ty) = (e.val(v)?, e.ty(v));
-    let id = e.fresh("").trim_start_matches('%').to_string();
-    let m = e.assign(&format!(
-        "bufferization.to_buffer {x} read_only {{agc.call = {id} : i64}} : {} to {}",
-        types::tensor(ty),
-        types::memref(ty)
-    ));
-    let p = e.assign(&format!(
-        "memref.extract_aligned_pointer_as_index {m} : {} -> index",
-        types::memref(ty)
-    ));
-    Ok(e.assign(&format!("arith.index_cast {p} : index to i64")))
+    let address = e.pinned(&["i64".to_string()], |e| {
+        let id = e.fresh("").trim_start_matches('%').to_string();
+        let m = e.assign(&format!(
+            "bufferization.to_buffer {x} read_only {{agc.call = {id} : i64}} : {} to {}",
+            types::tensor(ty),
+            types::memref(ty)
+        ));
+        let p = e.assign(&format!(
+            "memref.extract_aligned_pointer_as_index {m} : {} -> index",
+            types::memref(ty)
+        ));
+        Ok(vec![
+            e.assign(&format!("arith.index_cast {p} : index to i64"))
+        ])
+    })?;
+    Ok(address.into_iter().next().unwrap_or_default())
 }
 
 /// Lowers `apply`: dispatch on the tag to the entries of the module's
@@ -372,20 +378,24 @@ pub fn apply(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         .cloned()
         .collect();
     let env = e.val(od.operands[0])?;
-    let envp = e.assign(&format!("llvm.inttoptr {env} : i64 to !llvm.ptr"));
-    let tag = load_slot(e, &envp, 0);
-    let id = e.fresh("").trim_start_matches('%').to_string();
-    let mut args = Vec::new();
-    for &v in &od.operands[1..] {
-        let (t, ty) = (e.val(v)?, e.ty(v));
-        args.push(e.assign(&format!(
-            "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {}",
-            types::tensor(ty),
-            types::memref(ty)
-        )));
-    }
     let tys: Vec<String> = k.results.iter().map(types::tensor).collect();
-    let results = dispatch(e, &candidates, &tag, &env, &args, &want, &tys, &k.results)?;
+    // Pinned: the arguments are read where the continuation is applied (see
+    // `FnEmitter::pinned`).
+    let results = e.pinned(&tys, |e| {
+        let envp = e.assign(&format!("llvm.inttoptr {env} : i64 to !llvm.ptr"));
+        let tag = load_slot(e, &envp, 0);
+        let id = e.fresh("").trim_start_matches('%').to_string();
+        let mut args = Vec::new();
+        for &v in &od.operands[1..] {
+            let (t, ty) = (e.val(v)?, e.ty(v));
+            args.push(e.assign(&format!(
+                "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {}",
+                types::tensor(ty),
+                types::memref(ty)
+            )));
+        }
+        dispatch(e, &candidates, &tag, &env, &args, &want, &tys, &k.results)
+    })?;
     od.results
         .iter()
         .zip(results)

@@ -145,36 +145,41 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
     let a_src = transposed_source(e.f, od.operands[0]);
     let a_val = a_src.unwrap_or(od.operands[0]);
     let (a, a_ty) = (e.val(a_val)?, e.ty(a_val));
-    let id = e.fresh("").trim_start_matches('%').to_string();
-    let dyn2 = "memref<?x?xf32>";
-    let am = e.assign(&format!(
-        "bufferization.to_buffer {a} read_only {{agc.call = {id} : i64}} : {} to {}",
-        types::tensor(a_ty),
-        types::memref(a_ty)
-    ));
-    let am = cast_memref(e, &am, &types::memref(a_ty), dyn2);
-    let pt = format!("tensor<?x?x{NR}xf32>");
-    let pm = format!("memref<?x?x{NR}xf32>");
-    let bpm = e.assign(&format!(
-        "bufferization.to_buffer {bp} read_only {{agc.call = {id} : i64}} : {pt} to {pm}"
-    ));
     let mut dynamic = Vec::new();
     for d in &out_ty.dims {
         if matches!(d, Dim::Sym(_)) {
             dynamic.push(e.dim_size(d)?);
         }
     }
-    let cm_ty = types::memref(out_ty);
-    let cm = e.assign(&format!("memref.alloc({}) : {cm_ty}", dynamic.join(", ")));
-    let cm_dyn = cast_memref(e, &cm, &cm_ty, dyn2);
-    let transposed = e.constant(if a_src.is_some() { "1" } else { "0" }, "i64");
-    e.line(&format!(
-        "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({dyn2}, i64, {pm}, {dyn2}) -> ()"
-    ));
-    Ok(e.assign(&format!(
-        "bufferization.to_tensor {cm} restrict writable : {cm_ty} to {}",
-        types::tensor(out_ty)
-    )))
+    let out_t = types::tensor(out_ty);
+    // Pinned: A and the panels are read where the product is (see
+    // `FnEmitter::pinned`).
+    let c = e.pinned(std::slice::from_ref(&out_t), |e| {
+        let id = e.fresh("").trim_start_matches('%').to_string();
+        let dyn2 = "memref<?x?xf32>";
+        let am = e.assign(&format!(
+            "bufferization.to_buffer {a} read_only {{agc.call = {id} : i64}} : {} to {}",
+            types::tensor(a_ty),
+            types::memref(a_ty)
+        ));
+        let am = cast_memref(e, &am, &types::memref(a_ty), dyn2);
+        let pt = format!("tensor<?x?x{NR}xf32>");
+        let pm = format!("memref<?x?x{NR}xf32>");
+        let bpm = e.assign(&format!(
+            "bufferization.to_buffer {bp} read_only {{agc.call = {id} : i64}} : {pt} to {pm}"
+        ));
+        let cm_ty = types::memref(out_ty);
+        let cm = e.assign(&format!("memref.alloc({}) : {cm_ty}", dynamic.join(", ")));
+        let cm_dyn = cast_memref(e, &cm, &cm_ty, dyn2);
+        let transposed = e.constant(if a_src.is_some() { "1" } else { "0" }, "i64");
+        e.line(&format!(
+            "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({dyn2}, i64, {pm}, {dyn2}) -> ()"
+        ));
+        Ok(vec![e.assign(&format!(
+            "bufferization.to_tensor {cm} restrict writable : {cm_ty} to {out_t}"
+        ))])
+    })?;
+    Ok(c.into_iter().next().unwrap_or_default())
 }
 
 /// `m` (of memref type `from`) as type `to`, cast only when they differ.

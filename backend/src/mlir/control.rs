@@ -192,48 +192,57 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
             "callee {callee} is not in the module being emitted"
         ))
     })?;
-    let mut args = Vec::new();
-    let mut arg_tys = Vec::new();
-    // A unique attribute on each `to_buffer` keeps CSE from merging those
-    // of equal operands: a merged one would be read by a later call after
-    // bufferization had reused the buffer in place (the read is at the
-    // `to_buffer`, which must stay right before its call).
-    let id = e.fresh("").trim_start_matches('%').to_string();
-    for &v in &od.operands {
-        if e.f.ty(v).as_cont().is_some() {
-            args.push(e.val(v)?);
-            arg_tys.push(types::value_memref(e.f.ty(v)));
-            continue;
+    // Pinned: the arguments are read where the call is (see
+    // `FnEmitter::pinned`).
+    let result_tys: Vec<String> = od.results.iter().map(|&v| types::tensor(e.ty(v))).collect();
+    let tensors = e.pinned(&result_tys, |e| {
+        let mut args = Vec::new();
+        let mut arg_tys = Vec::new();
+        // A unique attribute on each `to_buffer` keeps CSE from merging those
+        // of equal operands: a merged one would be read by a later call after
+        // bufferization had reused the buffer in place (the read is at the
+        // `to_buffer`, which must stay right before its call).
+        let id = e.fresh("").trim_start_matches('%').to_string();
+        for &v in &od.operands {
+            if e.f.ty(v).as_cont().is_some() {
+                args.push(e.val(v)?);
+                arg_tys.push(types::value_memref(e.f.ty(v)));
+                continue;
+            }
+            let (t, ty) = (e.val(v)?, e.ty(v));
+            let m = types::memref(ty);
+            args.push(e.assign(&format!(
+                "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {m}",
+                types::tensor(ty)
+            )));
+            arg_tys.push(m);
         }
-        let (t, ty) = (e.val(v)?, e.ty(v));
-        let m = types::memref(ty);
-        args.push(e.assign(&format!(
-            "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {m}",
-            types::tensor(ty)
-        )));
-        arg_tys.push(m);
-    }
-    let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();
-    let r = e.fresh("call");
-    let (lhs, names) = results(&r, od.results.len());
-    e.line(&format!(
-        "{lhs}func.call @{name}{BUFFER_CALL_SUFFIX}({}) : ({}) -> ({})",
-        args.join(", "),
-        arg_tys.join(", "),
-        outs.join(", ")
-    ));
-    let mut tensors = Vec::new();
-    for (n, &v) in names.iter().zip(&od.results) {
-        let ty = e.ty(v);
-        let t = e.assign(&format!(
-            "bufferization.to_tensor {n} restrict writable : {} to {}",
-            types::memref(ty),
-            types::tensor(ty)
+        let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();
+        let r = e.fresh("call");
+        let (lhs, names) = results(&r, od.results.len());
+        e.line(&format!(
+            "{lhs}func.call @{name}{BUFFER_CALL_SUFFIX}({}) : ({}) -> ({})",
+            args.join(", "),
+            arg_tys.join(", "),
+            outs.join(", ")
         ));
-        // The callee's sizes against the symbols this function bound.
-        tensors.push(e.conform(&t, ty)?);
-    }
-    Ok(tensors)
+        let mut tensors = Vec::new();
+        for (n, &v) in names.iter().zip(&od.results) {
+            let ty = e.ty(v);
+            tensors.push(e.assign(&format!(
+                "bufferization.to_tensor {n} restrict writable : {} to {}",
+                types::memref(ty),
+                types::tensor(ty)
+            )));
+        }
+        Ok(tensors)
+    })?;
+    // The callee's sizes against the symbols this function bound.
+    od.results
+        .iter()
+        .zip(tensors)
+        .map(|(&v, t)| e.conform(&t, e.ty(v)))
+        .collect()
 }
 
 /// The suffix of the memref-typed declaration through which calls reach a

@@ -201,6 +201,42 @@ impl<'f> FnEmitter<'f> {
         self.syms.pop();
     }
 
+    /// Emits `body` inside an `scf.execute_region ... no_inline` yielding
+    /// its values, of MLIR types `tys`: ops there stay where they are.
+    /// Returns the region's results.
+    ///
+    /// For reads of tensors through `bufferization.to_buffer` by a call:
+    /// bufferization takes the read to happen at the `to_buffer`, and
+    /// loop-invariant-code-motion would hoist a `to_buffer` of a
+    /// loop-invariant tensor out of the loop, letting the loop overwrite
+    /// that buffer in place before the call reads it (fuzzer seed 4008's
+    /// program 211: a sum read the loop's other tensor).
+    pub fn pinned(
+        &mut self,
+        tys: &[String],
+        body: impl FnOnce(&mut Self) -> Result<Vec<String>, BackendError>,
+    ) -> Result<Vec<String>, BackendError> {
+        let r = self.fresh("pinned");
+        let (lhs, names) = super::control::results(&r, tys.len());
+        self.line(&format!(
+            "{lhs}scf.execute_region -> ({}) no_inline {{",
+            tys.join(", ")
+        ));
+        self.enter();
+        self.push_scope();
+        let vs = body(self);
+        self.pop_scope();
+        let vs = vs?;
+        if tys.is_empty() {
+            self.line("scf.yield");
+        } else {
+            self.line(&format!("scf.yield {} : {}", vs.join(", "), tys.join(", ")));
+        }
+        self.leave();
+        self.line("}");
+        Ok(names)
+    }
+
     /// Binds every symbolic dim of `ty` not bound yet with `tensor.dim` of
     /// the tensor `t` (of type `ty`).
     pub fn bind_new_syms(&mut self, t: &str, ty: &TensorType) {

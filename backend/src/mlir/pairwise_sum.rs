@@ -71,50 +71,52 @@ pub fn emit(
     let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
     let keepdims = out_ty.rank() == rank;
     let flat = flatten(e, x, in_ty)?;
-    let id = e.fresh("").trim_start_matches('%').to_string();
-    let (flat_mem, dyn_mem) = (
-        types::memref(&TensorType::new(in_ty.dtype, vec![flat_dim(in_ty)])),
-        format!("memref<?x{elem}>"),
-    );
-    let m = e.assign(&format!(
-        "bufferization.to_buffer {flat} read_only {{agc.call = {id} : i64}} : {} to {flat_mem}",
-        types::tensor_of(in_ty.dtype, &[flat_dim(in_ty)]),
-    ));
-    let m = if flat_mem == dyn_mem {
-        m
-    } else {
-        e.assign(&format!("memref.cast {m} : {flat_mem} to {dyn_mem}"))
-    };
-    let one = e.index_const(1);
-    let n = axes
-        .iter()
-        .fold(one, |acc, &a| e.arith("muli", &acc, &sizes[a], "index"));
-    let call = |e: &mut FnEmitter, start: &str| {
-        e.assign(&format!(
-            "func.call @{symbol}({m}, {start}, {n}) : ({dyn_mem}, index, index) -> {elem}"
-        ))
-    };
-    // Calls in a loop nest of `tensor.insert`s, not in a `linalg.generic`:
-    // elementwise fusion would move a generic's calls into a consumer that
-    // may overwrite the operand's buffer in place while they read it.
     let out_sizes = e.dim_sizes(out_ty)?;
-    let init = e.empty(out_ty)?;
     let out_t = types::tensor(out_ty);
-    e.threaded_loop_nest(&out_sizes, &init, &out_t, |e, ivs, acc| {
-        let zero = e.index_const(0);
-        // The output element's row-major position among the kept axes.
-        let row = kept.iter().enumerate().fold(zero, |r, (k, &a)| {
-            let c = &ivs[if keepdims { a } else { k }];
-            let scaled = e.arith("muli", &r, &sizes[a], "index");
-            e.arith("addi", &scaled, c, "index")
-        });
-        let start = e.arith("muli", &row, &n, "index");
-        let s = call(e, &start);
-        Ok(e.assign(&format!(
-            "tensor.insert {s} into {acc}[{}] : {out_t}",
-            ivs.join(", ")
-        )))
-    })
+    // Pinned: the operand is read where the sum is (see `FnEmitter::pinned`).
+    let sum = e.pinned(std::slice::from_ref(&out_t), |e| {
+        let id = e.fresh("").trim_start_matches('%').to_string();
+        let (flat_mem, dyn_mem) = (
+            types::memref(&TensorType::new(in_ty.dtype, vec![flat_dim(in_ty)])),
+            format!("memref<?x{elem}>"),
+        );
+        let m = e.assign(&format!(
+            "bufferization.to_buffer {flat} read_only {{agc.call = {id} : i64}} : {} to {flat_mem}",
+            types::tensor_of(in_ty.dtype, &[flat_dim(in_ty)]),
+        ));
+        let m = if flat_mem == dyn_mem {
+            m
+        } else {
+            e.assign(&format!("memref.cast {m} : {flat_mem} to {dyn_mem}"))
+        };
+        let one = e.index_const(1);
+        let n = axes
+            .iter()
+            .fold(one, |acc, &a| e.arith("muli", &acc, &sizes[a], "index"));
+        // Calls in a loop nest of `tensor.insert`s, not in a `linalg.generic`:
+        // elementwise fusion would move a generic's calls into a consumer
+        // that may overwrite the operand's buffer in place while they read it.
+        let init = e.empty(out_ty)?;
+        e.threaded_loop_nest(&out_sizes, &init, &out_t, |e, ivs, acc| {
+            let zero = e.index_const(0);
+            // The output element's row-major position among the kept axes.
+            let row = kept.iter().enumerate().fold(zero, |r, (k, &a)| {
+                let c = &ivs[if keepdims { a } else { k }];
+                let scaled = e.arith("muli", &r, &sizes[a], "index");
+                e.arith("addi", &scaled, c, "index")
+            });
+            let start = e.arith("muli", &row, &n, "index");
+            let s = e.assign(&format!(
+                "func.call @{symbol}({m}, {start}, {n}) : ({dyn_mem}, index, index) -> {elem}"
+            ));
+            Ok(e.assign(&format!(
+                "tensor.insert {s} into {acc}[{}] : {out_t}",
+                ivs.join(", ")
+            )))
+        })
+        .map(|t| vec![t])
+    })?;
+    Ok(sum.into_iter().next().unwrap_or_default())
 }
 
 /// The one dim of `ty` flattened.
