@@ -54,8 +54,19 @@ def dl_dtype(dtype):
     return DLDataType(code, dtype.itemsize * 8, 1)
 
 
+_NP_DTYPES = {}
+
+
 def np_dtype(dl):
     """The numpy dtype of a `DLDataType`."""
+    key = (dl.code, dl.bits, dl.lanes)
+    dtype = _NP_DTYPES.get(key)
+    if dtype is None:
+        dtype = _NP_DTYPES[key] = _np_dtype(dl)
+    return dtype
+
+
+def _np_dtype(dl):
     kind = _KIND_OF_CODE.get(dl.code)
     if kind is None or dl.lanes != 1 or dl.bits % 8:
         raise Error(f"unsupported result dtype (code={dl.code}, bits={dl.bits}, lanes={dl.lanes})")
@@ -254,7 +265,7 @@ def _to_numpy(ptr):
     if t.device.device_type != KDL_CPU:
         raise Error(f"result on device type {t.device.device_type}, expected CPU")
     dtype = np_dtype(t.dtype)
-    shape = tuple(t.shape[i] for i in range(t.ndim))
+    shape = tuple(t.shape[: t.ndim])
     count = math.prod(shape)
     if count == 0:
         return np.empty(shape, dtype)
@@ -262,7 +273,7 @@ def _to_numpy(ptr):
         raise Error("the library returned a result with NULL data")
     base = t.data + t.byte_offset
     if t.strides:
-        strides = tuple(t.strides[i] * dtype.itemsize for i in range(t.ndim))
+        strides = tuple(s * dtype.itemsize for s in t.strides[: t.ndim])
     else:
         strides = None
     if strides is None or strides == _contiguous_strides(shape, dtype.itemsize):
