@@ -141,9 +141,10 @@ pub unsafe extern "C" fn agc_rt_export_results(
     }
     // SAFETY: as this function's.
     for (k, v) in unsafe { views(spec, ret) }.enumerate() {
-        let adopted = k < made && adopts(k, &v);
         // SAFETY: as this function's.
-        if !adopted && unsafe { owns(spec, ret, descs, k, v.allocated) } {
+        let owned = unsafe { owns(spec, ret, descs, k, v.allocated) };
+        let adopted = k < made && owned && is_compact(v.sizes, v.strides);
+        if owned && !adopted {
             // SAFETY: a buffer the kernel allocated, owned by nobody else.
             unsafe { release(v.allocated as *mut c_void) };
         }

@@ -141,20 +141,20 @@ unsafe fn sgemm(p: &Problem) {
                                 step: p.a.cs,
                             }
                         };
+                        let tile = Tile {
+                            kc,
+                            a,
+                            bp: b,
+                            // SAFETY: row i0+r0, panel jp of C.
+                            c: unsafe { p.c.add((i0 + r0) * p.ldc + jp * NR) },
+                            ldc: p.ldc,
+                            rows: MR.min(rows - r0),
+                            cols,
+                            store: pc == 0,
+                        };
                         // SAFETY: the tile's rows and columns are inside C;
                         // no other task writes them.
-                        unsafe {
-                            kernel(
-                                kc,
-                                a,
-                                b,
-                                p.c.add((i0 + r0) * p.ldc + jp * NR),
-                                p.ldc,
-                                MR.min(rows - r0),
-                                cols,
-                                pc == 0,
-                            )
-                        };
+                        unsafe { kernel(&tile) };
                     }
                 }
             });
@@ -205,9 +205,26 @@ struct TileRows {
     step: isize,
 }
 
-/// `C[..rows, ..cols] (=|+=) A · Bp` for one tile: `a` the tile's rows of
-/// A, `bp` an `NR`-column panel, both `kc` deep; `store` overwrites C.
-type MicroKernel = unsafe fn(usize, TileRows, *const f32, *mut f32, usize, usize, usize, bool);
+/// One micro-kernel call: `C[..rows, ..cols] (=|+=) A · Bp`, `a` the tile's
+/// rows of A and `bp` an `NR`-column panel, both `kc` deep; C at `c` with
+/// row stride `ldc`; `store` overwrites C instead of adding to it.
+struct Tile {
+    kc: usize,
+    a: TileRows,
+    bp: *const f32,
+    c: *mut f32,
+    ldc: usize,
+    rows: usize,
+    cols: usize,
+    store: bool,
+}
+
+/// A micro-kernel.
+///
+/// # Safety
+/// The tile's panels hold `kc` steps and its `rows × cols` of C are
+/// writable by this call alone.
+type MicroKernel = unsafe fn(&Tile);
 
 /// The best micro-kernel this CPU runs.
 fn micro_kernel() -> MicroKernel {
@@ -224,21 +241,14 @@ fn micro_kernel() -> MicroKernel {
 /// Writes (or adds) a computed `MR × NR` tile into C, the valid part only.
 ///
 /// # Safety
-/// `rows × cols` of C at `c` (row stride `ldc`) are writable.
-unsafe fn write_tile(
-    acc: &[[f32; NR]; MR],
-    c: *mut f32,
-    ldc: usize,
-    rows: usize,
-    cols: usize,
-    store: bool,
-) {
-    for (r, acc_row) in acc.iter().enumerate().take(rows) {
-        for (j, &v) in acc_row.iter().enumerate().take(cols) {
+/// As [`MicroKernel`].
+unsafe fn write_tile(acc: &[[f32; NR]; MR], t: &Tile) {
+    for (r, acc_row) in acc.iter().enumerate().take(t.rows) {
+        for (j, &v) in acc_row.iter().enumerate().take(t.cols) {
             // SAFETY: inside the tile (caller contract).
             unsafe {
-                let dst = c.add(r * ldc + j);
-                *dst = if store { v } else { *dst + v };
+                let dst = t.c.add(r * t.ldc + j);
+                *dst = if t.store { v } else { *dst + v };
             }
         }
     }
@@ -247,20 +257,11 @@ unsafe fn write_tile(
 /// The micro-kernel in plain Rust (any CPU).
 ///
 /// # Safety
-/// As [`MicroKernel`]: the panels hold `kc` steps, the tile is inside C.
-#[allow(clippy::too_many_arguments)]
-unsafe fn portable_kernel(
-    kc: usize,
-    a: TileRows,
-    bp: *const f32,
-    c: *mut f32,
-    ldc: usize,
-    rows: usize,
-    cols: usize,
-    store: bool,
-) {
+/// As [`MicroKernel`].
+unsafe fn portable_kernel(t: &Tile) {
+    let (a, bp) = (t.a, t.bp);
     let mut acc = [[0f32; NR]; MR];
-    for p in 0..kc {
+    for p in 0..t.kc {
         // SAFETY: step `p` of the panel of B.
         let b = unsafe { std::slice::from_raw_parts(bp.add(p * NR), NR) };
         for (acc_row, &off) in acc.iter_mut().zip(&a.rows) {
@@ -272,47 +273,23 @@ unsafe fn portable_kernel(
         }
     }
     // SAFETY: caller contract.
-    unsafe { write_tile(&acc, c, ldc, rows, cols, store) };
+    unsafe { write_tile(&acc, t) };
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{write_tile, TileRows, MR, NR};
+    use super::{write_tile, Tile, MR, NR};
     use std::arch::x86_64::*;
 
     /// The AVX2 + FMA micro-kernel: two `ymm` per tile row.
     ///
     /// # Safety
     /// The CPU has AVX2 and FMA; otherwise as [`super::MicroKernel`].
-    #[allow(clippy::too_many_arguments)]
-    pub unsafe fn kernel(
-        kc: usize,
-        a: TileRows,
-        bp: *const f32,
-        c: *mut f32,
-        ldc: usize,
-        rows: usize,
-        cols: usize,
-        store: bool,
-    ) {
-        // SAFETY: the caller checked the CPU's features.
-        unsafe { kernel_avx2(kc, a, bp, c, ldc, rows, cols, store) }
-    }
-
     #[target_feature(enable = "avx2,fma")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn kernel_avx2(
-        kc: usize,
-        a: TileRows,
-        bp: *const f32,
-        c: *mut f32,
-        ldc: usize,
-        rows: usize,
-        cols: usize,
-        store: bool,
-    ) {
+    pub unsafe fn kernel(t: &Tile) {
+        let (a, bp, c, ldc) = (t.a, t.bp, t.c, t.ldc);
         let mut acc = [[_mm256_setzero_ps(); 2]; MR];
-        for p in 0..kc {
+        for p in 0..t.kc {
             // SAFETY: step `p` of A's rows and of the panel (caller contract).
             unsafe {
                 let b0 = _mm256_loadu_ps(bp.add(p * NR));
@@ -325,13 +302,13 @@ mod avx2 {
                 }
             }
         }
-        if rows == MR && cols == NR {
+        if t.rows == MR && t.cols == NR {
             for (r, row) in acc.iter().enumerate() {
                 // SAFETY: a full tile inside C (caller contract).
                 unsafe {
                     let dst = c.add(r * ldc);
                     let (mut v0, mut v1) = (row[0], row[1]);
-                    if !store {
+                    if !t.store {
                         v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
                         v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst.add(8)));
                     }
@@ -350,7 +327,7 @@ mod avx2 {
             }
         }
         // SAFETY: caller contract.
-        unsafe { write_tile(&tile, c, ldc, rows, cols, store) };
+        unsafe { write_tile(&tile, t) };
     }
 }
 
@@ -532,8 +509,18 @@ mod tests {
         let (p1, p2) = (c1.as_mut_ptr(), c2.as_mut_ptr());
         // SAFETY: full tiles.
         unsafe {
-            portable_kernel(k, packed, b.as_ptr(), p1, NR, MR, NR, true);
-            micro_kernel()(k, in_place, b.as_ptr(), p2, NR, MR, NR, true);
+            let tile = |a, c| Tile {
+                kc: k,
+                a,
+                bp: b.as_ptr(),
+                c,
+                ldc: NR,
+                rows: MR,
+                cols: NR,
+                store: true,
+            };
+            portable_kernel(&tile(packed, p1));
+            micro_kernel()(&tile(in_place, p2));
         }
         for (x, y) in c1.iter().zip(&c2) {
             assert!((x - y).abs() <= 1e-5 * (1.0 + x.abs()));

@@ -348,12 +348,8 @@ pub fn keep_captures(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError>
 fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, BackendError> {
     let (x, ty) = (e.val(v)?, e.ty(v));
     let address = e.pinned(&["i64".to_string()], |e| {
-        let id = e.fresh("").trim_start_matches('%').to_string();
-        let m = e.assign(&format!(
-            "bufferization.to_buffer {x} read_only {{agc.call = {id} : i64}} : {} to {}",
-            types::tensor(ty),
-            types::memref(ty)
-        ));
+        let id = e.read_id();
+        let m = e.read_buffer(&x, &id, &types::tensor(ty), &types::memref(ty));
         let p = e.assign(&format!(
             "memref.extract_aligned_pointer_as_index {m} : {} -> index",
             types::memref(ty)
@@ -384,15 +380,11 @@ pub fn apply(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
     let results = e.pinned(&tys, |e| {
         let envp = e.assign(&format!("llvm.inttoptr {env} : i64 to !llvm.ptr"));
         let tag = load_slot(e, &envp, 0);
-        let id = e.fresh("").trim_start_matches('%').to_string();
+        let id = e.read_id();
         let mut args = Vec::new();
         for &v in &od.operands[1..] {
             let (t, ty) = (e.val(v)?, e.ty(v));
-            args.push(e.assign(&format!(
-                "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {}",
-                types::tensor(ty),
-                types::memref(ty)
-            )));
+            args.push(e.read_buffer(&t, &id, &types::tensor(ty), &types::memref(ty)));
         }
         dispatch(e, &candidates, &tag, &env, &args, &want, &tys, &k.results)
     })?;

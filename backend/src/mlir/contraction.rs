@@ -155,22 +155,16 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
     // Pinned: A and the panels are read where the product is (see
     // `FnEmitter::pinned`).
     let c = e.pinned(std::slice::from_ref(&out_t), |e| {
-        let id = e.fresh("").trim_start_matches('%').to_string();
+        let id = e.read_id();
         let dyn2 = "memref<?x?xf32>";
-        let am = e.assign(&format!(
-            "bufferization.to_buffer {a} read_only {{agc.call = {id} : i64}} : {} to {}",
-            types::tensor(a_ty),
-            types::memref(a_ty)
-        ));
-        let am = cast_memref(e, &am, &types::memref(a_ty), dyn2);
-        let pt = format!("tensor<?x?x{NR}xf32>");
+        let a_mem = types::memref(a_ty);
+        let am = e.read_buffer(&a, &id, &types::tensor(a_ty), &a_mem);
+        let am = e.cast_memref(&am, &a_mem, dyn2);
         let pm = format!("memref<?x?x{NR}xf32>");
-        let bpm = e.assign(&format!(
-            "bufferization.to_buffer {bp} read_only {{agc.call = {id} : i64}} : {pt} to {pm}"
-        ));
+        let bpm = e.read_buffer(bp, &id, &format!("tensor<?x?x{NR}xf32>"), &pm);
         let cm_ty = types::memref(out_ty);
         let cm = e.assign(&format!("memref.alloc({}) : {cm_ty}", dynamic.join(", ")));
-        let cm_dyn = cast_memref(e, &cm, &cm_ty, dyn2);
+        let cm_dyn = e.cast_memref(&cm, &cm_ty, dyn2);
         let transposed = e.constant(if a_src.is_some() { "1" } else { "0" }, "i64");
         e.line(&format!(
             "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({dyn2}, i64, {pm}, {dyn2}) -> ()"
@@ -180,15 +174,6 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
         ))])
     })?;
     Ok(c.into_iter().next().unwrap_or_default())
-}
-
-/// `m` (of memref type `from`) as type `to`, cast only when they differ.
-fn cast_memref(e: &mut FnEmitter, m: &str, from: &str, to: &str) -> String {
-    if from == to {
-        m.to_string()
-    } else {
-        e.assign(&format!("memref.cast {m} : {from} to {to}"))
-    }
 }
 
 /// B of `A · B` packed into the column panels `Bp[ceil(N/NR)][K][NR]` that

@@ -202,7 +202,7 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
         // of equal operands: a merged one would be read by a later call after
         // bufferization had reused the buffer in place (the read is at the
         // `to_buffer`, which must stay right before its call).
-        let id = e.fresh("").trim_start_matches('%').to_string();
+        let id = e.read_id();
         for &v in &od.operands {
             if e.f.ty(v).as_cont().is_some() {
                 args.push(e.val(v)?);
@@ -211,10 +211,7 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
             }
             let (t, ty) = (e.val(v)?, e.ty(v));
             let m = types::memref(ty);
-            args.push(e.assign(&format!(
-                "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {} to {m}",
-                types::tensor(ty)
-            )));
+            args.push(e.read_buffer(&t, &id, &types::tensor(ty), &m));
             arg_tys.push(m);
         }
         let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();

@@ -201,6 +201,30 @@ impl<'f> FnEmitter<'f> {
         self.syms.pop();
     }
 
+    /// A fresh id for the `agc.call` attribute of a read site's
+    /// `to_buffer`s: CSE would merge equal `to_buffer`s of two sites, and
+    /// bufferization takes the read to happen at the first of them.
+    pub fn read_id(&mut self) -> String {
+        self.fresh("").trim_start_matches('%').to_string()
+    }
+
+    /// `bufferization.to_buffer t read_only` from tensor type `from` to
+    /// memref type `to`, tagged with read site `id` (see [`Self::read_id`]).
+    pub fn read_buffer(&mut self, t: &str, id: &str, from: &str, to: &str) -> String {
+        self.assign(&format!(
+            "bufferization.to_buffer {t} read_only {{agc.call = {id} : i64}} : {from} to {to}"
+        ))
+    }
+
+    /// Memref `m` of type `from` as type `to`, cast only when they differ.
+    pub fn cast_memref(&mut self, m: &str, from: &str, to: &str) -> String {
+        if from == to {
+            m.to_string()
+        } else {
+            self.assign(&format!("memref.cast {m} : {from} to {to}"))
+        }
+    }
+
     /// Emits `body` inside an `scf.execute_region ... no_inline` yielding
     /// its values, of MLIR types `tys`: ops there stay where they are.
     /// Returns the region's results.

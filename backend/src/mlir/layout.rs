@@ -15,6 +15,34 @@ use super::types;
 use crate::BackendError;
 use agc_ir::{Dim, OpData, TensorType};
 
+/// The rank-1 type of `ty`'s elements (its size `?` unless static).
+pub(super) fn flat_type(ty: &TensorType) -> TensorType {
+    let n = match ty.static_numel() {
+        Some(n) => Dim::Static(n),
+        None => Dim::Sym("?".into()),
+    };
+    TensorType::new(ty.dtype, vec![n])
+}
+
+/// `x` (of type `ty`) as a rank-1 tensor of its elements in row-major order,
+/// of type [`flat_type`].
+pub(super) fn flatten(e: &mut FnEmitter, x: &str, ty: &TensorType) -> String {
+    let (in_t, flat_t) = (types::tensor(ty), types::tensor(&flat_type(ty)));
+    match ty.rank() {
+        0 => e.assign(&format!(
+            "tensor.expand_shape {x} [] output_shape [1] : {in_t} into {flat_t}"
+        )),
+        1 => x.to_string(),
+        r => {
+            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
+            e.assign(&format!(
+                "tensor.collapse_shape {x} [[{}]] : {in_t} into {flat_t}",
+                group.join(", ")
+            ))
+        }
+    }
+}
+
 /// Lowers a `reshape`; returns the result tensor.
 pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
@@ -25,12 +53,7 @@ pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         return Ok(x);
     }
     bind_reshape_syms(e, in_ty, out_ty)?;
-    let flat_dim = match in_ty.static_numel() {
-        Some(n) => Dim::Static(n),
-        None => Dim::Sym("?".into()),
-    };
-    let flat_ty = types::tensor_of(in_ty.dtype, std::slice::from_ref(&flat_dim));
-    let in_t = types::tensor(in_ty);
+    let flat_ty = types::tensor(&flat_type(in_ty));
     if in_ty.rank() == 0 && out_ty.rank() > 0 {
         // One element to a shape of ones: a broadcast. (An `expand_shape`
         // from rank 0, once canonicalization folds two of them, crashes
@@ -44,19 +67,7 @@ pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         let r = e.generic(&spec, |_, args| Ok(vec![args[0].clone()]))?;
         return Ok(r.into_iter().next().unwrap());
     }
-    let flat = match in_ty.rank() {
-        0 => e.assign(&format!(
-            "tensor.expand_shape {x} [] output_shape [1] : {in_t} into {flat_ty}"
-        )),
-        1 => x.clone(),
-        r => {
-            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
-            e.assign(&format!(
-                "tensor.collapse_shape {x} [[{}]] : {in_t} into {flat_ty}",
-                group.join(", ")
-            ))
-        }
-    };
+    let flat = flatten(e, &x, in_ty);
     let out_t = types::tensor(out_ty);
     Ok(match out_ty.rank() {
         0 => {

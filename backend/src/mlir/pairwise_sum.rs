@@ -12,7 +12,7 @@
 //! flattened operand as a rank-1 memref, in a loop nest over the output.
 
 use super::emitter::FnEmitter;
-use super::types;
+use super::{layout, types};
 use crate::BackendError;
 use agc_ir::{DType, Dim, ReduceKind, TensorType};
 
@@ -70,25 +70,16 @@ pub fn emit(
     let sizes = e.dim_sizes(in_ty)?;
     let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
     let keepdims = out_ty.rank() == rank;
-    let flat = flatten(e, x, in_ty)?;
+    let flat = layout::flatten(e, x, in_ty);
     let out_sizes = e.dim_sizes(out_ty)?;
     let out_t = types::tensor(out_ty);
     // Pinned: the operand is read where the sum is (see `FnEmitter::pinned`).
     let sum = e.pinned(std::slice::from_ref(&out_t), |e| {
-        let id = e.fresh("").trim_start_matches('%').to_string();
-        let (flat_mem, dyn_mem) = (
-            types::memref(&TensorType::new(in_ty.dtype, vec![flat_dim(in_ty)])),
-            format!("memref<?x{elem}>"),
-        );
-        let m = e.assign(&format!(
-            "bufferization.to_buffer {flat} read_only {{agc.call = {id} : i64}} : {} to {flat_mem}",
-            types::tensor_of(in_ty.dtype, &[flat_dim(in_ty)]),
-        ));
-        let m = if flat_mem == dyn_mem {
-            m
-        } else {
-            e.assign(&format!("memref.cast {m} : {flat_mem} to {dyn_mem}"))
-        };
+        let id = e.read_id();
+        let flat_ty = layout::flat_type(in_ty);
+        let (flat_mem, dyn_mem) = (types::memref(&flat_ty), format!("memref<?x{elem}>"));
+        let m = e.read_buffer(&flat, &id, &types::tensor(&flat_ty), &flat_mem);
+        let m = e.cast_memref(&m, &flat_mem, &dyn_mem);
         let one = e.index_const(1);
         let n = axes
             .iter()
@@ -117,35 +108,6 @@ pub fn emit(
         .map(|t| vec![t])
     })?;
     Ok(sum.into_iter().next().unwrap_or_default())
-}
-
-/// The one dim of `ty` flattened.
-fn flat_dim(ty: &TensorType) -> Dim {
-    match ty.static_numel() {
-        Some(n) => Dim::Static(n),
-        None => Dim::Sym("?".into()),
-    }
-}
-
-/// `x` as a rank-1 tensor of its elements in row-major order.
-fn flatten(e: &mut FnEmitter, x: &str, ty: &TensorType) -> Result<String, BackendError> {
-    Ok(match ty.rank() {
-        0 => {
-            return Err(BackendError::Unsupported(
-                "pairwise sum of a rank-0 tensor".into(),
-            ))
-        }
-        1 => x.to_string(),
-        r => {
-            let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
-            e.assign(&format!(
-                "tensor.collapse_shape {x} [[{}]] : {} into {}",
-                group.join(", "),
-                types::tensor(ty),
-                types::tensor_of(ty.dtype, &[flat_dim(ty)])
-            ))
-        }
-    })
 }
 
 #[cfg(test)]
