@@ -198,6 +198,21 @@ impl Function {
         }
     }
 
+    /// Renames every function this one refers to (callees, continuation
+    /// code, the function it is the gradient of) through `rename`; `None`
+    /// from `rename` for the gradient's source drops that note. For passes
+    /// that remove or reorder the functions of a module.
+    pub fn rename_functions(&mut self, rename: impl Fn(FuncId) -> Option<FuncId>) {
+        for od in &mut self.ops {
+            if let OpKind::Call { callee: id } | OpKind::MakeCont { func: id } = &mut od.kind {
+                *id = rename(*id).expect("a function still referred to is kept");
+            }
+        }
+        if let Some((g, wrt)) = self.gradient_of.take() {
+            self.gradient_of = rename(g).map(|g| (g, wrt));
+        }
+    }
+
     /// A region's data.
     pub fn region(&self, r: RegionId) -> &RegionData {
         &self.regions[r.index()]

@@ -17,6 +17,7 @@
 pub mod entities;
 pub mod function;
 pub mod infer;
+pub mod interp;
 pub mod ops;
 pub mod print;
 pub mod span;

@@ -9,7 +9,7 @@ use crate::entities::FuncId;
 use crate::types::DType;
 
 /// Elementwise unary operations.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum UnaryOp {
     /// `-x`
     Neg,
@@ -46,7 +46,7 @@ pub enum UnaryOp {
 }
 
 /// Elementwise binary operations (operands already promoted to one dtype).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum BinaryOp {
     /// `+`
     Add,
@@ -77,7 +77,7 @@ pub enum BinaryOp {
 }
 
 /// Elementwise comparisons, producing `bool`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum CmpOp {
     /// `==`
     Eq,

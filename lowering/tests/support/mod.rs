@@ -4,7 +4,7 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
-pub mod interp;
+pub use agc_ir::interp;
 pub mod models;
 
 use agc_ir::{

@@ -4,8 +4,8 @@ use crate::cli::{BuildArgs, EmitArg, TargetArg};
 use crate::source;
 use agc_backend::{Artifact, BuildOptions, Emit, Target};
 
-/// Runs the subcommand; returns the exit code.
-pub fn run(args: &BuildArgs) -> u8 {
+/// Runs the subcommand (`verbose`: print the IR pipeline's table); returns the exit code.
+pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
     let name = args
         .name
         .clone()
@@ -21,24 +21,45 @@ pub fn run(args: &BuildArgs) -> u8 {
         eprintln!("error: --emit ptx needs --target cuda");
         return 1;
     }
-    let module = match source::stage(&args.model, &name) {
+    let mut module = match source::stage(&args.model, &name) {
         Ok(m) => m,
         Err(code) => return code,
     };
     tracing::debug!(ir = %agc_ir::print::print_module(&module), "staged IR");
     let mut files = Vec::new();
-    for e in &args.emit {
-        match e {
-            EmitArg::Ir => files.push(text_artifact(
-                format!("{name}.ir"),
-                agc_ir::print::print_module(&module),
-            )),
-            EmitArg::OptIr => files.push(text_artifact(
-                format!("{name}.opt.ir"),
-                agc_ir::print::print_module(&module),
-            )),
-            _ => {}
+    if args.emit.contains(&EmitArg::Ir) {
+        files.push(text_artifact(
+            format!("{name}.ir"),
+            agc_ir::print::print_module(&module),
+        ));
+    }
+    let pipeline = agc_opt::Options {
+        opt_level: args.opt_level,
+        verify_each: args.verify_each,
+        print_after: args.ir_after.clone(),
+    };
+    let report = match agc_opt::run(&mut module, &pipeline) {
+        Ok(r) => r,
+        Err(e @ agc_opt::PipelineError::UnknownPass(..)) => {
+            eprintln!("error: --ir-after: {e}");
+            return 1;
         }
+        Err(e) => {
+            eprintln!("{}: internal error: {e}", args.model.display());
+            return 2;
+        }
+    };
+    if verbose {
+        eprint!("{}", report.table());
+    }
+    for (pass, text) in report.printed {
+        files.push(text_artifact(format!("{name}.after-{pass}.ir"), text));
+    }
+    if args.emit.contains(&EmitArg::OptIr) {
+        files.push(text_artifact(
+            format!("{name}.opt.ir"),
+            agc_ir::print::print_module(&module),
+        ));
     }
     let opts = BuildOptions {
         name: name.clone(),

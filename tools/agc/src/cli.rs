@@ -38,7 +38,7 @@ pub enum TargetArg {
 pub enum EmitArg {
     /// The staged agc IR (`<NAME>.ir`).
     Ir,
-    /// The agc IR handed to the backend, after IR passes (`<NAME>.opt.ir`).
+    /// The agc IR handed to the backend, after the IR pipeline (`<NAME>.opt.ir`).
     OptIr,
     /// MLIR before lowering (`<NAME>.mlir`).
     Mlir,
@@ -67,6 +67,13 @@ pub struct BuildArgs {
     /// Also write these intermediate forms (comma-separated).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub emit: Vec<EmitArg>,
+    /// Also write the agc IR after these passes of the IR pipeline
+    /// (`<NAME>.after-<PASS>.ir`; comma-separated pass names).
+    #[arg(long = "ir-after", value_delimiter = ',', value_name = "PASS")]
+    pub ir_after: Vec<String>,
+    /// Verify the IR after every pass of the IR pipeline (always on in debug builds).
+    #[arg(long = "verify-each")]
+    pub verify_each: bool,
     /// Optimisation level, -O0 to -O3.
     #[arg(short = 'O', default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub opt_level: u8,

@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         .without_time()
         .init();
     let code = match args.command {
-        cli::Command::Build(b) => build::run(&b),
+        cli::Command::Build(b) => build::run(&b, args.verbose),
         cli::Command::Check(c) => check::run(&c),
     };
     ExitCode::from(code)

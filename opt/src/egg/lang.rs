@@ -1,0 +1,145 @@
+//! The e-graph language: the IR's pure ops, with every value from outside
+//! the region's pure dataflow (parameters, results of checked and opaque
+//! ops, values of enclosing regions) as an opaque [`Op::Leaf`].
+//!
+//! Ops without attributes (elementwise arithmetic, `select`, `matmul`) are
+//! spelled by name, so rules can be written as egg patterns
+//! (`(neg (neg ?x))`); ops with attributes (constants, layout ops,
+//! reductions, casts) are [`Op::Attr`], an index into the analysis' table
+//! of `(kind, result type)` (see [`super::analysis`]).
+
+use agc_ir::{BinaryOp, CmpOp, UnaryOp};
+use egg::{FromOp, Id, Language};
+use std::fmt;
+
+/// An e-node's operator.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Op {
+    /// A value defined outside the region's pure dataflow: the source value's number.
+    Leaf(u32),
+    /// Elementwise unary op.
+    Unary(UnaryOp),
+    /// Elementwise binary op (numpy broadcasting).
+    Binary(BinaryOp),
+    /// Elementwise comparison.
+    Compare(CmpOp),
+    /// `np.where`.
+    Select,
+    /// `np.matmul`.
+    MatMul,
+    /// An op with attributes: index into the analysis' table.
+    Attr(u32),
+}
+
+/// An e-node: an operator and its operand e-classes.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Node {
+    /// What it computes.
+    pub op: Op,
+    /// Its operands.
+    pub args: Vec<Id>,
+}
+
+impl Language for Node {
+    type Discriminant = Op;
+
+    fn discriminant(&self) -> Op {
+        self.op
+    }
+
+    fn matches(&self, other: &Self) -> bool {
+        self.op == other.op && self.args.len() == other.args.len()
+    }
+
+    fn children(&self) -> &[Id] {
+        &self.args
+    }
+
+    fn children_mut(&mut self) -> &mut [Id] {
+        &mut self.args
+    }
+}
+
+const UNARY: [UnaryOp; 16] = [
+    UnaryOp::Neg,
+    UnaryOp::Exp,
+    UnaryOp::Log,
+    UnaryOp::Tanh,
+    UnaryOp::Sqrt,
+    UnaryOp::Abs,
+    UnaryOp::Sin,
+    UnaryOp::Cos,
+    UnaryOp::Floor,
+    UnaryOp::Ceil,
+    UnaryOp::Not,
+    UnaryOp::Sign,
+    UnaryOp::Asin,
+    UnaryOp::Acos,
+    UnaryOp::Atan,
+    UnaryOp::Round,
+];
+
+const BINARY: [BinaryOp; 13] = [
+    BinaryOp::Add,
+    BinaryOp::Sub,
+    BinaryOp::Mul,
+    BinaryOp::Div,
+    BinaryOp::FloorDiv,
+    BinaryOp::Mod,
+    BinaryOp::Pow,
+    BinaryOp::Max,
+    BinaryOp::Min,
+    BinaryOp::And,
+    BinaryOp::Or,
+    BinaryOp::Xor,
+    BinaryOp::Atan2,
+];
+
+const COMPARE: [CmpOp; 6] = [
+    CmpOp::Eq,
+    CmpOp::Ne,
+    CmpOp::Lt,
+    CmpOp::Le,
+    CmpOp::Gt,
+    CmpOp::Ge,
+];
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.op {
+            Op::Leaf(v) => write!(f, "%{v}"),
+            Op::Unary(u) => f.write_str(u.name()),
+            Op::Binary(b) => f.write_str(b.name()),
+            Op::Compare(c) => write!(f, "cmp.{}", c.name()),
+            Op::Select => f.write_str("select"),
+            Op::MatMul => f.write_str("matmul"),
+            Op::Attr(i) => write!(f, "attr{i}"),
+        }
+    }
+}
+
+impl FromOp for Node {
+    type Error = String;
+
+    /// Parses the attribute-free operators by their IR names (for rule
+    /// patterns); leaves and attribute ops are never written in patterns.
+    fn from_op(op: &str, args: Vec<Id>) -> Result<Self, String> {
+        let op = if let Some(u) = UNARY.iter().find(|u| u.name() == op) {
+            Op::Unary(*u)
+        } else if let Some(b) = BINARY.iter().find(|b| b.name() == op) {
+            Op::Binary(*b)
+        } else if let Some(c) = COMPARE
+            .iter()
+            .find(|c| op.strip_prefix("cmp.") == Some(c.name()))
+        {
+            Op::Compare(*c)
+        } else if op == "select" {
+            Op::Select
+        } else if op == "matmul" {
+            Op::MatMul
+        } else {
+            return Err(format!("'{op}' is not an attribute-free agc op"));
+        };
+        Ok(Node { op, args })
+    }
+}

@@ -1,0 +1,114 @@
+//! The rewrite rules, one file per family. Every rule is exact: the
+//! rewritten value equals the original bit for bit for every input
+//! (NaN payloads and signs aside), including the sign of zero, so no rule
+//! needs `--fast-math`. There is no unrestricted commutativity or
+//! associativity: a rule only ever removes or merges work.
+//!
+//! Rules over attribute-free ops are egg patterns; rules that read
+//! attributes (permutations, target shapes) are Rust functions
+//! ([`NodeRule`]) over one e-node.
+
+mod identities;
+mod layout;
+mod negation;
+
+use super::analysis::{Graph, Types};
+use super::lang::Node;
+use agc_ir::{OpKind, TensorType};
+use egg::{Applier, Id, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var};
+
+/// A rewrite of the optimiser.
+pub type Rule = Rewrite<Node, Types>;
+
+/// Every rule, in a fixed order (output is deterministic).
+pub fn all() -> Vec<Rule> {
+    let mut rules = negation::rules();
+    rules.extend(identities::rules());
+    rules.extend(layout::rules());
+    rules
+}
+
+/// What a [`NodeRule`] says an e-node also equals.
+pub enum Rhs {
+    /// An existing e-class.
+    Class(Id),
+    /// An attribute op (kind, result type, operands).
+    Attr(OpKind, TensorType, Vec<Id>),
+}
+
+/// A rule written in Rust: `rewrite` looks at one e-node and returns what
+/// its e-class also equals.
+pub struct NodeRule(pub fn(&Graph, &Node) -> Option<Rhs>);
+
+impl NodeRule {
+    /// The rule as an egg rewrite named `name`.
+    pub fn named(name: &str, rewrite: fn(&Graph, &Node) -> Option<Rhs>) -> Rule {
+        Rewrite::new(name, NodeRule(rewrite), NodeRule(rewrite)).expect("a rule without variables")
+    }
+}
+
+impl Searcher<Node, Types> for NodeRule {
+    fn search_eclass_with_limit(
+        &self,
+        eg: &Graph,
+        eclass: Id,
+        _limit: usize,
+    ) -> Option<SearchMatches<'_, Node>> {
+        eg[eclass]
+            .nodes
+            .iter()
+            .any(|n| (self.0)(eg, n).is_some())
+            .then(|| SearchMatches {
+                eclass,
+                substs: vec![Subst::default()],
+                ast: None,
+            })
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        Vec::new()
+    }
+}
+
+impl Applier<Node, Types> for NodeRule {
+    fn apply_one(
+        &self,
+        eg: &mut Graph,
+        eclass: Id,
+        _subst: &Subst,
+        _ast: Option<&PatternAst<Node>>,
+        _rule: Symbol,
+    ) -> Vec<Id> {
+        let mut changed = Vec::new();
+        for node in eg[eclass].nodes.clone() {
+            let Some(rhs) = (self.0)(eg, &node) else {
+                continue;
+            };
+            let id = match rhs {
+                Rhs::Class(id) => id,
+                Rhs::Attr(kind, ty, args) => {
+                    let n = eg.analysis.attr(kind, ty, args);
+                    eg.add(n)
+                }
+            };
+            if eg.union(eclass, id) {
+                changed.push(eclass);
+            }
+        }
+        changed
+    }
+}
+
+/// A condition for pattern rules: `?var`'s e-class has the matched class's type
+/// (so dropping an op that would have broadcast it is not allowed).
+pub fn same_type(var: &str) -> impl Fn(&mut Graph, Id, &Subst) -> bool {
+    let var: Var = var.parse().expect("a pattern variable");
+    move |eg, class, subst| eg[subst[var]].data.ty == eg[class].data.ty
+}
+
+/// A condition: `?var` is a splat of exactly `value` (compared bit for bit,
+/// so `-0.0` and `0.0` differ).
+pub fn splat_of(var: &str, value: f64) -> impl Fn(&mut Graph, Id, &Subst) -> bool {
+    let var: Var = var.parse().expect("a pattern variable");
+    move |eg, _, subst| eg[subst[var]].data.splat.map(f64::to_bits) == Some(value.to_bits())
+}

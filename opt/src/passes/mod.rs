@@ -1,0 +1,6 @@
+//! The passes of the pipeline, one per file.
+
+pub mod cse;
+pub mod dce;
+pub mod dead_functions;
+pub mod simplify;

@@ -1,0 +1,179 @@
+//! The pass pipeline: the ordered IR → IR passes between staging and the
+//! backend, and the driver that runs them.
+//!
+//! The driver verifies the module after every pass (always in debug builds;
+//! with [`Options::verify_each`] in release builds), times each pass, counts
+//! the live ops before and after, and can keep the IR text after any pass
+//! (`agc build --emit ir-after=NAME`).
+
+use crate::copy::live_ops;
+use crate::passes;
+use agc_ir::verify::{verify_module, VerifyError};
+use agc_ir::Module;
+use std::fmt::Write;
+use std::time::Instant;
+use thiserror::Error;
+
+/// One IR → IR pass.
+pub trait Pass {
+    /// The pass's name in `--emit ir-after=NAME` and in the `-v` table.
+    fn name(&self) -> &'static str;
+    /// What the pass does, in one line.
+    fn purpose(&self) -> &'static str;
+    /// Rewrites `m`; returns notes for the `-v` report (per-function statistics).
+    fn run(&self, m: &mut Module) -> Vec<String>;
+}
+
+/// How to run the pipeline.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// 0..=3 as `-O0`..`-O3`: `-O0` runs no optimising pass.
+    pub opt_level: u8,
+    /// Verify the module after every pass also in release builds.
+    pub verify_each: bool,
+    /// Keep the IR text after these passes (by name).
+    pub print_after: Vec<String>,
+}
+
+/// What happened in one pass.
+#[derive(Clone, Debug)]
+pub struct PassRecord {
+    /// The pass's name.
+    pub name: &'static str,
+    /// Live ops of the module before the pass.
+    pub ops_before: usize,
+    /// Live ops after it.
+    pub ops_after: usize,
+    /// Wall time in milliseconds.
+    pub millis: f64,
+    /// The pass's own notes.
+    pub notes: Vec<String>,
+}
+
+/// What the pipeline did.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// One record per pass run, in order.
+    pub passes: Vec<PassRecord>,
+    /// `(pass name, IR text after it)` for the passes in [`Options::print_after`].
+    pub printed: Vec<(String, String)>,
+}
+
+/// Why the pipeline stopped.
+#[derive(Debug, Error)]
+pub enum PipelineError {
+    /// `--emit ir-after` named a pass the pipeline does not have.
+    #[error("no pass named '{0}' (passes: {1})")]
+    UnknownPass(String, String),
+    /// A pass produced IR the verifier rejects: a bug in that pass.
+    #[error("after pass '{pass}': {error}")]
+    Verify {
+        /// The pass (or `staging` for the input).
+        pass: String,
+        /// What the verifier found.
+        error: VerifyError,
+    },
+}
+
+/// The passes run at `opt_level`, in order.
+pub fn passes(opt_level: u8) -> Vec<Box<dyn Pass>> {
+    if opt_level == 0 {
+        return Vec::new();
+    }
+    vec![
+        Box::new(passes::dead_functions::DeadFunctions),
+        Box::new(passes::cse::Cse),
+        Box::new(passes::simplify::Simplify),
+        Box::new(passes::dce::Dce),
+    ]
+}
+
+/// The names and purposes of every pass of the full pipeline (for `--help`
+/// texts and error messages).
+pub fn all_passes() -> Vec<(&'static str, &'static str)> {
+    passes(1).iter().map(|p| (p.name(), p.purpose())).collect()
+}
+
+/// Runs the pipeline for `opts` on `m`.
+pub fn run(m: &mut Module, opts: &Options) -> Result<Report, PipelineError> {
+    run_passes(m, &passes(opts.opt_level), opts)
+}
+
+/// Runs `list` on `m` in order, verifying, timing and printing as `opts` says.
+pub fn run_passes(
+    m: &mut Module,
+    list: &[Box<dyn Pass>],
+    opts: &Options,
+) -> Result<Report, PipelineError> {
+    for wanted in &opts.print_after {
+        if !list.iter().any(|p| p.name() == wanted) {
+            let names: Vec<&str> = all_passes().iter().map(|(n, _)| *n).collect();
+            return Err(PipelineError::UnknownPass(wanted.clone(), names.join(", ")));
+        }
+    }
+    let verify = opts.verify_each || cfg!(debug_assertions);
+    if verify {
+        check(m, "staging")?;
+    }
+    let mut report = Report::default();
+    for pass in list {
+        let ops_before = module_ops(m);
+        let start = Instant::now();
+        let notes = pass.run(m);
+        let millis = start.elapsed().as_secs_f64() * 1e3;
+        if verify {
+            check(m, pass.name())?;
+        }
+        let record = PassRecord {
+            name: pass.name(),
+            ops_before,
+            ops_after: module_ops(m),
+            millis,
+            notes,
+        };
+        tracing::debug!(
+            pass = record.name,
+            before = ops_before,
+            after = record.ops_after,
+            ms = millis,
+            "pass"
+        );
+        report.passes.push(record);
+        if opts.print_after.iter().any(|n| n == pass.name()) {
+            report
+                .printed
+                .push((pass.name().to_string(), agc_ir::print::print_module(m)));
+        }
+    }
+    Ok(report)
+}
+
+fn check(m: &Module, pass: &str) -> Result<(), PipelineError> {
+    verify_module(m).map_err(|error| PipelineError::Verify {
+        pass: pass.to_string(),
+        error,
+    })
+}
+
+/// Live ops of every function of `m`.
+pub fn module_ops(m: &Module) -> usize {
+    m.funcs.iter().map(live_ops).sum()
+}
+
+impl Report {
+    /// The `-v` table: one line per pass (ops before → after, time), then its notes.
+    pub fn table(&self) -> String {
+        let mut out = String::from("pass              ops before  ops after      ms\n");
+        for p in &self.passes {
+            let _ = writeln!(
+                out,
+                "{:<16} {:>11} {:>10} {:>7.2}",
+                p.name, p.ops_before, p.ops_after, p.millis
+            );
+            for n in &p.notes {
+                let _ = writeln!(out, "    {n}");
+            }
+        }
+        out
+    }
+}

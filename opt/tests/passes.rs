@@ -1,0 +1,147 @@
+//! The structural passes on IR built by hand: what is left (op names,
+//! functions) and, through the reference interpreter, that the function
+//! still computes the same values.
+
+mod support;
+
+use agc_ir::{DType, Export, FuncId, OpKind, ReduceKind, TensorType, UnaryOp, Value};
+use agc_lowering::builder::Builder;
+use agc_opt::passes::{cse::Cse, dce::Dce, dead_functions::DeadFunctions, simplify::Simplify};
+use support::{add_fn, check_same, module, op_names, run_pass, ty};
+
+fn f64n() -> TensorType {
+    ty(DType::F64, &["N"])
+}
+
+#[test]
+fn dead_functions_keeps_what_exports_reach() {
+    let mut m = agc_ir::Module::new("t");
+    let unused = add_fn(&mut m, "unused", &[f64n()], |b, p| {
+        vec![b.unary(UnaryOp::Exp, p[0])]
+    });
+    let helper = add_fn(&mut m, "helper", &[f64n()], |b, p| {
+        vec![b.unary(UnaryOp::Sin, p[0])]
+    });
+    let main = add_fn(&mut m, "main", &[f64n()], |b, p| {
+        b.call(helper, vec![p[0]], vec![f64n()])
+    });
+    m.exports.push(Export {
+        func: main,
+        c_name: "main".into(),
+        doc: String::new(),
+    });
+    let before = m.clone();
+    run_pass(&DeadFunctions, &mut m);
+    let names: Vec<&str> = m.funcs.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["helper", "main"]);
+    assert_eq!(m.exports[0].func, FuncId(1));
+    assert!(!before.func(unused).name.is_empty());
+    // The call was renamed with its callee: same values.
+    let args = vec![agc_ir::interp::T::new(DType::F64, &[2], vec![0.5, -1.0])];
+    assert_eq!(
+        agc_ir::interp::run(&before, main, args.clone()).unwrap(),
+        agc_ir::interp::run(&m, FuncId(1), args).unwrap()
+    );
+}
+
+#[test]
+fn cse_merges_identical_ops() {
+    let before = module(&[f64n()], |b, p| {
+        let a = b.unary(UnaryOp::Exp, p[0]);
+        let c = b.unary(UnaryOp::Exp, p[0]);
+        vec![b.add(a, c).unwrap()]
+    });
+    let mut after = before.clone();
+    run_pass(&Cse, &mut after);
+    assert_eq!(op_names(&after.funcs[0]), ["add", "exp", "return"]);
+    check_same(&before, &after, 300, 3);
+}
+
+#[test]
+fn cse_merges_checked_ops_but_keeps_the_first() {
+    // Two identical bounds-checked reads: the second reuses the first.
+    let before = module(&[f64n(), ty(DType::I64, &[])], |b, p| {
+        let a = b.dyn_index(p[0], &[p[1]]);
+        let c = b.dyn_index(p[0], &[p[1]]);
+        vec![b.add(a, c).unwrap()]
+    });
+    let mut after = before.clone();
+    run_pass(&Cse, &mut after);
+    assert_eq!(op_names(&after.funcs[0]), ["add", "dyn_index", "return"]);
+    check_same(&before, &after, 300, 5);
+}
+
+/// `if p1 { exp(p0) } else { exp(p0) }`, with `exp(p0)` before the `if` when `hoisted`.
+fn branches(hoisted: bool) -> agc_ir::Module {
+    module(&[f64n(), ty(DType::Bool, &[])], |b, p| {
+        let first = hoisted.then(|| b.unary(UnaryOp::Exp, p[0]));
+        let mut arms = Vec::new();
+        for _ in 0..2 {
+            let r = b.f.new_region(&[]);
+            let mut inner: Builder = b.at(r);
+            let e = inner.unary(UnaryOp::Exp, p[0]);
+            inner.terminate(OpKind::Yield, vec![e]);
+            arms.push(r);
+        }
+        let out: Vec<Value> = b.op(OpKind::If, vec![p[1]], vec![f64n()], arms);
+        vec![match first {
+            Some(x) => b.add(x, out[0]).unwrap(),
+            None => out[0],
+        }]
+    })
+}
+
+#[test]
+fn cse_respects_dominance_across_regions() {
+    // Sibling branches do not dominate each other: both exps stay.
+    let mut m = branches(false);
+    run_pass(&Cse, &mut m);
+    assert_eq!(
+        op_names(&m.funcs[0]),
+        ["exp", "exp", "if", "return", "yield", "yield"]
+    );
+    // An op before the `if` dominates both branches: theirs are merged into it.
+    let before = branches(true);
+    let mut after = before.clone();
+    run_pass(&Cse, &mut after);
+    assert_eq!(
+        op_names(&after.funcs[0]),
+        ["add", "exp", "if", "return", "yield", "yield"]
+    );
+    check_same(&before, &after, 300, 7);
+}
+
+#[test]
+fn dce_removes_unused_pure_ops_and_keeps_checks() {
+    let before = module(&[f64n(), ty(DType::I64, &[])], |b, p| {
+        let _unused = b.unary(UnaryOp::Exp, p[0]);
+        let _unused_sum = b.reduce(ReduceKind::Sum, p[0], vec![0], false);
+        // May fail (index out of range): kept although unused.
+        let _check = b.dyn_index(p[0], &[p[1]]);
+        // May fail on an empty input: kept.
+        let _max = b.reduce(ReduceKind::Max, p[0], vec![0], false);
+        vec![b.unary(UnaryOp::Sin, p[0])]
+    });
+    let mut after = before.clone();
+    run_pass(&Dce, &mut after);
+    assert_eq!(
+        op_names(&after.funcs[0]),
+        ["dyn_index", "reduce.max", "return", "sin"]
+    );
+    check_same(&before, &after, 300, 11);
+}
+
+#[test]
+fn simplify_builds_values_before_the_regions_that_use_them() {
+    // The exp before the `if` is used only inside the branches (after CSE)
+    // and by the add after it: it is built once, before the `if`.
+    let before = branches(true);
+    let mut after = before.clone();
+    run_pass(&Cse, &mut after);
+    run_pass(&Simplify, &mut after);
+    assert_eq!(
+        op_names(&after.funcs[0]),
+        ["add", "exp", "if", "return", "yield", "yield"]
+    );
+    check_same(&before, &after, 300, 13);
+}
