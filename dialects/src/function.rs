@@ -213,6 +213,51 @@ impl Function {
         }
     }
 
+    /// For the IR parser: makes `v` (growing the value arena with
+    /// placeholders up to it) a value of type `ty` defined by `def`, so that
+    /// parsed values keep their printed numbers.
+    pub(crate) fn define_value(&mut self, v: Value, ty: Type, def: ValueDef) {
+        while self.values.len() <= v.index() {
+            self.values.push(ValueData {
+                ty: Type::Tensor(crate::TensorType::scalar(crate::DType::Bool)),
+                def: ValueDef::Param {
+                    region: RegionId(u32::MAX),
+                    index: 0,
+                },
+            });
+        }
+        self.values[v.index()] = ValueData { ty, def };
+    }
+
+    /// For the IR parser: a new region whose parameters are the given
+    /// values (already defined as its parameters).
+    pub(crate) fn region_with_params(&mut self, params: Vec<Value>) -> RegionId {
+        self.regions.push(RegionData {
+            params,
+            ops: Vec::new(),
+        });
+        RegionId(self.regions.len() as u32 - 1)
+    }
+
+    /// The id the next op appended will get.
+    pub(crate) fn next_op(&self) -> OpId {
+        OpId(self.ops.len() as u32)
+    }
+
+    /// For the IR parser: appends an op whose results are the given values
+    /// (already defined as its results).
+    pub(crate) fn append_op_with_results(&mut self, region: RegionId, data: OpData) -> OpId {
+        let op = self.next_op();
+        self.ops.push(data);
+        self.regions[region.index()].ops.push(op);
+        op
+    }
+
+    /// For the IR parser: replaces the body region (and so the parameters).
+    pub(crate) fn set_body(&mut self, body: RegionId) {
+        self.body = body;
+    }
+
     /// A region's data.
     pub fn region(&self, r: RegionId) -> &RegionData {
         &self.regions[r.index()]

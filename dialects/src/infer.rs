@@ -353,6 +353,13 @@ pub fn same_up_to_sym_names(a: &TensorType, b: &TensorType) -> bool {
         })
 }
 
+/// True when a `reshape` from `from` to `to` is well typed: same dtype, and
+/// the same element count provably, or the same shape up to the names of
+/// symbolic dims (a renaming).
+pub fn reshape_allowed(from: &TensorType, to: &TensorType) -> bool {
+    from.dtype == to.dtype && (same_up_to_sym_names(from, to) || same_numel(&from.dims, &to.dims))
+}
+
 /// True when two shapes provably hold the same number of elements.
 pub fn same_numel(a: &[Dim], b: &[Dim]) -> bool {
     factor(a) == factor(b)

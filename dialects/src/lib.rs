@@ -19,6 +19,7 @@ pub mod function;
 pub mod infer;
 pub mod interp;
 pub mod ops;
+pub mod parse;
 pub mod print;
 pub mod span;
 pub mod types;

@@ -95,7 +95,6 @@ fn attributes(kind: &OpKind) -> Option<String> {
     Some(match kind {
         OpKind::Const(data) => match data {
             _ if data.len() > 16 && data.is_splat() => format!("splat={}", const_elems(data, 1)),
-            _ if data.len() > 16 => format!("{} elements", data.len()),
             _ => const_elems(data, data.len()),
         },
         OpKind::Reduce { axes, keepdims, .. } => {

@@ -522,10 +522,7 @@ impl Verifier<'_> {
             }
             OpKind::Reshape => {
                 arity(1)?;
-                let renamed = infer::same_up_to_sym_names(ins[0], outs[0]);
-                if ins[0].dtype != outs[0].dtype
-                    || !(renamed || infer::same_numel(&ins[0].dims, &outs[0].dims))
-                {
+                if !infer::reshape_allowed(ins[0], outs[0]) {
                     return Err(self.err(
                         Some(op),
                         format!("cannot reshape {} to {}", ins[0], outs[0]),

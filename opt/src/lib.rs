@@ -13,4 +13,4 @@ pub mod egg;
 pub mod passes;
 pub mod pipeline;
 
-pub use pipeline::{run, Options, Pass, PipelineError, Report};
+pub use pipeline::{passes_named, run, run_passes, Options, Pass, PipelineError, Report};

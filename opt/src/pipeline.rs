@@ -94,6 +94,22 @@ pub fn all_passes() -> Vec<(&'static str, &'static str)> {
     passes(1).iter().map(|p| (p.name(), p.purpose())).collect()
 }
 
+/// The passes named in `names`, in that order (for `agc opt --passes`).
+pub fn passes_named(names: &[String]) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
+    names
+        .iter()
+        .map(|n| {
+            passes(1)
+                .into_iter()
+                .find(|p| p.name() == n)
+                .ok_or_else(|| {
+                    let all: Vec<&str> = all_passes().iter().map(|(n, _)| *n).collect();
+                    PipelineError::UnknownPass(n.clone(), all.join(", "))
+                })
+        })
+        .collect()
+}
+
 /// Runs the pipeline for `opts` on `m`.
 pub fn run(m: &mut Module, opts: &Options) -> Result<Report, PipelineError> {
     run_passes(m, &passes(opts.opt_level), opts)
@@ -105,12 +121,7 @@ pub fn run_passes(
     list: &[Box<dyn Pass>],
     opts: &Options,
 ) -> Result<Report, PipelineError> {
-    for wanted in &opts.print_after {
-        if !list.iter().any(|p| p.name() == wanted) {
-            let names: Vec<&str> = all_passes().iter().map(|(n, _)| *n).collect();
-            return Err(PipelineError::UnknownPass(wanted.clone(), names.join(", ")));
-        }
-    }
+    passes_named(&opts.print_after)?;
     let verify = opts.verify_each || cfg!(debug_assertions);
     if verify {
         check(m, "staging")?;

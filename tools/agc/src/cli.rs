@@ -22,6 +22,8 @@ pub enum Command {
     Build(BuildArgs),
     /// Run conversion and staging only, reporting any diagnostics.
     Check(CheckArgs),
+    /// Run IR passes on IR text (as `--emit ir` writes it); print the result.
+    Opt(OptArgs),
 }
 
 /// Where the code runs.
@@ -84,4 +86,17 @@ pub struct BuildArgs {
 pub struct CheckArgs {
     /// The model source file.
     pub model: PathBuf,
+}
+
+/// `agc opt` arguments.
+#[derive(Args, Debug)]
+pub struct OptArgs {
+    /// The IR text file.
+    pub input: PathBuf,
+    /// The passes to run, in order (comma-separated; none: parse, verify and print).
+    #[arg(long, value_delimiter = ',', value_name = "PASS")]
+    pub passes: Vec<String>,
+    /// Write the result here instead of standard output.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
 }

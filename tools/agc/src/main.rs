@@ -1,13 +1,14 @@
 //! `agc`: the ahead-of-time compiler's command line.
 //!
 //! Thin by design: argument parsing ([`cli`]), one file per subcommand
-//! ([`build`], [`check`]); exit codes 0 (ok), 1 (an error in the user's
+//! ([`build`], [`check`], [`opt`]); exit codes 0 (ok), 1 (an error in the user's
 //! program) and 2 (an internal error). A panic is reported as an internal
 //! error, never as a Rust panic trace.
 
 mod build;
 mod check;
 mod cli;
+mod opt;
 mod source;
 
 use clap::Parser;
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
         std::process::exit(2);
     }));
     let args = cli::Cli::parse();
-    let level = if args.verbose { "info" } else { "warn" };
+    let level = if args.verbose { "info,egg=warn" } else { "warn" };
     let filter =
         tracing_subscriber::EnvFilter::try_from_env("AGC_LOG").unwrap_or_else(|_| level.into());
     tracing_subscriber::fmt()
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
     let code = match args.command {
         cli::Command::Build(b) => build::run(&b, args.verbose),
         cli::Command::Check(c) => check::run(&c),
+        cli::Command::Opt(o) => opt::run(&o, args.verbose),
     };
     ExitCode::from(code)
 }

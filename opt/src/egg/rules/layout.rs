@@ -4,6 +4,7 @@
 use super::{NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
 use crate::egg::lang::{Node, Op};
+use agc_ir::infer::reshape_allowed;
 use agc_ir::{OpKind, TensorType};
 
 /// The family's rules.
@@ -58,7 +59,7 @@ fn transpose_transpose(eg: &Graph, node: &Node) -> Option<Rhs> {
 }
 
 /// `reshape(reshape(x))` is one reshape of `x` (or `x` when the outer
-/// type is `x`'s).
+/// type is `x`'s), when that reshape is well typed.
 fn reshape_reshape(eg: &Graph, node: &Node) -> Option<Rhs> {
     let (OpKind::Reshape, ty) = attr(eg, node)? else {
         return None;
@@ -71,6 +72,8 @@ fn reshape_reshape(eg: &Graph, node: &Node) -> Option<Rhs> {
         if eg[x].data.ty == *ty {
             return Some(Rhs::Class(x));
         }
-        Some(Rhs::Attr(OpKind::Reshape, ty.clone(), vec![x]))
+        // Only where the one reshape is provably well typed (symbolic
+        // sizes the verifier cannot equate keep both).
+        reshape_allowed(&eg[x].data.ty, ty).then(|| Rhs::Attr(OpKind::Reshape, ty.clone(), vec![x]))
     })
 }
