@@ -396,6 +396,26 @@ pub enum OpKind {
 }
 
 impl UnaryOp {
+    /// Every variant, in declaration order.
+    pub const ALL: [UnaryOp; 16] = [
+        UnaryOp::Neg,
+        UnaryOp::Exp,
+        UnaryOp::Log,
+        UnaryOp::Tanh,
+        UnaryOp::Sqrt,
+        UnaryOp::Abs,
+        UnaryOp::Sin,
+        UnaryOp::Cos,
+        UnaryOp::Floor,
+        UnaryOp::Ceil,
+        UnaryOp::Not,
+        UnaryOp::Sign,
+        UnaryOp::Asin,
+        UnaryOp::Acos,
+        UnaryOp::Atan,
+        UnaryOp::Round,
+    ];
+
     /// Printed name.
     pub fn name(self) -> &'static str {
         match self {
@@ -420,6 +440,23 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
+    /// Every variant, in declaration order.
+    pub const ALL: [BinaryOp; 13] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::FloorDiv,
+        BinaryOp::Mod,
+        BinaryOp::Pow,
+        BinaryOp::Max,
+        BinaryOp::Min,
+        BinaryOp::And,
+        BinaryOp::Or,
+        BinaryOp::Xor,
+        BinaryOp::Atan2,
+    ];
+
     /// Printed name.
     pub fn name(self) -> &'static str {
         match self {
@@ -441,6 +478,16 @@ impl BinaryOp {
 }
 
 impl CmpOp {
+    /// Every variant, in declaration order.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
     /// Printed name.
     pub fn name(self) -> &'static str {
         match self {
@@ -455,6 +502,14 @@ impl CmpOp {
 }
 
 impl ReduceKind {
+    /// Every variant, in declaration order.
+    pub const ALL: [ReduceKind; 4] = [
+        ReduceKind::Sum,
+        ReduceKind::Prod,
+        ReduceKind::Max,
+        ReduceKind::Min,
+    ];
+
     /// Printed name.
     pub fn name(self) -> &'static str {
         match self {

@@ -7,57 +7,6 @@ use crate::ops::{ArgKind, BinaryOp, CmpOp, ConstData, OpKind, ReduceKind, SliceD
 use crate::types::{DType, Type};
 use std::collections::HashMap;
 
-const UNARY: [UnaryOp; 16] = [
-    UnaryOp::Neg,
-    UnaryOp::Exp,
-    UnaryOp::Log,
-    UnaryOp::Tanh,
-    UnaryOp::Sqrt,
-    UnaryOp::Abs,
-    UnaryOp::Sin,
-    UnaryOp::Cos,
-    UnaryOp::Floor,
-    UnaryOp::Ceil,
-    UnaryOp::Not,
-    UnaryOp::Sign,
-    UnaryOp::Asin,
-    UnaryOp::Acos,
-    UnaryOp::Atan,
-    UnaryOp::Round,
-];
-
-const BINARY: [BinaryOp; 13] = [
-    BinaryOp::Add,
-    BinaryOp::Sub,
-    BinaryOp::Mul,
-    BinaryOp::Div,
-    BinaryOp::FloorDiv,
-    BinaryOp::Mod,
-    BinaryOp::Pow,
-    BinaryOp::Max,
-    BinaryOp::Min,
-    BinaryOp::And,
-    BinaryOp::Or,
-    BinaryOp::Xor,
-    BinaryOp::Atan2,
-];
-
-const COMPARE: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
-
-const REDUCE: [ReduceKind; 4] = [
-    ReduceKind::Sum,
-    ReduceKind::Prod,
-    ReduceKind::Max,
-    ReduceKind::Min,
-];
-
 /// The `key=value` attributes of `{...}` (without the braces).
 fn pairs(attrs: &str) -> Scan<HashMap<&str, &str>> {
     split_top(attrs)
@@ -100,20 +49,20 @@ fn func(a: &HashMap<&str, &str>, key: &str) -> Scan<FuncId> {
 
 /// The kind of an op named `name` with attribute text `attrs` and result types `results`.
 pub fn kind(name: &str, attrs: &str, results: &[Type]) -> Scan<OpKind> {
-    if let Some(u) = UNARY.iter().find(|u| u.name() == name) {
+    if let Some(u) = UnaryOp::ALL.iter().find(|u| u.name() == name) {
         return Ok(OpKind::Unary(*u));
     }
-    if let Some(b) = BINARY.iter().find(|b| b.name() == name) {
+    if let Some(b) = BinaryOp::ALL.iter().find(|b| b.name() == name) {
         return Ok(OpKind::Binary(*b));
     }
-    if let Some(c) = COMPARE
+    if let Some(c) = CmpOp::ALL
         .iter()
         .find(|c| name.strip_prefix("cmp.") == Some(c.name()))
     {
         return Ok(OpKind::Compare(*c));
     }
     let a = || pairs(attrs);
-    if let Some(kind) = REDUCE
+    if let Some(kind) = ReduceKind::ALL
         .iter()
         .find(|k| name.strip_prefix("reduce.") == Some(k.name()))
     {

@@ -60,50 +60,6 @@ impl Language for Node {
     }
 }
 
-const UNARY: [UnaryOp; 16] = [
-    UnaryOp::Neg,
-    UnaryOp::Exp,
-    UnaryOp::Log,
-    UnaryOp::Tanh,
-    UnaryOp::Sqrt,
-    UnaryOp::Abs,
-    UnaryOp::Sin,
-    UnaryOp::Cos,
-    UnaryOp::Floor,
-    UnaryOp::Ceil,
-    UnaryOp::Not,
-    UnaryOp::Sign,
-    UnaryOp::Asin,
-    UnaryOp::Acos,
-    UnaryOp::Atan,
-    UnaryOp::Round,
-];
-
-const BINARY: [BinaryOp; 13] = [
-    BinaryOp::Add,
-    BinaryOp::Sub,
-    BinaryOp::Mul,
-    BinaryOp::Div,
-    BinaryOp::FloorDiv,
-    BinaryOp::Mod,
-    BinaryOp::Pow,
-    BinaryOp::Max,
-    BinaryOp::Min,
-    BinaryOp::And,
-    BinaryOp::Or,
-    BinaryOp::Xor,
-    BinaryOp::Atan2,
-];
-
-const COMPARE: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
-
 impl fmt::Display for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.op {
@@ -124,11 +80,11 @@ impl FromOp for Node {
     /// Parses the attribute-free operators by their IR names (for rule
     /// patterns); leaves and attribute ops are never written in patterns.
     fn from_op(op: &str, args: Vec<Id>) -> Result<Self, String> {
-        let op = if let Some(u) = UNARY.iter().find(|u| u.name() == op) {
+        let op = if let Some(u) = UnaryOp::ALL.iter().find(|u| u.name() == op) {
             Op::Unary(*u)
-        } else if let Some(b) = BINARY.iter().find(|b| b.name() == op) {
+        } else if let Some(b) = BinaryOp::ALL.iter().find(|b| b.name() == op) {
             Op::Binary(*b)
-        } else if let Some(c) = COMPARE
+        } else if let Some(c) = CmpOp::ALL
             .iter()
             .find(|c| op.strip_prefix("cmp.") == Some(c.name()))
         {

@@ -30,7 +30,11 @@ fn main() -> ExitCode {
         std::process::exit(2);
     }));
     let args = cli::Cli::parse();
-    let level = if args.verbose { "info,egg=warn" } else { "warn" };
+    let level = if args.verbose {
+        "info,egg=warn"
+    } else {
+        "warn"
+    };
     let filter =
         tracing_subscriber::EnvFilter::try_from_env("AGC_LOG").unwrap_or_else(|_| level.into());
     tracing_subscriber::fmt()
