@@ -65,3 +65,21 @@ def test_unoptimised_build_matches_numpy(builds, model):
         dims = harness.dim_sizes(module)
         inputs = harness.make_inputs(module, export, harness.rng_for(path.stem, name, 0), dims)
         harness.check_call(lib.functions[name], export, inputs, f"{name} at -O0")
+
+
+def test_agc_opt_on_the_staged_text_gives_the_optimised_text(agc_bin, tmp_path):
+    proc = _build(agc_bin, tmp_path, "--emit", "ir,opt-ir")
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "again.ir"
+    proc = harness.run_agc(agc_bin, "opt", tmp_path / "attention.ir", "--passes", ",".join(PASSES), "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == (tmp_path / "attention.opt.ir").read_text()
+
+
+def test_agc_opt_rejects_text_that_is_not_ir(agc_bin, tmp_path):
+    bad = tmp_path / "bad.ir"
+    bad.write_text("module @m {\nfunc @f(%0: f32[3] /*x*/) -> (f32[3]) {\n  %1 = frobnicate %0 : f32[3]\n  return %1\n}\n}\n")
+    proc = harness.run_agc(agc_bin, "opt", bad)
+    assert proc.returncode == 1
+    assert f"{bad}:3: error: unknown op 'frobnicate'" in proc.stderr
+    assert "panicked" not in proc.stderr
