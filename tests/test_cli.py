@@ -69,8 +69,14 @@ def test_missing_model_file_is_a_user_error(agc_bin, tmp_path):
 
 def test_unknown_flag_is_rejected(agc_bin, tmp_path):
     proc = harness.run_agc(agc_bin, "build", MODEL, "--no-such-flag", "-o", tmp_path / "out")
-    assert proc.returncode != 0
+    assert proc.returncode == 1, "a command-line error is the user's error (exit 1; 2 is internal)"
+    assert "--no-such-flag" in proc.stderr
     assert not any(t in proc.stderr for t in PANIC_TEXT)
+    assert not (tmp_path / "out").exists()
+    for args in (("--help",), ("build", "--help"), ("--version",)):
+        proc = harness.run_agc(agc_bin, *args)
+        assert proc.returncode == 0 and proc.stdout, args
+    assert harness.run_agc(agc_bin).returncode == 1  # no subcommand
 
 
 def test_build_error_raises_agc_error(agc_bin, tmp_path):

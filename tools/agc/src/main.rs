@@ -29,7 +29,15 @@ fn main() -> ExitCode {
         eprintln!("agc: internal error: {msg}{at}\nThis is a bug in agc; please report it with the model that triggers it.");
         std::process::exit(2);
     }));
-    let args = cli::Cli::parse();
+    // A mistyped command line is the user's error: exit 1 (clap's own
+    // code, 2, is this tool's internal-error code); help and version exit 0.
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::from(e.use_stderr()));
+        }
+    };
     let level = if args.verbose {
         "info,egg=warn"
     } else {
