@@ -234,11 +234,12 @@ class BuildCache:
         self.lock = threading.Lock()
 
     def get(self, path, **options):
+        options = self._effective(options)
         key = (Path(path), tuple(sorted(options.items())))
         with self.lock:
-            if not self.futures and not options:
+            if not self.futures and options == self._effective({}):
                 for p in self.wanted:
-                    self.futures[(p, ())] = self.pool.submit(self._build, p, {})
+                    self.futures[(p, key[1])] = self.pool.submit(self._build, p, options)
             if key not in self.futures:
                 self.futures[key] = self.pool.submit(self._build, Path(path), options)
             future = self.futures[key]
@@ -248,9 +249,15 @@ class BuildCache:
             message = str(e)
         pytest.fail(f"agc build {Path(path).name} failed:\n{message}", pytrace=False)
 
-    def _build(self, path, options):
+    @staticmethod
+    def _effective(options):
+        """The options with `AGC_TEST_OPT_LEVEL` applied: one cache entry (and one output
+        folder) per distinct build, so a library in use is never rebuilt in place."""
         if "opt_level" not in options and os.environ.get("AGC_TEST_OPT_LEVEL"):
-            options = {**options, "opt_level": int(os.environ["AGC_TEST_OPT_LEVEL"])}
+            return {**options, "opt_level": int(os.environ["AGC_TEST_OPT_LEVEL"])}
+        return options
+
+    def _build(self, path, options):
         tag = re.sub(r"\W+", "-", "_".join(f"{k}{v}" for k, v in sorted(options.items()))).strip("-")
         # The output folder names the model's parent folder too: models in
         # different folders may share a file stem.
