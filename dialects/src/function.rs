@@ -258,6 +258,24 @@ impl Function {
         self.body = body;
     }
 
+    /// Values used inside `regions` (at any depth) but defined outside
+    /// them, in value order: what a region op reads from its surroundings.
+    pub fn free_values(&self, regions: &[RegionId]) -> Vec<Value> {
+        let mut defined = std::collections::HashSet::new();
+        let mut used = std::collections::BTreeSet::new();
+        let mut stack: Vec<RegionId> = regions.to_vec();
+        while let Some(r) = stack.pop() {
+            defined.extend(self.region(r).params.iter().copied());
+            for &op in &self.region(r).ops {
+                let od = self.op(op);
+                used.extend(od.operands.iter().copied());
+                defined.extend(od.results.iter().copied());
+                stack.extend(od.regions.iter().copied());
+            }
+        }
+        used.into_iter().filter(|v| !defined.contains(v)).collect()
+    }
+
     /// A region's data.
     pub fn region(&self, r: RegionId) -> &RegionData {
         &self.regions[r.index()]

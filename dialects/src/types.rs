@@ -142,6 +142,17 @@ impl TensorType {
         TensorType { dtype, dims }
     }
 
+    /// A tensor type with dims written as numbers (static) or names
+    /// (symbolic): `named(F32, &["B", "3"])` is `f32[B,3]`.
+    pub fn named(dtype: DType, dims: &[&str]) -> Self {
+        let dim = |d: &&str| {
+            d.parse()
+                .map(Dim::Static)
+                .unwrap_or_else(|_| Dim::Sym(d.to_string()))
+        };
+        TensorType::new(dtype, dims.iter().map(dim).collect())
+    }
+
     /// A rank-0 tensor.
     pub fn scalar(dtype: DType) -> Self {
         TensorType {

@@ -345,3 +345,26 @@ impl<'f> Builder<'f> {
         self.op(OpKind::Call { callee }, args, results, Vec::new())
     }
 }
+
+/// A function named `name` with parameters `p0, p1, ..` of the types
+/// `params`, whose body `body` builds from the parameters; what `body`
+/// returns is returned (for tests and generated helpers).
+pub fn function(
+    name: &str,
+    params: &[TensorType],
+    body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
+) -> Function {
+    let ps: Vec<(String, Type)> = params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (format!("p{i}"), t.clone().into()))
+        .collect();
+    let mut f = Function::new(name, &ps, Span::new(1, 2));
+    let (region, args) = (f.body, f.params().to_vec());
+    let mut b = Builder::new(&mut f, region, Span::new(3, 4));
+    let rets = body(&mut b, &args);
+    let types = rets.iter().map(|&v| b.f.ty(v).clone()).collect();
+    b.terminate(OpKind::Return, rets);
+    f.result_types = types;
+    f
+}

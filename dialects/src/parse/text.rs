@@ -8,14 +8,11 @@ use crate::types::{ContType, DType, Dim, TensorType, Type};
 /// A result with a message and no line yet (the caller adds it).
 pub type Scan<T> = Result<T, String>;
 
-/// Splits `s` at commas outside brackets, parentheses, angle brackets and
-/// strings; trims the parts; an empty `s` gives no parts.
-pub fn split_top(s: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start, mut in_str, mut escaped) = (0i32, 0, false, false);
-    let mut prev = ' ';
-    for (i, c) in s.char_indices() {
-        let after = std::mem::replace(&mut prev, c);
+/// The characters of `s` outside double-quoted strings (escapes honoured),
+/// with their byte offsets.
+fn outside_strings(s: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let (mut in_str, mut escaped) = (false, false);
+    s.char_indices().filter(move |&(_, c)| {
         if in_str {
             match c {
                 _ if escaped => escaped = false,
@@ -23,10 +20,21 @@ pub fn split_top(s: &str) -> Vec<&str> {
                 '"' => in_str = false,
                 _ => {}
             }
-            continue;
+            return false;
         }
+        in_str = c == '"';
+        !in_str
+    })
+}
+
+/// Splits `s` at commas outside brackets, parentheses, angle brackets and
+/// strings; trims the parts; an empty `s` gives no parts.
+pub fn split_top(s: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut prev) = (0i32, 0, ' ');
+    for (i, c) in outside_strings(s) {
+        let after = std::mem::replace(&mut prev, c);
         match c {
-            '"' => in_str = true,
             '>' if after == '-' => {} // the arrow of a continuation type
             '[' | '(' | '<' | '{' => depth += 1,
             ']' | ')' | '>' | '}' => depth -= 1,
@@ -133,20 +141,9 @@ pub fn quoted(s: &str) -> Scan<(String, &str)> {
 /// The index of the `close` matching the `open` at the start of `s`
 /// (strings skipped).
 pub fn matching(s: &str, open: char, close: char) -> Scan<usize> {
-    let (mut depth, mut in_str, mut escaped) = (0, false, false);
-    for (i, c) in s.char_indices() {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        if c == '"' {
-            in_str = true;
-        } else if c == open {
+    let mut depth = 0;
+    for (i, c) in outside_strings(s) {
+        if c == open {
             depth += 1;
         } else if c == close {
             depth -= 1;

@@ -1,10 +1,10 @@
 //! Copying source ops into the function being built (the forward pass and
-//! its recomputations), and the free values of regions.
+//! its recomputations).
 
 use super::context::{internal, FnCx, Scope};
 use super::AdError;
 use agc_ir::{Function, OpId, RegionId, Type, Value};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The ops of source region `r` without its terminator, and the terminator's operands.
 pub(crate) fn split_region(f: &Function, r: RegionId) -> (Vec<OpId>, Vec<Value>) {
@@ -72,22 +72,4 @@ fn clone_into(
         }
     }
     Ok(())
-}
-
-/// Values used inside `regions` (at any depth) but defined outside them, in
-/// value order.
-pub(crate) fn free_values(f: &Function, regions: &[RegionId]) -> Vec<Value> {
-    let mut defined = HashSet::new();
-    let mut used = BTreeSet::new();
-    let mut stack: Vec<RegionId> = regions.to_vec();
-    while let Some(r) = stack.pop() {
-        defined.extend(f.region(r).params.iter().copied());
-        for &op in &f.region(r).ops {
-            let od = f.op(op);
-            used.extend(od.operands.iter().copied());
-            defined.extend(od.results.iter().copied());
-            stack.extend(od.regions.iter().copied());
-        }
-    }
-    used.into_iter().filter(|v| !defined.contains(v)).collect()
 }

@@ -114,7 +114,7 @@ pub(crate) fn cps_ops(
             (Some(spec), res_adj, offered, recursive)
         }
         OpKind::While => {
-            let free = super::clone::free_values(cx.src, &od.regions);
+            let free = cx.src.free_values(&od.regions);
             let offered = free.into_iter().filter(|&v| cx.needs_adj(v)).collect();
             (None, cx.adj_mask(&od.results), offered, true)
         }
@@ -175,11 +175,15 @@ fn needs_cps(cx: &mut FnCx, op: OpId) -> bool {
         OpKind::Call { .. } => !cx.call_spec(op).is_inactive(),
         OpKind::While => {
             od.operands.iter().any(|&v| cx.needs_adj(v))
-                || super::clone::free_values(cx.src, &od.regions)
+                || cx
+                    .src
+                    .free_values(&od.regions)
                     .into_iter()
                     .any(|v| cx.needs_adj(v))
         }
-        OpKind::If => super::clone::free_values(cx.src, &od.regions)
+        OpKind::If => cx
+            .src
+            .free_values(&od.regions)
             .into_iter()
             .any(|v| cx.needs_adj(v)),
         _ => false,

@@ -7,10 +7,7 @@
 pub use agc_ir::interp;
 pub mod models;
 
-use agc_ir::{
-    DType, Dim, FuncId, Function, Module, OpKind, ReduceKind, Span, TensorType, Type, UnaryOp,
-    Value,
-};
+use agc_ir::{DType, FuncId, Module, OpKind, ReduceKind, TensorType, Type, UnaryOp, Value};
 use agc_lowering::ad::value_and_grad;
 use agc_lowering::builder::Builder;
 use interp::T;
@@ -43,16 +40,7 @@ pub fn f64t(shape: &[i64]) -> TensorType {
 
 /// A tensor type with dims given as numbers or symbol names.
 pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
-    TensorType::new(
-        dtype,
-        dims.iter()
-            .map(|d| {
-                d.parse()
-                    .map(Dim::Static)
-                    .unwrap_or_else(|_| Dim::Sym(d.to_string()))
-            })
-            .collect(),
-    )
+    TensorType::named(dtype, dims)
 }
 
 /// Adds function `name` to `m`, its body built by `body` from the params.
@@ -62,19 +50,7 @@ pub fn add_fn(
     params: &[TensorType],
     body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
 ) -> FuncId {
-    let ps: Vec<(String, Type)> = params
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (format!("p{i}"), t.clone().into()))
-        .collect();
-    let mut f = Function::new(name, &ps, Span::new(1, 2));
-    let (body_region, args) = (f.body, f.params().to_vec());
-    let mut b = Builder::new(&mut f, body_region, Span::new(3, 4));
-    let rets = body(&mut b, &args);
-    let types = rets.iter().map(|&v| b.f.ty(v).clone()).collect();
-    b.terminate(OpKind::Return, rets);
-    f.result_types = types;
-    m.add_function(f)
+    m.add_function(agc_lowering::builder::function(name, params, body))
 }
 
 /// A module with the single function `f`.

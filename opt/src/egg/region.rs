@@ -19,7 +19,7 @@ use crate::copy::{Copier, Visit};
 use crate::effects::{effect, Effect};
 use agc_ir::{Function, OpId, OpKind, RegionId, Span, Type, Value};
 use egg::{Extractor, Id, Runner};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 /// Saturation limits per region.
@@ -277,7 +277,7 @@ impl Visit for Saturate<'_> {
             return; // built where first needed
         }
         let mut needed: BTreeSet<Value> = od.operands.iter().copied().collect();
-        needed.extend(free_values(c.src, &od.regions));
+        needed.extend(c.src.free_values(&od.regions));
         for v in needed {
             self.need(c, at, v);
         }
@@ -292,22 +292,4 @@ impl Visit for Saturate<'_> {
     fn leave(&mut self, _c: &Copier, _region: RegionId) {
         self.stack.pop();
     }
-}
-
-/// Values used inside `regions` (at any depth) and defined outside them.
-fn free_values(f: &Function, regions: &[RegionId]) -> BTreeSet<Value> {
-    let mut used = BTreeSet::new();
-    let mut defined = HashSet::new();
-    let mut stack = regions.to_vec();
-    while let Some(r) = stack.pop() {
-        defined.extend(f.region(r).params.iter().copied());
-        for &op in &f.region(r).ops {
-            let od = f.op(op);
-            used.extend(od.operands.iter().copied());
-            defined.extend(od.results.iter().copied());
-            stack.extend(od.regions.iter().copied());
-        }
-    }
-    used.retain(|v| !defined.contains(v));
-    used
 }

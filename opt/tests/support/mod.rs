@@ -6,22 +6,13 @@
 #![allow(dead_code)] // each test file uses a different part
 
 use agc_ir::interp::{self, T};
-use agc_ir::{DType, Dim, Export, FuncId, Function, Module, OpKind, Span, TensorType, Type, Value};
+use agc_ir::{DType, Export, FuncId, Function, Module, TensorType, Value};
 use agc_lowering::builder::Builder;
 use agc_opt::Pass;
 
 /// A tensor type with dims given as numbers or symbol names.
 pub fn ty(dtype: DType, dims: &[&str]) -> TensorType {
-    TensorType::new(
-        dtype,
-        dims.iter()
-            .map(|d| {
-                d.parse()
-                    .map(Dim::Static)
-                    .unwrap_or_else(|_| Dim::Sym(d.to_string()))
-            })
-            .collect(),
-    )
+    TensorType::named(dtype, dims)
 }
 
 /// Adds exported function `name` to `m`, its body built by `body` from the params.
@@ -31,19 +22,7 @@ pub fn add_fn(
     params: &[TensorType],
     body: impl FnOnce(&mut Builder, &[Value]) -> Vec<Value>,
 ) -> FuncId {
-    let ps: Vec<(String, Type)> = params
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (format!("p{i}"), t.clone().into()))
-        .collect();
-    let mut f = Function::new(name, &ps, Span::new(1, 2));
-    let (region, args) = (f.body, f.params().to_vec());
-    let mut b = Builder::new(&mut f, region, Span::new(3, 4));
-    let rets = body(&mut b, &args);
-    let types = rets.iter().map(|&v| b.f.ty(v).clone()).collect();
-    b.terminate(OpKind::Return, rets);
-    f.result_types = types;
-    m.add_function(f)
+    m.add_function(agc_lowering::builder::function(name, params, body))
 }
 
 /// A module whose single function `f` is exported.

@@ -10,7 +10,7 @@
 //! forward `if` keeps the forward pass unchanged and needs no placeholder
 //! values for the branch not taken.
 
-use super::super::clone::{clone_ops, free_values, split_region};
+use super::super::clone::{clone_ops, split_region};
 use super::super::context::{FnCx, Scope};
 use super::super::reverse::reverse_ops;
 use super::super::sparse::Adj;
@@ -26,7 +26,9 @@ pub(crate) fn reverse_if(
     sc: &mut Scope,
 ) -> Result<(), AdError> {
     let od = cx.src.op(op);
-    if !free_values(cx.src, &od.regions)
+    if !cx
+        .src
+        .free_values(&od.regions)
         .into_iter()
         .any(|v| cx.needs_adj(v))
     {
@@ -69,7 +71,8 @@ pub(crate) fn adjoint_if(
     let src = cx.src;
     let od = src.op(op);
     let span = od.span;
-    let mut free: Vec<Value> = free_values(src, &od.regions)
+    let mut free: Vec<Value> = src
+        .free_values(&od.regions)
         .into_iter()
         .filter(|&v| cx.needs_adj(v))
         .collect();

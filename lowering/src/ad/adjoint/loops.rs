@@ -29,7 +29,7 @@
 //! iteration directly ([`LoopForm::Backward`]). `L` is cached per source
 //! loop and form.
 
-use super::super::clone::{clone_ops, free_values, split_region};
+use super::super::clone::{clone_ops, split_region};
 use super::super::context::{FnCx, Scope};
 use super::super::cps::{apply_to, cont_type, cont_type_of, cps_ops, Exit};
 use super::super::reverse::reverse_ops;
@@ -61,7 +61,7 @@ impl LoopAdj {
     fn new(cx: &FnCx, op: OpId) -> Self {
         let od = cx.src.op(op);
         let state = cx.src.region(od.regions[0]).params.clone();
-        let free = free_values(cx.src, &od.regions);
+        let free = cx.src.free_values(&od.regions);
         let (state_on, res_on) = (cx.adj_mask(&state), cx.adj_mask(&od.results));
         let (_, forwarded) = split_region(cx.src, od.regions[0]);
         LoopAdj {
