@@ -49,7 +49,7 @@ int main(void) {
   DLTensor tw2 = tensor(w2, 2, w2_shape), tb2 = tensor(b2, 1, b2_shape);
 
   DLTensor* probs = NULL;
-  int status = predict(&tx, &tw1, &tb1, &tw2, &tb2, &probs);
+  int status = mlp_predict(&tx, &tw1, &tb1, &tw2, &tb2, &probs);
   if (status != 0) {
     fprintf(stderr, "predict failed (status %d): %s\n", status, mlp_last_error());
     return 1;
@@ -71,7 +71,7 @@ int main(void) {
 
   /* A batch whose images have the wrong size is refused with a message, not a crash. */
   x_shape[1] = PIXELS - 1;
-  status = predict(&tx, &tw1, &tb1, &tw2, &tb2, &probs);
+  status = mlp_predict(&tx, &tw1, &tb1, &tw2, &tb2, &probs);
   printf("bad call: status %d: %s\n", status, status ? mlp_last_error() : "(accepted?)");
 
   free(x);

@@ -120,7 +120,7 @@ def test_c_program_against_static_library(lib_dir, exe_dir):
 
 def test_header_documents_the_exports(lib_dir):
     header = (lib_dir / "cabi.h").read_text()
-    for word in ("affine", "sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads", "B", "N", "x", "w", "v"):
+    for word in ("cabi_affine", "cabi_sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads", "B", "N", "x", "w", "v"):
         assert re.search(rf"\b{word}\b", header), f"cabi.h does not mention {word}"
 
 
@@ -149,6 +149,8 @@ def test_two_libraries_in_one_program(lib_dir, second_dir, exe_dir, static):
     s = np.array([0.5, -1.0, 2.0])
     harness.assert_matches(got["scale_rows"], harness.eager(harness.exports(module)["scale_rows"], [m, s])[0],
                            "scale_rows")
+    harness.assert_matches(got["second.affine"], harness.eager(harness.exports(module)["affine"], [m, s])[0],
+                           "second.affine")
 
 
 def test_no_leaks_or_invalid_accesses_under_valgrind(lib_dir, exe_dir):
@@ -191,10 +193,18 @@ def test_only_the_api_is_exported(lib_dir):
     assert nm, "nm (binutils) is needed"
     proc = run([nm, "-D", "--defined-only", lib_dir / "libcabi.so"])
     assert proc.returncode == 0, proc.stderr
-    api = {"affine", "sumsq", "project", "tree_grad", "cabi_last_error", "cabi_release", "cabi_metadata",
-           "cabi_set_num_threads"}
+    # Every symbol starts with the library's NAME (CONTRACT section 3).
+    api = {"cabi_affine", "cabi_sumsq", "cabi_project", "cabi_tree_grad", "cabi_last_error", "cabi_release",
+           "cabi_metadata", "cabi_set_num_threads"}
     linker = {"_init", "_fini", "_edata", "_end", "__bss_start"}
     symbols = {line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if line.strip()}
     assert api <= symbols, f"missing API symbols: {sorted(api - symbols)}"
     leaked = symbols - api - linker
     assert not leaked, f"symbols beyond the API are exported: {sorted(leaked)[:20]}"
+
+
+def test_shared_library_has_its_soname(lib_dir):
+    readelf = shutil.which("readelf")
+    assert readelf, "readelf (binutils) is needed"
+    proc = run([readelf, "-d", lib_dir / "libcabi.so"])
+    assert re.search(r"\(SONAME\)\s+Library soname: \[libcabi\.so\]", proc.stdout), proc.stdout

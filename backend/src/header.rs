@@ -189,7 +189,7 @@ mod tests {
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
         let h = header("demo", &sigs);
         assert!(
-            h.contains("int add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"),
+            h.contains("int demo_add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"),
             "{h}"
         );
         assert!(h.contains(" *   x     float32 (B, 3)"), "{h}");

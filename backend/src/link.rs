@@ -93,10 +93,11 @@ fn shared(
         .arg(&so)
         .arg(obj)
         .arg(rt)
-        // No SONAME: the dynamic loader would take two libraries with the same
-        // name (two builds of one model, two models with one file stem) for
-        // one and hand the second `dlopen` the first. Linking with `-lNAME`
-        // still records `libNAME.so` as the dependency.
+        // SONAME lib<NAME>.so (CONTRACT section 3): what `-lNAME` records as
+        // the dependency. glibc matches a SONAME only against a request by
+        // bare name, so two builds of one model opened by path (`dlopen`,
+        // `agc.load`) stay two libraries.
+        .arg(format!("-Wl,-soname,lib{name}.so"))
         .args([
             "-Wl,--gc-sections",
             "-Wl,--exclude-libs,ALL",

@@ -2,7 +2,8 @@
 //! `agc.load`:
 //!
 //! ```json
-//! {"module": "demo", "abi_version": 1, "functions": [{"name": "add_bias", "doc": "...",
+//! {"module": "demo", "abi_version": 1, "functions": [{"name": "add_bias",
+//!   "symbol": "demo_add_bias", "doc": "...",
 //!   "params": [{"name": "x", "dtype": "float32", "shape": ["B", 3]}],
 //!   "results": [{"name": "out0", "dtype": "float32", "shape": ["B", 3]}]}]}
 //! ```
@@ -34,7 +35,8 @@ pub fn metadata_json(module_name: &str, sigs: &[ExportSig]) -> String {
         .iter()
         .map(|s| {
             json!({
-                "name": s.c_name,
+                "name": s.name,
+                "symbol": s.c_name,
                 "doc": s.doc,
                 "params": s.params.iter().map(tensor).collect::<Vec<_>>(),
                 "results": s.results.iter().map(tensor).collect::<Vec<_>>(),

@@ -19,7 +19,9 @@ pub struct TensorSig {
 /// One exported entry point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExportSig {
-    /// Exported C symbol.
+    /// The export's name: the Python method of `agc.load` and the metadata's `name`.
+    pub name: String,
+    /// Its C symbol: `<NAME>_<name>`, so that several models link into one program.
     pub c_name: String,
     /// The kernel entry it calls: `_mlir_ciface_agc_impl_<func name>`.
     pub kernel_symbol: String,
@@ -159,84 +161,14 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
 }
 
 /// C library functions an export must not be named after: the generated
-/// code itself calls some of them, and a definition would capture the calls.
-const LIBC_NAMES: &[&str] = &[
-    "abort",
-    "abs",
-    "acos",
-    "acosf",
-    "asin",
-    "asinf",
-    "atan",
-    "atan2",
-    "atan2f",
-    "atanf",
-    "calloc",
-    "ceil",
-    "ceilf",
-    "cos",
-    "cosf",
-    "cosh",
-    "erf",
-    "exit",
-    "exp",
-    "exp2",
-    "expf",
-    "expm1",
-    "fabs",
-    "fabsf",
-    "floor",
-    "floorf",
-    "fmax",
-    "fmin",
-    "fmod",
-    "fmodf",
-    "free",
-    "log",
-    "log10",
-    "log1p",
-    "log2",
-    "logf",
-    "main",
-    "malloc",
-    "memcmp",
-    "memcpy",
-    "memmove",
-    "memset",
-    "pow",
-    "powf",
-    "printf",
-    "puts",
-    "realloc",
-    "round",
-    "roundeven",
-    "roundevenf",
-    "roundf",
-    "sin",
-    "sinf",
-    "sinh",
-    "sqrt",
-    "sqrtf",
-    "strlen",
-    "tan",
-    "tanh",
-    "tanhf",
-    "trunc",
-];
-
-/// Why `c_name` cannot be exported from library `lib`, if it cannot.
-fn bad_export_name(c_name: &str, lib: &str) -> Option<String> {
-    if !is_c_identifier(c_name) {
+/// Why export `name` cannot be exported from library `lib`, if it cannot.
+/// Its symbol is `<lib>_<name>`, so no C library function can clash; the
+/// library's own API functions can.
+fn bad_export_name(name: &str, lib: &str) -> Option<String> {
+    if !is_c_identifier(name) {
         return Some("is not a C identifier".into());
     }
-    if LIBC_NAMES.contains(&c_name) {
-        return Some("is a C library function".into());
-    }
-    if ["agc_rt_", "agc_impl_", "_mlir_", "__"]
-        .iter()
-        .any(|p| c_name.starts_with(p))
-        || api_functions(lib).contains(&c_name.to_string())
-    {
+    if name.starts_with("__") || api_functions(lib).contains(&format!("{lib}_{name}")) {
         return Some("is reserved by agc".into());
     }
     None
@@ -262,7 +194,7 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
                 e.c_name
             )));
         }
-        if sigs.iter().any(|s| s.c_name == e.c_name) {
+        if sigs.iter().any(|s| s.name == e.c_name) {
             return Err(BackendError::Unsupported(format!(
                 "'{}' is exported twice",
                 e.c_name
@@ -300,7 +232,8 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             }
         }
         sigs.push(ExportSig {
-            c_name: e.c_name.clone(),
+            name: e.c_name.clone(),
+            c_name: format!("{library_name}_{}", e.c_name),
             kernel_symbol: format!("_mlir_ciface_{}", symbols[e.func.index()]),
             doc: e.doc.clone(),
             params,
@@ -356,6 +289,10 @@ pub(crate) mod tests {
         assert_eq!(sigs[0].syms, vec!["B".to_string()]);
         assert_eq!(sigs[0].kernel_symbol, "_mlir_ciface_agc_impl_add_bias");
         assert_eq!(sigs[0].results[0].name, "out0");
+        assert_eq!(
+            (sigs[0].name.as_str(), sigs[0].c_name.as_str()),
+            ("add_bias", "demo_add_bias")
+        );
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
         assert_eq!(api_symbols("demo", &sigs).len(), 5);
     }
@@ -363,7 +300,7 @@ pub(crate) mod tests {
     #[test]
     fn export_names_are_checked() {
         let mut m = add_bias_module();
-        for bad in ["log", "demo_release", "agc_rt_x", "1x"] {
+        for bad in ["release", "last_error", "__x", "1x"] {
             m.exports[0].c_name = bad.into();
             assert!(signatures(&m, "demo").is_err(), "{bad}");
         }

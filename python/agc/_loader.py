@@ -84,7 +84,9 @@ class Function:
         self.params = meta["params"]
         self.results = meta["results"]
         self._param_dtypes = [np.dtype(p["dtype"]) for p in self.params]
-        cfn = getattr(library._dll, self.__name__)
+        # The C symbol is <NAME>_<name>; libraries built before agc prefixed
+        # export symbols name it like the export.
+        cfn = getattr(library._dll, meta.get("symbol", self.__name__))
         cfn.restype = ctypes.c_int
         cfn.argtypes = [ctypes.POINTER(DLTensor)] * len(self.params) + [
             ctypes.POINTER(ctypes.POINTER(DLTensor))

@@ -28,13 +28,13 @@ int main(int argc, char** argv) {
   DLTensor tb = make_tensor(b, 1, bshape, 2, 32);
   DLTensor tv = make_tensor(v, 1, vshape, 2, 64);
 
-  if ((status = affine(&tx, &tw, &tb, &y, &idx)) != 0) return fail("affine", status);
+  if ((status = cabi_affine(&tx, &tw, &tb, &y, &idx)) != 0) return fail("affine", status);
   print_tensor("affine.y", y);
   print_tensor("affine.idx", idx);
   cabi_release(y);
   cabi_release(idx);
 
-  if ((status = sumsq(&tv, &s)) != 0) return fail("sumsq", status);
+  if ((status = cabi_sumsq(&tv, &s)) != 0) return fail("sumsq", status);
   print_tensor("sumsq", s);
   cabi_release(s);
 
@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     memcpy(shifted + 2, x, sizeof(float) * (size_t)(B * 4));
     DLTensor to = make_tensor(shifted, 2, xshape, 2, 32);
     to.byte_offset = 2 * sizeof(float);
-    if ((status = affine(&to, &tw, &tb, &y, &idx)) != 0) return fail("affine with byte_offset", status);
+    if ((status = cabi_affine(&to, &tw, &tb, &y, &idx)) != 0) return fail("affine with byte_offset", status);
     print_tensor("offset.y", y);
     cabi_release(y);
     cabi_release(idx);
@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     int64_t strides[2] = {4, 1};
     DLTensor ts = tx;
     ts.strides = strides;
-    if ((status = affine(&ts, &tw, &tb, &y, &idx)) != 0) return fail("affine with strides", status);
+    if ((status = cabi_affine(&ts, &tw, &tb, &y, &idx)) != 0) return fail("affine with strides", status);
     print_tensor("strided.y", y);
     cabi_release(y);
     cabi_release(idx);
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     int64_t bad_shape[2] = {B, 5};
     DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);
     y = idx = NULL;
-    status = affine(&bad, &tw, &tb, &y, &idx);
+    status = cabi_affine(&bad, &tw, &tb, &y, &idx);
     printf("ERROR %d %s\n", status, cabi_last_error());
     if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
       printf("FAILED bad shape accepted\n");

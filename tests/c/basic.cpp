@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
 
   DLTensor* y_raw = nullptr;
   DLTensor* idx_raw = nullptr;
-  int status = affine(&tx, &tw, &tb, &y_raw, &idx_raw);
+  int status = cabi_affine(&tx, &tw, &tb, &y_raw, &idx_raw);
   if (status != 0) {
     std::printf("FAILED affine status %d: %s\n", status, cabi_last_error());
     return 1;
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
 
   std::vector<int64_t> bad_shape{B + 1, 4, 1};
   const DLTensor bad = view(x, bad_shape);
-  status = affine(&bad, &tw, &tb, &y_raw, &idx_raw);
+  status = cabi_affine(&bad, &tw, &tb, &y_raw, &idx_raw);
   std::printf("ERROR %d %s\n", status, std::string(cabi_last_error()).c_str());
   std::printf("DONE\n");
   return status != 0 ? 0 : 1;

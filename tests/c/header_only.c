@@ -6,8 +6,8 @@
 #include "cabi.h"
 #include "second.h"
 
-int (*const affine_ptr)(const DLTensor*, const DLTensor*, const DLTensor*, DLTensor**, DLTensor**) = affine;
-int (*const scale_rows_ptr)(const DLTensor*, const DLTensor*, DLTensor**) = scale_rows;
+int (*const affine_ptr)(const DLTensor*, const DLTensor*, const DLTensor*, DLTensor**, DLTensor**) = cabi_affine;
+int (*const scale_rows_ptr)(const DLTensor*, const DLTensor*, DLTensor**) = second_scale_rows;
 const char* (*const last_error_ptr)(void) = cabi_last_error;
 void (*const release_ptr)(DLTensor*) = cabi_release;
 const char* (*const metadata_ptr)(void) = cabi_metadata;

@@ -24,11 +24,11 @@ int main(int argc, char** argv) {
     int64_t xshape[2] = {1 + i % 5, 4}, vshape[1] = {i % 8};
     DLTensor tx = make_tensor(x, 2, xshape, 2, 32), tv = make_tensor(v, 1, vshape, 2, 64);
     DLTensor *y = NULL, *idx = NULL, *s = NULL;
-    if (affine(&tx, &tw, &tb, &y, &idx) != 0) { printf("affine failed: %s\n", cabi_last_error()); return 1; }
+    if (cabi_affine(&tx, &tw, &tb, &y, &idx) != 0) { printf("affine failed: %s\n", cabi_last_error()); return 1; }
     cabi_release(y);
     cabi_release(idx);
     if (vshape[0] > 0 || i % 16 == 0) {  /* includes N = 0 */
-      if (sumsq(&tv, &s) != 0) { printf("sumsq failed: %s\n", cabi_last_error()); return 1; }
+      if (cabi_sumsq(&tv, &s) != 0) { printf("sumsq failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(s);
     }
     {  /* a chain tree of 1 to 3 leaves: inner node 2k, its leaf 2k+1, the last leaf 2n-2 */
@@ -39,20 +39,20 @@ int main(int argc, char** argv) {
       DLTensor tw3 = make_tensor(w, 2, wshape3, 2, 32), tl = make_tensor(x, 2, lshape, 2, 32);
       DLTensor tleft = make_tensor(left, 1, ishape, 0, 64), tright = make_tensor(right, 1, ishape, 0, 64);
       DLTensor *dw = NULL, *dl = NULL;
-      if (tree_grad(&tw3, &tl, &tleft, &tright, &dw, &dl) != 0) { printf("tree_grad failed: %s\n", cabi_last_error()); return 1; }
+      if (cabi_tree_grad(&tw3, &tl, &tleft, &tright, &dw, &dl) != 0) { printf("tree_grad failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(dw);
       cabi_release(dl);
     }
     if (i % 100 == 0) {  /* a matmul split over the pool's threads */
       int64_t pxshape[2] = {512, 64}, pwshape[2] = {64, 128};
       DLTensor tpx = make_tensor(px, 2, pxshape, 2, 32), tpw = make_tensor(pw, 2, pwshape, 2, 32);
-      if (project(&tpx, &tpw, &y) != 0) { printf("project failed: %s\n", cabi_last_error()); return 1; }
+      if (cabi_project(&tpx, &tpw, &y) != 0) { printf("project failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(y);
     }
     if (i % 10 == 0) {
       int64_t bad_shape[2] = {2, 3};
       DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);
-      if (affine(&bad, &tw, &tb, &y, &idx) == 0) { bad_status = 1; cabi_release(y); cabi_release(idx); }
+      if (cabi_affine(&bad, &tw, &tb, &y, &idx) == 0) { bad_status = 1; cabi_release(y); cabi_release(idx); }
       if (strlen(cabi_last_error()) == 0) bad_status = 1;
     }
   }

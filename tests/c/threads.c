@@ -26,7 +26,7 @@ static int call(Job* job, DLTensor** y, DLTensor** idx) {
   int64_t xshape[2] = {job->B, 4};
   DLTensor tx = make_tensor(job->x, 2, xshape, 2, 32);
   DLTensor tw = make_tensor(w, 2, wshape, 2, 32), tb = make_tensor(b, 1, bshape, 2, 32);
-  return affine(&tx, &tw, &tb, y, idx);
+  return cabi_affine(&tx, &tw, &tb, y, idx);
 }
 
 static void* run(void* arg) {
@@ -47,7 +47,7 @@ static void* run(void* arg) {
       DLTensor bad = make_tensor(job->x, 2, bad_shape, 2, 32);
       DLTensor tw = make_tensor(w, 2, wshape, 2, 32), tb = make_tensor(b, 1, bshape, 2, 32);
       snprintf(want, sizeof want, "%d", 100 + job->t);
-      if (affine(&bad, &tw, &tb, &y, &idx) == 0 || strstr(cabi_last_error(), want) == NULL) job->errors++;
+      if (cabi_affine(&bad, &tw, &tb, &y, &idx) == 0 || strstr(cabi_last_error(), want) == NULL) job->errors++;
     }
   }
   return NULL;

@@ -119,7 +119,7 @@ mod tests {
         let m = host_module(&ctx, "demo", &sigs, "{}").unwrap();
         let text = m.print_to_string().to_string();
         assert!(
-            text.contains("define i32 @add_bias(ptr %x, ptr %b, ptr %out0)"),
+            text.contains("define i32 @demo_add_bias(ptr %x, ptr %b, ptr %out0)"),
             "{text}"
         );
         assert!(

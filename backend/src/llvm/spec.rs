@@ -136,7 +136,7 @@ pub(crate) fn func_spec<'ctx>(
     };
     let spec = ctx.const_struct(
         &[
-            c_string(ctx, m, &format!("{base}.name"), &sig.c_name).into(),
+            c_string(ctx, m, &format!("{base}.name"), &sig.name).into(),
             i64t.const_int(sig.params.len() as u64, false).into(),
             i64t.const_int(sig.results.len() as u64, false).into(),
             i64t.const_int(sig.syms.len() as u64, false).into(),
