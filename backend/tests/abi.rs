@@ -100,7 +100,7 @@ fn out_dir(k: Kernels) -> &'static Path {
                 Kernels::Mlir => vec![Emit::Mlir, Emit::Llvm, Emit::Asm],
                 Kernels::Stub => vec![Emit::Llvm, Emit::Asm],
             };
-            for (name, c_name, emit) in [("demo", "add_bias", emit), ("demo2", "add_bias2", vec![])]
+            for (name, c_name, emit) in [("demo", "add_bias", emit), ("demo2", "add_bias", vec![])]
             {
                 for a in build_lib(k, name, c_name, emit) {
                     std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
@@ -177,7 +177,7 @@ fn artifacts_are_complete() {
             assert!(mlir.contains("agc_impl_add_bias"), "{mlir}");
         }
         let h = std::fs::read_to_string(dir.join("demo.h")).unwrap();
-        assert!(h.contains("int add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"));
+        assert!(h.contains("int demo_add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"));
         assert!(h.contains("Adds a bias to each row."));
     }
 }
@@ -242,7 +242,7 @@ fn shared_library_depends_on_libc_only_and_exports_the_api() {
         assert_eq!(
             syms,
             [
-                "add_bias",
+                "demo_add_bias",
                 "demo_last_error",
                 "demo_metadata",
                 "demo_release",
@@ -269,7 +269,7 @@ fn static_archive_links_with_lm_and_twice_in_one_program() {
             .collect();
         assert!(
             globals.iter().all(|s| [
-                "add_bias",
+                "demo_add_bias",
                 "demo_last_error",
                 "demo_metadata",
                 "demo_release",

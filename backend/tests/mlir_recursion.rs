@@ -250,7 +250,7 @@ int main(void) {
   c = a; c.data = &start; c.ndim = 0; c.shape = NULL;
   for (int it = 0; it < 2; it++) {
     DLTensor* out = NULL;
-    int st = lsum(&a, &b, &c, &out);
+    int st = vrec_lsum(&a, &b, &c, &out);
     if (st != 0) { fprintf(stderr, "status %d: %s\n", st, vrec_last_error()); return 1; }
     if (*(float*)out->data != (float)want) { fprintf(stderr, "got %f want %f\n", *(float*)out->data, want); return 1; }
     vrec_release(out);

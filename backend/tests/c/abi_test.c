@@ -38,7 +38,7 @@ static int good_call(int n, float k) {
   for (int i = 0; i < n * 3; i++) xs[i] = (float)i + k;
   DLTensor x = make(xs, 2, xshape, kDLFloat, 32), b = make(bs, 1, bshape, kDLFloat, 32);
   DLTensor* y = NULL;
-  int st = add_bias(&x, &b, &y);
+  int st = demo_add_bias(&x, &b, &y);
   if (st != 0) { fprintf(stderr, "status %d: %s\n", st, LAST_ERROR()); return 1; }
   CHECK(strcmp(LAST_ERROR(), "") == 0);
   CHECK(y && y->ndim == 2 && y->shape[0] == n && y->shape[1] == 3);
@@ -53,7 +53,7 @@ static int good_call(int n, float k) {
 /* A bad call must fail with `status` and exactly `message`, leaving y NULL. */
 static int bad_call(DLTensor* x, DLTensor* b, int status, const char* message) {
   DLTensor* y = (DLTensor*)0x1;
-  int st = add_bias(x, b, &y);
+  int st = demo_add_bias(x, b, &y);
   if (st != status || strcmp(LAST_ERROR(), message) != 0 || y != NULL) {
     fprintf(stderr, "expected %d '%s', got %d '%s'\n", status, message, st, LAST_ERROR());
     return 1;
@@ -78,12 +78,12 @@ static int check(void) {
   CHECK(bad_call(&x, &b64, AGC_STATUS_INVALID_ARGUMENT,
                  "add_bias: parameter 'b' expects shape (3,) float32, got (3,) float64") == 0);
   CHECK(bad_call(NULL, &b, AGC_STATUS_INVALID_ARGUMENT, "add_bias: parameter 'x' is NULL") == 0);
-  CHECK(add_bias(&x, &b, NULL) == AGC_STATUS_INVALID_ARGUMENT);
+  CHECK(demo_add_bias(&x, &b, NULL) == AGC_STATUS_INVALID_ARGUMENT);
   CHECK(strcmp(LAST_ERROR(), "add_bias: result pointer 'out0' is NULL") == 0);
   /* Zero-size batch: NULL data is fine. */
   int64_t x03[2] = {0, 3};
   DLTensor x0 = make(NULL, 2, x03, kDLFloat, 32);
-  CHECK(add_bias(&x0, &b, &y) == 0 && y->shape[0] == 0);
+  CHECK(demo_add_bias(&x0, &b, &y) == 0 && y->shape[0] == 0);
   RELEASE(y);
   RELEASE(NULL);
   CHECK(strstr(METADATA(), "\"name\":\"add_bias\"") != NULL);
@@ -101,7 +101,7 @@ static void* worker(void* arg) {
     float bs[3];
     DLTensor b = make(bs, 1, b3, kDLFloat, 32);
     DLTensor* y;
-    if (add_bias(&x, &b, &y) != AGC_STATUS_INVALID_ARGUMENT || !strstr(LAST_ERROR(), "got (2, 4) float32"))
+    if (demo_add_bias(&x, &b, &y) != AGC_STATUS_INVALID_ARGUMENT || !strstr(LAST_ERROR(), "got (2, 4) float32"))
       return (void*)1;
   }
   return NULL;

@@ -1,4 +1,4 @@
-/* stats(x: float64 (N, M), s: float64 (), mask: bool (N, M)) ->
+/* multi_stats(x: float64 (N, M), s: float64 (), mask: bool (N, M)) ->
  *   (y = where(mask, x * s, x), r = y.sum(1), n = x.shape[0] as int64 (), x)
  * Several results, a scalar parameter, bool and int64 dtypes, a result that
  * is a parameter, a symbolic-dim mismatch. */
@@ -16,7 +16,7 @@ int main(void) {
   DLTensor ts = {&s, {kDLCPU, 0}, 0, {kDLFloat, 64, 1}, NULL, NULL, 0};
   DLTensor m = {mask, {kDLCPU, 0}, 2, {kDLBool, 8, 1}, mshape, NULL, 0};
   DLTensor *y, *r, *n, *xc;
-  int st = stats(&x, &ts, &m, &y, &r, &n, &xc);
+  int st = multi_stats(&x, &ts, &m, &y, &r, &n, &xc);
   if (st) { fprintf(stderr, "%d %s\n", st, multi_last_error()); return 1; }
   double ey[6] = {2, 2, 6, 4, 10, 6}, er[2] = {10, 20};
   CHECK(y->ndim == 2 && y->dtype.code == kDLFloat && y->dtype.bits == 64);
@@ -31,13 +31,13 @@ int main(void) {
   multi_release(xc);
 
   m.shape = bad;
-  CHECK(stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
+  CHECK(multi_stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
   CHECK(strcmp(multi_last_error(), "stats: symbolic dim N is 2 in 'x' but 3 in 'mask'") == 0);
   CHECK(y == NULL && r == NULL && n == NULL && xc == NULL);
   m.shape = mshape;
   ts.ndim = 1;
   ts.shape = one;
-  CHECK(stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
+  CHECK(multi_stats(&x, &ts, &m, &y, &r, &n, &xc) == AGC_STATUS_INVALID_ARGUMENT);
   CHECK(strcmp(multi_last_error(), "stats: parameter 's' expects shape () float64, got (1,) float64") == 0);
   return 0;
 }

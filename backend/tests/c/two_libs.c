@@ -1,4 +1,5 @@
-/* Two agc static archives (each with its own runtime copy) in one program. */
+/* Two agc static archives (each with its own runtime copy) in one program, both exporting
+ * `add_bias` (C symbols demo_add_bias and demo2_add_bias). */
 #include "demo.h"
 #include "demo2.h"
 #include <stdio.h>
@@ -9,11 +10,11 @@ int main(void) {
   DLTensor x = {xs, {kDLCPU, 0}, 2, {kDLFloat, 32, 1}, xshape, NULL, 0};
   DLTensor b = {bs, {kDLCPU, 0}, 1, {kDLFloat, 32, 1}, bshape, NULL, 0};
   DLTensor *y1 = NULL, *y2 = NULL;
-  if (add_bias(&x, &b, &y1) || add_bias2(&x, &b, &y2)) return 1;
+  if (demo_add_bias(&x, &b, &y1) || demo2_add_bias(&x, &b, &y2)) return 1;
   int ok = ((float*)y1->data)[2] == 4.0f && ((float*)y2->data)[2] == 4.0f;
   demo_release(y1);
   demo2_release(y2);
   x.ndim = 1;
-  if (add_bias2(&x, &b, &y2) == 0 || demo_last_error()[0] != '\0' || demo2_last_error()[0] == '\0') ok = 0;
+  if (demo2_add_bias(&x, &b, &y2) == 0 || demo_last_error()[0] != '\0' || demo2_last_error()[0] == '\0') ok = 0;
   return ok ? 0 : 1;
 }

@@ -962,7 +962,7 @@ impl AbiLib {
         let mut ptrs: Vec<*mut c_void> =
             ins.iter_mut().map(|t| t as *mut _ as *mut c_void).collect();
         ptrs.extend(outs.iter_mut().map(|o| o as *mut _ as *mut c_void));
-        let fp = self.sym(name);
+        let fp = self.sym(&format!("{}_{name}", self.name));
         type V = *mut c_void;
         // SAFETY: an exported function takes one pointer per parameter and result.
         let st = unsafe {
