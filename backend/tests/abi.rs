@@ -177,7 +177,9 @@ fn artifacts_are_complete() {
             assert!(mlir.contains("agc_impl_add_bias"), "{mlir}");
         }
         let h = std::fs::read_to_string(dir.join("demo.h")).unwrap();
-        assert!(h.contains("int demo_add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);"));
+        assert!(
+            h.contains("int demo_add_bias(const DLTensor* x, const DLTensor* b, DLTensor** out0);")
+        );
         assert!(h.contains("Adds a bias to each row."));
     }
 }
