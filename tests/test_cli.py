@@ -93,3 +93,21 @@ def test_libraries_of_two_models_in_one_process(builds):
     with pytest.raises(agc.Error):
         a.rmsnorm(np.ones((2, 3), np.float32), np.ones(16, np.float32))
     assert b.last_error() == ""
+
+
+def test_agc_build_names_the_library_as_the_cli_does(tmp_path):
+    model = tmp_path / "my-model.py"
+    model.write_text(MODEL.read_text())
+    so = agc.build(model, tmp_path / "out")
+    assert so.name == "libmy_model.so" and so.is_file()
+    lib = _check_numbers(so, model=model)
+    assert lib.name == "my_model"
+
+
+def test_a_renamed_library_loads_by_its_soname(builds, tmp_path):
+    import shutil
+
+    renamed = tmp_path / "libsomething_else.so"
+    shutil.copy(builds.get(MODEL), renamed)
+    lib = _check_numbers(renamed)
+    assert lib.name == "mlp_mnist" and lib.metadata["module"] == "mlp_mnist"

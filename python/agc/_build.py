@@ -61,11 +61,18 @@ def build(model_path, out_dir=None, target="cpu", **options):
     if proc.returncode != 0:
         detail = proc.stderr.strip() or proc.stdout.strip() or "(no output)"
         raise Error(f"agc build {model_path} failed (exit code {proc.returncode}):\n{detail}", proc.returncode)
-    name = options.get("name") or Path(model_path).stem
+    name = options.get("name") or default_name(model_path)
     lib = _out_dir(out_dir) / f"lib{name}.so"
     if not lib.is_file():
         raise Error(f"agc build {model_path} succeeded but wrote no {lib}")
     return lib
+
+
+def default_name(model_path):
+    """The library name `agc build` gives a model: its file stem made a C identifier
+    (`my-model.py` -> `my_model`, `2d.py` -> `_2d`)."""
+    name = "".join(c if c.isascii() and c.isalnum() else "_" for c in Path(model_path).stem)
+    return name if name and not name[0].isdigit() else "_" + name
 
 
 def _out_dir(out_dir):

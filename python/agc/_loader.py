@@ -144,14 +144,17 @@ class Library:
 
     def __init__(self, path):
         self.path = Path(path)
-        match = re.fullmatch(r"lib(\w+)\.(so|dylib)(\.[\d.]+)?", self.path.name)
-        if not match:
-            raise Error(f"{self.path}: expected a library named lib<NAME>.so")
-        self.name = match.group(1)
         try:
             self._dll = ctypes.CDLL(str(self.path.resolve()))
         except OSError as e:
             raise Error(f"cannot load {self.path}: {e}") from e
+        # NAME from the library itself (its SONAME, lib<NAME>.so), so that a renamed
+        # file loads; libraries built before agc set a SONAME go by their file name.
+        soname = _soname(self.path) or self.path.name
+        match = re.fullmatch(r"lib(\w+)\.(so|dylib)(\.[\d.]+)?", soname)
+        if not match:
+            raise Error(f"{self.path}: expected a library named lib<NAME>.so")
+        self.name = match.group(1)
         meta_fn = self._symbol(f"{self.name}_metadata", ctypes.c_char_p, [])
         self._last_error = self._symbol(f"{self.name}_last_error", ctypes.c_char_p, [])
         self._release = self._symbol(f"{self.name}_release", None, [ctypes.POINTER(DLTensor)])
@@ -185,6 +188,31 @@ class Library:
 
     def __repr__(self):
         return f"<agc library {self.name} from {self.path}: {', '.join(self.functions)}>"
+
+
+def _soname(path):
+    """The DT_SONAME of a 64-bit little-endian ELF shared library, or None."""
+    import struct
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    if data[:6] != b"\x7fELF\x02\x01":
+        return None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 6 or not entsize:  # SHT_DYNAMIC
+            continue
+        strtab = sections[link][4]
+        for k in range(size // entsize):
+            tag, value = struct.unpack_from("<qQ", data, offset + k * entsize)
+            if tag == 14:  # DT_SONAME
+                end = data.index(b"\0", strtab + value)
+                return data[strtab + value:end].decode("ascii", "replace")
+    return None
 
 
 def load(path):
