@@ -111,3 +111,21 @@ def test_a_renamed_library_loads_by_its_soname(builds, tmp_path):
     shutil.copy(builds.get(MODEL), renamed)
     lib = _check_numbers(renamed)
     assert lib.name == "mlp_mnist" and lib.metadata["module"] == "mlp_mnist"
+
+
+def test_missing_c_compiler_is_a_user_error(agc_bin, tmp_path):
+    import os
+    import subprocess
+
+    env = {**os.environ, "CC": "no-such-cc-agc-test"}
+    proc = subprocess.run([str(agc_bin), "build", str(MODEL), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert "cannot find 'no-such-cc-agc-test'" in proc.stderr and "apt-get install" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_verbose_output_into_a_pipe_has_no_colour_codes(agc_bin, tmp_path):
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", tmp_path / "out", "-v")
+    assert proc.returncode == 0, proc.stderr
+    assert "INFO" in proc.stderr and "\x1b[" not in proc.stderr

@@ -1,5 +1,7 @@
-//! Errors of the backend. All of them are internal errors from the user's
-//! point of view (exit code 2): the frontend has already accepted the program.
+//! Errors of the backend. Nearly all are internal errors from the user's
+//! point of view (exit code 2): the frontend has already accepted the
+//! program. A build machine without a tool agc needs is the user's to fix
+//! ([`BackendError::MissingTool`], exit 1).
 
 use thiserror::Error;
 
@@ -15,6 +17,9 @@ pub enum BackendError {
     /// The system linker or archiver failed.
     #[error("link: {0}")]
     Link(String),
+    /// A program agc runs to link (the C compiler driver, `ld`, `objcopy`, `ar`) is not installed.
+    #[error("{0}")]
+    MissingTool(String),
     /// An IR construct this backend does not lower yet.
     #[error("unsupported in the backend: {0}")]
     Unsupported(String),

@@ -24,9 +24,16 @@ pub const RUNTIME_ARCHIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lib
 /// Runs a tool, turning a failure into a [`BackendError::Link`] with its stderr.
 fn run(cmd: &mut Command) -> Result<(), BackendError> {
     tracing::debug!(?cmd, "running");
-    let out = cmd
-        .output()
-        .map_err(|e| BackendError::Link(format!("cannot run {:?}: {e}", cmd.get_program())))?;
+    let out = cmd.output().map_err(|e| {
+        let program = cmd.get_program().to_string_lossy().to_string();
+        if e.kind() == std::io::ErrorKind::NotFound {
+            BackendError::MissingTool(format!(
+                "cannot find '{program}', which agc runs to link the library: install gcc and binutils (Debian: apt-get install gcc binutils), or set CC to a C compiler"
+            ))
+        } else {
+            BackendError::Link(format!("cannot run {program}: {e}"))
+        }
+    })?;
     if out.status.success() {
         Ok(())
     } else {
