@@ -5,7 +5,8 @@ use super::args::Args;
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
-    gather, numpy_contract, numpy_diag, numpy_join, numpy_math, numpy_shape, numpy_sort, pyops,
+    gather, keywords, numpy_contract, numpy_diag, numpy_join, numpy_math, numpy_shape, numpy_sort,
+    pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -198,9 +199,11 @@ impl Stager {
                 let recv = recv
                     .cloned()
                     .ok_or_else(|| Diagnostic::internal(span, "method without receiver"))?;
+                keywords::check_method(m, &args)?;
                 return self.tensor_method(m, recv, args);
             }
         };
+        keywords::check_function(f, &args)?;
         let x = || args.req(0, "x", &format!("np.{f}"));
         match f {
             "exp" | "log" | "tanh" | "sqrt" | "abs" | "absolute" | "sin" | "cos" | "floor"

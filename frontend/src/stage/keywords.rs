@@ -1,0 +1,99 @@
+//! Calls checked against numpy's own signatures ([`super::numpy_signatures`]):
+//! a keyword numpy does not know, or more positional arguments than it
+//! takes, raises `TypeError` as numpy would, with a suggestion for a near
+//! miss, instead of being staged with the argument ignored.
+
+use super::args::Args;
+use super::numpy_signatures::{self, Signature};
+use super::R;
+use crate::diagnostics::Diagnostic;
+
+/// ndarray methods whose parameters are their function's without the array.
+const METHODS_LIKE_FUNCTIONS: &[&str] = &[
+    "sum", "mean", "max", "min", "prod", "any", "all", "var", "std", "argmax", "argmin",
+];
+
+/// Checks the arguments of `np.<name>(..)`.
+pub fn check_function(name: &str, args: &Args) -> R<()> {
+    match numpy_signatures::of(name) {
+        Some(sig) => check(&format!("{name}()"), sig, 0, args),
+        None => Ok(()),
+    }
+}
+
+/// Checks the arguments of the method call `x.<name>(..)`.
+pub fn check_method(name: &str, args: &Args) -> R<()> {
+    match numpy_signatures::of(name).filter(|_| METHODS_LIKE_FUNCTIONS.contains(&name)) {
+        Some(sig) => check(&format!("ndarray.{name}()"), sig, 1, args),
+        None => Ok(()),
+    }
+}
+
+/// Checks `args` against `sig` whose first `bound` parameters are already
+/// bound (the receiver of a method).
+fn check(func: &str, sig: &Signature, bound: usize, args: &Args) -> R<()> {
+    if let Some(max) = sig.max_positional {
+        let max = max.saturating_sub(bound);
+        if args.pos.len() > max {
+            let message = format!(
+                "{func} takes at most {max} positional arguments but {} were given",
+                args.pos.len()
+            );
+            return Err(Diagnostic::raises(args.span, "TypeError", message));
+        }
+    }
+    if sig.any_keyword {
+        return Ok(());
+    }
+    let params = &sig.params[bound.min(sig.params.len())..];
+    for (k, _) in &args.kw {
+        if params.contains(&k.as_str()) {
+            continue;
+        }
+        let mut message = format!("{func} got an unexpected keyword argument '{k}'");
+        if let Some(near) = closest(k, params) {
+            message.push_str(&format!(" (did you mean '{near}'?)"));
+        }
+        return Err(Diagnostic::raises(args.span, "TypeError", message));
+    }
+    Ok(())
+}
+
+/// The candidate within two edits of `word` (the nearest; the first on a tie).
+pub fn closest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|c| (edit_distance(word, c), *c))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_are_suggested() {
+        assert_eq!(edit_distance("keepdim", "keepdims"), 1);
+        assert_eq!(edit_distance("axes", "axis"), 1);
+        assert_eq!(closest("keepdim", &["axis", "keepdims"]), Some("keepdims"));
+        assert_eq!(closest("foo", &["axis", "keepdims"]), None);
+    }
+}
