@@ -144,10 +144,6 @@ class Library:
 
     def __init__(self, path):
         self.path = Path(path)
-        try:
-            self._dll = ctypes.CDLL(str(self.path.resolve()))
-        except OSError as e:
-            raise Error(f"cannot load {self.path}: {e}") from e
         # NAME from the library itself (its SONAME, lib<NAME>.so), so that a renamed
         # file loads; libraries built before agc set a SONAME go by their file name.
         soname = _soname(self.path) or self.path.name
@@ -155,6 +151,10 @@ class Library:
         if not match:
             raise Error(f"{self.path}: expected a library named lib<NAME>.so")
         self.name = match.group(1)
+        try:
+            self._dll = ctypes.CDLL(str(self.path.resolve()))
+        except OSError as e:
+            raise Error(f"cannot load {self.path}: {e}") from e
         meta_fn = self._symbol(f"{self.name}_metadata", ctypes.c_char_p, [])
         self._last_error = self._symbol(f"{self.name}_last_error", ctypes.c_char_p, [])
         self._release = self._symbol(f"{self.name}_release", None, [ctypes.POINTER(DLTensor)])
