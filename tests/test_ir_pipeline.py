@@ -83,3 +83,9 @@ def test_agc_opt_rejects_text_that_is_not_ir(agc_bin, tmp_path):
     assert proc.returncode == 1
     assert f"{bad}:3: error: unknown op 'frobnicate'" in proc.stderr
     assert "panicked" not in proc.stderr
+
+
+def test_ir_after_a_pass_that_does_not_run_is_a_user_error(agc_bin, tmp_path):
+    proc = _build(agc_bin, tmp_path, "-O0", "--ir-after", "cse")
+    assert proc.returncode == 1
+    assert "pass 'cse' does not run" in proc.stderr

@@ -65,6 +65,9 @@ pub enum PipelineError {
     /// `--emit ir-after` named a pass the pipeline does not have.
     #[error("no pass named '{0}' (passes: {1})")]
     UnknownPass(String, String),
+    /// `--ir-after` named a pass that does not run at this optimisation level.
+    #[error("pass '{0}' does not run at this optimisation level (-O0 runs none)")]
+    NotRun(String),
     /// A pass produced IR the verifier rejects: a bug in that pass.
     #[error("after pass '{pass}': {error}")]
     Verify {
@@ -122,6 +125,13 @@ pub fn run_passes(
     opts: &Options,
 ) -> Result<Report, PipelineError> {
     passes_named(&opts.print_after)?;
+    if let Some(idle) = opts
+        .print_after
+        .iter()
+        .find(|n| !list.iter().any(|p| p.name() == n.as_str()))
+    {
+        return Err(PipelineError::NotRun(idle.clone()));
+    }
     let verify = opts.verify_each || cfg!(debug_assertions);
     if verify {
         check(m, "staging")?;

@@ -40,7 +40,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
     };
     let report = match agc_opt::run(&mut module, &pipeline) {
         Ok(r) => r,
-        Err(e @ agc_opt::PipelineError::UnknownPass(..)) => {
+        Err(e @ (agc_opt::PipelineError::UnknownPass(..) | agc_opt::PipelineError::NotRun(_))) => {
             eprintln!("error: --ir-after: {e}");
             return 1;
         }
