@@ -1,10 +1,13 @@
 //! Calls checked against numpy's own signatures ([`super::numpy_signatures`]):
 //! a keyword numpy does not know, or more positional arguments than it
 //! takes, raises `TypeError` as numpy would, with a suggestion for a near
-//! miss, instead of being staged with the argument ignored.
+//! miss, instead of being staged with the argument ignored. A keyword numpy
+//! knows but agc does not implement (`out=`, `where=`, `initial=`, ...) is
+//! "not supported" unless it has its default value.
 
 use super::args::Args;
 use super::numpy_signatures::{self, Signature};
+use super::value::Value;
 use super::R;
 use crate::diagnostics::Diagnostic;
 
@@ -56,7 +59,31 @@ fn check(func: &str, sig: &Signature, bound: usize, args: &Args) -> R<()> {
         }
         return Err(Diagnostic::raises(args.span, "TypeError", message));
     }
+    for (k, v) in &args.kw {
+        if !sig.name.contains("sort") && !has_default(k, v) {
+            return Err(Diagnostic::unsupported(
+                args.span,
+                format!("{func} with {k}= other than its default is not supported by agc"),
+            ));
+        }
+    }
     Ok(())
+}
+
+/// False for a keyword agc does not implement given a value that changes
+/// the result; true for every other keyword.
+fn has_default(keyword: &str, v: &Value) -> bool {
+    let is_str =
+        |v: &Value, allowed: &[&str]| matches!(v, Value::Str(s) if allowed.contains(&&**s));
+    match keyword {
+        "out" | "initial" | "signature" | "like" | "correction" | "mean" => {
+            matches!(v, Value::None)
+        }
+        "where" | "subok" => matches!(v, Value::Bool(true)),
+        "device" => matches!(v, Value::None) || is_str(v, &["cpu"]),
+        "order" => matches!(v, Value::None) || is_str(v, &["C", "K", "A"]),
+        _ => true,
+    }
 }
 
 /// The candidate within two edits of `word` (the nearest; the first on a tie).
