@@ -258,6 +258,20 @@ impl Function {
         self.body = body;
     }
 
+    /// Every op of region `root` and of the regions nested in it, at any
+    /// depth (an op before the ops of its regions).
+    pub fn ops_within(&self, root: RegionId) -> Vec<OpId> {
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(r) = stack.pop() {
+            for &op in &self.region(r).ops {
+                out.push(op);
+                stack.extend(self.op(op).regions.iter().copied());
+            }
+        }
+        out
+    }
+
     /// Values used inside `regions` (at any depth) but defined outside
     /// them, in value order: what a region op reads from its surroundings.
     pub fn free_values(&self, regions: &[RegionId]) -> Vec<Value> {

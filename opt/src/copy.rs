@@ -110,13 +110,5 @@ impl<'s> Copier<'s> {
 /// Counts the ops reachable from a function's body (nested regions
 /// included): the ops a backend would see.
 pub fn live_ops(f: &Function) -> usize {
-    let mut n = 0;
-    let mut stack = vec![f.body];
-    while let Some(r) = stack.pop() {
-        for &op in &f.region(r).ops {
-            n += 1;
-            stack.extend(f.op(op).regions.iter().copied());
-        }
-    }
-    n
+    f.ops_within(f.body).len()
 }

@@ -16,7 +16,7 @@ fn f64n() -> TensorType {
 #[test]
 fn dead_functions_keeps_what_exports_reach() {
     let mut m = agc_ir::Module::new("t");
-    let unused = add_fn(&mut m, "unused", &[f64n()], |b, p| {
+    add_fn(&mut m, "unused", &[f64n()], |b, p| {
         vec![b.unary(UnaryOp::Exp, p[0])]
     });
     let helper = add_fn(&mut m, "helper", &[f64n()], |b, p| {
@@ -35,7 +35,6 @@ fn dead_functions_keeps_what_exports_reach() {
     let names: Vec<&str> = m.funcs.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["helper", "main"]);
     assert_eq!(m.exports[0].func, FuncId(1));
-    assert!(!before.func(unused).name.is_empty());
     // The call was renamed with its callee: same values.
     let args = vec![agc_ir::interp::T::new(DType::F64, &[2], vec![0.5, -1.0])];
     assert_eq!(

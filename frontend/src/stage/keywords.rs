@@ -60,7 +60,7 @@ fn check(func: &str, sig: &Signature, bound: usize, args: &Args) -> R<()> {
         return Err(Diagnostic::raises(args.span, "TypeError", message));
     }
     for (k, v) in &args.kw {
-        if !sig.name.contains("sort") && !has_default(k, v) {
+        if !has_default(k, v) {
             return Err(Diagnostic::unsupported(
                 args.span,
                 format!("{func} with {k}= other than its default is not supported by agc"),

@@ -37,17 +37,13 @@ impl Pass for Dce {
 /// Marks the ops of `f` that must stay.
 fn needed(f: &Function) -> Vec<bool> {
     let mut needed = vec![false; f.num_ops()];
-    let mut work = Vec::new();
-    let mut regions = vec![f.body];
-    while let Some(r) = regions.pop() {
-        for &op in &f.region(r).ops {
-            let od = f.op(op);
-            regions.extend(od.regions.iter().copied());
-            if effect(f, od) != Effect::Pure {
-                needed[op.index()] = true;
-                work.push(op);
-            }
-        }
+    let mut work: Vec<OpId> = f
+        .ops_within(f.body)
+        .into_iter()
+        .filter(|&op| effect(f, f.op(op)) != Effect::Pure)
+        .collect();
+    for op in &work {
+        needed[op.index()] = true;
     }
     while let Some(op) = work.pop() {
         for v in &f.op(op).operands {

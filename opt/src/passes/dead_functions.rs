@@ -51,14 +51,9 @@ fn reachable(m: &Module) -> Vec<bool> {
             continue;
         }
         let f = m.func(id);
-        let mut regions = vec![f.body];
-        while let Some(r) = regions.pop() {
-            for &op in &f.region(r).ops {
-                let od = f.op(op);
-                if let OpKind::Call { callee: g } | OpKind::MakeCont { func: g } = od.kind {
-                    work.push(g);
-                }
-                regions.extend(od.regions.iter().copied());
+        for op in f.ops_within(f.body) {
+            if let OpKind::Call { callee: g } | OpKind::MakeCont { func: g } = f.op(op).kind {
+                work.push(g);
             }
         }
     }

@@ -42,14 +42,11 @@ pub fn module(
 
 /// The names of the ops of `f` reachable from its body, sorted.
 pub fn op_names(f: &Function) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut stack = vec![f.body];
-    while let Some(r) = stack.pop() {
-        for &op in &f.region(r).ops {
-            names.push(f.op(op).kind.name());
-            stack.extend(f.op(op).regions.iter().copied());
-        }
-    }
+    let mut names: Vec<String> = f
+        .ops_within(f.body)
+        .into_iter()
+        .map(|op| f.op(op).kind.name())
+        .collect();
     names.sort();
     names
 }
