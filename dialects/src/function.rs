@@ -272,6 +272,18 @@ impl Function {
         out
     }
 
+    /// How many operands, over every live op of the function, name each
+    /// value (indexed by [`Value::index`]): the number of uses.
+    pub fn use_counts(&self) -> Vec<u32> {
+        let mut counts = vec![0; self.num_values()];
+        for op in self.ops_within(self.body) {
+            for &v in &self.op(op).operands {
+                counts[v.index()] += 1;
+            }
+        }
+        counts
+    }
+
     /// Values used inside `regions` (at any depth) but defined outside
     /// them, in value order: what a region op reads from its surroundings.
     pub fn free_values(&self, regions: &[RegionId]) -> Vec<Value> {

@@ -61,24 +61,13 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         e.ty(od.operands[1]),
         e.ty(od.results[0]),
     );
-    if a_ty.rank() != 2 || b_ty.rank() != 2 || out_ty.dtype != DType::F32 {
-        return generic(e, od);
-    }
-    let static_flops = [&a_ty.dims[0], &a_ty.dims[1], &b_ty.dims[1]]
-        .iter()
-        .map(|d| d.as_static())
-        .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
-    let thin = [&a_ty.dims[0], &a_ty.dims[1]]
-        .iter()
-        .any(|d| d.as_static().is_some_and(|n| n < GEMM_MIN_EXTENT));
-    match (static_flops, thin) {
-        (_, true) => generic(e, od),
-        (Some(f), false) if f >= GEMM_MIN_FLOPS => {
+    match static_schedule(e, od) {
+        Some(Schedule::Generic) => generic(e, od, None),
+        Some(Schedule::Gemm) => {
             let bp = pack_b(e, od)?;
             gemm(e, od, &bp)
         }
-        (Some(_), false) => generic(e, od),
-        (None, false) => {
+        None => {
             // Run-time sizes: the schedule when the product is big enough.
             let m = e.dim_size(&a_ty.dims[0])?;
             let k = e.dim_size(&a_ty.dims[1])?;
@@ -104,7 +93,7 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
             match kn {
                 Some(f) if f >= GEMM_MIN_FLOPS => {
                     let bp = pack_b(e, od)?;
-                    e.scf_if(&big, &t, |e| gemm(e, od, &bp), |e| generic(e, od))
+                    e.scf_if(&big, &t, |e| gemm(e, od, &bp), |e| generic(e, od, None))
                 }
                 _ => e.scf_if(
                     &big,
@@ -113,11 +102,83 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
                         let bp = pack_b(e, od)?;
                         gemm(e, od, &bp)
                     },
-                    |e| generic(e, od),
+                    |e| generic(e, od, None),
                 ),
             }
         }
     }
+}
+
+/// How a product runs, when its static shapes decide it.
+enum Schedule {
+    /// The generic contraction.
+    Generic,
+    /// The runtime's blocked GEMM.
+    Gemm,
+}
+
+/// The schedule of `od` if the shapes decide it at compile time: the
+/// generic contraction for anything but a 2-D `f32` product, for a thin
+/// product (fewer than [`GEMM_MIN_EXTENT`] rows or depth) and for one
+/// below [`GEMM_MIN_FLOPS`]; the GEMM above it; `None` when run-time sizes
+/// decide.
+fn static_schedule(e: &FnEmitter, od: &OpData) -> Option<Schedule> {
+    let (a_ty, b_ty, out_ty) = (
+        e.ty(od.operands[0]),
+        e.ty(od.operands[1]),
+        e.ty(od.results[0]),
+    );
+    if a_ty.rank() != 2 || b_ty.rank() != 2 || out_ty.dtype != DType::F32 {
+        return Some(Schedule::Generic);
+    }
+    let thin = [&a_ty.dims[0], &a_ty.dims[1]]
+        .iter()
+        .any(|d| d.as_static().is_some_and(|n| n < GEMM_MIN_EXTENT));
+    if thin {
+        return Some(Schedule::Generic);
+    }
+    let static_flops = [&a_ty.dims[0], &a_ty.dims[1], &b_ty.dims[1]]
+        .iter()
+        .map(|d| d.as_static())
+        .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)))?;
+    Some(if static_flops >= GEMM_MIN_FLOPS {
+        Schedule::Gemm
+    } else {
+        Schedule::Generic
+    })
+}
+
+/// The operand of `add` that is a product it can accumulate into the other
+/// operand (see [`accumulate`]): a `matmul` that nothing else reads, of the
+/// add's result type (no broadcasting), with a number dtype, that takes the
+/// generic contraction.
+pub fn accumulated_product(e: &FnEmitter, add: &OpData) -> Option<usize> {
+    let out_ty = e.ty(add.results[0]);
+    if out_ty.dtype == DType::Bool || add.operands.iter().any(|&v| e.ty(v) != out_ty) {
+        return None;
+    }
+    (0..2).find(|&i| {
+        let v = add.operands[i];
+        e.f.def_op(v).is_some_and(|mm| {
+            mm.kind == OpKind::MatMul
+                && e.use_count(v) == 1
+                && matches!(static_schedule(e, mm), Some(Schedule::Generic))
+        })
+    })
+}
+
+/// `acc + A·B` (the `add` of a product, operand `product` of
+/// [`accumulated_product`]) as one contraction whose init is `acc`:
+/// bufferization writes it in `acc`'s buffer when `acc` dies here, so the
+/// sum takes one pass over the result instead of a zero fill, the product
+/// and the add. The product's own zero-initialised contraction, emitted
+/// where the product is, is then dead and canonicalization removes it.
+pub fn accumulate(e: &mut FnEmitter, add: &OpData, product: usize) -> Result<String, BackendError> {
+    let mm =
+        e.f.def_op(add.operands[product])
+            .expect("accumulated_product found a matmul");
+    let acc = e.val(add.operands[1 - product])?;
+    generic(e, mm, Some(&acc))
 }
 
 /// The smallest matmul (in flops, `2·M·N·K`) that takes the blocked GEMM:
@@ -249,8 +310,9 @@ fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     Ok(r)
 }
 
-/// The generic contraction (any rank and dtype).
-fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+/// The generic contraction (any rank and dtype), accumulating into `init`
+/// (a tensor of the result type) when given, else into zeros.
+fn generic(e: &mut FnEmitter, od: &OpData, init: Option<&str>) -> Result<String, BackendError> {
     let (a_ty, b_ty, out_ty) = (
         e.ty(od.operands[0]),
         e.ty(od.operands[1]),
@@ -306,8 +368,10 @@ fn generic(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let a_in = a_src.unwrap_or(od.operands[0]);
     let b_in = b_src.unwrap_or(od.operands[1]);
 
-    let zero = types::scalar_lit(out_ty.dtype, 0.0);
-    let init = e.filled(out_ty, &zero)?;
+    let init = match init {
+        Some(acc) => acc.to_string(),
+        None => e.filled(out_ty, &types::scalar_lit(out_ty.dtype, 0.0))?,
+    };
     let mut iterators = vec!["parallel"; loops];
     iterators[k_dim] = "reduction";
     let spec = GenericSpec {

@@ -62,6 +62,8 @@ pub struct FnEmitter<'f> {
     pub globals: Vec<String>,
     /// The module's continuation functions (for `cont`, `apply`, `cont_outputs`).
     pub conts: std::rc::Rc<super::continuation::ContTable>,
+    /// Uses of each value of `f` ([`Function::use_counts`]).
+    uses: Vec<u32>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -79,7 +81,13 @@ impl<'f> FnEmitter<'f> {
             symbol: String::new(),
             globals: Vec::new(),
             conts: Default::default(),
+            uses: f.use_counts(),
         }
+    }
+
+    /// How many operands in `f` name `v`.
+    pub fn use_count(&self, v: Value) -> u32 {
+        self.uses[v.index()]
     }
 
     /// The 1-based source line of a span, 0 when unknown.

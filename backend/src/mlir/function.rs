@@ -20,7 +20,7 @@ use super::{
     index, layout, pairwise_sum, reduce, result_alias, take, types,
 };
 use crate::BackendError;
-use agc_ir::{Function, Module, OpData, OpId, OpKind, RegionId};
+use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
 use std::rc::Rc;
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
@@ -324,6 +324,10 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Const(data) => constant::constant(e, od, data),
         OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
         OpKind::Dim { axis } => constant::dim(e, od, *axis),
+        OpKind::Binary(BinaryOp::Add) => match contraction::accumulated_product(e, od) {
+            Some(product) => contraction::accumulate(e, od, product),
+            None => elementwise::emit(e, od),
+        },
         OpKind::Fill
         | OpKind::Unary(_)
         | OpKind::Binary(_)

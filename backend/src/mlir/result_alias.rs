@@ -13,19 +13,24 @@
 //! some axis, fills, gathers and scatters, item updates, and the results of
 //! calls, `apply` and `cont_outputs` (fresh buffers by the calling
 //! convention); an `if` result is fresh when each branch yields a fresh
-//! value at its position. Views (reshape, slices, indexing), casts, transposes,
-//! broadcasts and constants may share a buffer (or fold into their operand)
-//! and are never fresh. Two fresh values share a buffer only if CSE merges
-//! them (structural value numbers, [`ValueNumbers`], tell them apart) or, for
-//! `if` results, if some branch yields values that may share one.
+//! value at its position. A *view* (reshape, slice, indexing, transpose,
+//! broadcast, cast, an empty reduction) may share the buffer of its source:
+//! it is followed to its *root*, the first value that is not a view. Two
+//! values may share a buffer when their roots may: the same root, fresh
+//! roots CSE could merge (structural value numbers, [`ValueNumbers`], tell
+//! them apart), `if` results some branch yields such values for, or a root
+//! whose buffer is unknown (a loop result, a concat); a parameter or a
+//! constant never shares with a fresh buffer. A returned view of a
+//! parameter or a constant is cloned for the caller by the deallocation
+//! pipeline, so only a shared *owned* buffer needs the copy.
 
 use agc_ir::{Function, OpId, OpKind, RegionId, Value, ValueDef};
 use std::collections::HashMap;
 
 /// For each result slot of `f` (the operands of its `return`), whether it
-/// may be returned without a copy: the first slot, and fresh values that
-/// share no buffer with an earlier slot returned without a copy (an earlier
-/// slot that is copied gets a buffer of its own, which nothing else holds).
+/// may be returned without a copy: the first slot, and values that share no
+/// buffer with an earlier slot returned without a copy (an earlier slot
+/// that is copied gets a buffer of its own, which nothing else holds).
 pub fn own_buffers(f: &Function) -> Vec<bool> {
     let term = *f
         .region(f.body)
@@ -36,17 +41,15 @@ pub fn own_buffers(f: &Function) -> Vec<bool> {
     let mut vn = ValueNumbers::new(f);
     let mut own: Vec<bool> = Vec::with_capacity(rets.len());
     for (i, &v) in rets.iter().enumerate() {
-        let ok = i == 0
-            || (is_fresh(f, v) && (0..i).all(|j| !own[j] || !may_share(f, rets[j], v, &mut vn)));
+        let ok = i == 0 || (0..i).all(|j| !own[j] || !may_share(f, rets[j], v, &mut vn));
         own.push(ok);
     }
     own
 }
 
-/// Whether `a` and `b` may hold the same buffer: the same value, a value
-/// that is not fresh (a view, a parameter), values CSE could merge, or `if`
-/// results some branch yields such values for.
+/// Whether `a` and `b` may hold the same buffer (see the module doc).
 fn may_share(f: &Function, a: Value, b: Value, vn: &mut ValueNumbers) -> bool {
+    let (a, b) = (root(f, a), root(f, b));
     if a == b {
         return true;
     }
@@ -66,7 +69,46 @@ fn may_share(f: &Function, a: Value, b: Value, vn: &mut ValueNumbers) -> bool {
             .regions
             .iter()
             .any(|&r| may_share(f, a, yielded(f, r, q), vn)),
-        (None, None) => !is_fresh(f, a) || !is_fresh(f, b) || vn.of(a) == vn.of(b),
+        (None, None) => match (is_fresh(f, a), is_fresh(f, b)) {
+            (true, true) => vn.of(a) == vn.of(b),
+            (true, false) => !is_external(f, b),
+            (false, true) => !is_external(f, a),
+            (false, false) => true,
+        },
+    }
+}
+
+/// The value whose buffer `v` may be a view of: `v` itself unless its op
+/// is a view of its first operand (see the module doc), followed
+/// transitively.
+fn root(f: &Function, mut v: Value) -> Value {
+    while let ValueDef::Result { op, .. } = f.value(v).def {
+        let od = f.op(op);
+        let view = match &od.kind {
+            OpKind::Reshape
+            | OpKind::Slice { .. }
+            | OpKind::Transpose { .. }
+            | OpKind::BroadcastTo
+            | OpKind::Cast
+            | OpKind::DynIndex { .. }
+            | OpKind::DynSlice => true,
+            OpKind::Reduce { axes, .. } => axes.is_empty(),
+            _ => false,
+        };
+        if !view {
+            break;
+        }
+        v = od.operands[0];
+    }
+    v
+}
+
+/// Whether `v` is a parameter or a constant: a buffer the function does not
+/// allocate, distinct from every fresh one.
+fn is_external(f: &Function, v: Value) -> bool {
+    match f.value(v).def {
+        ValueDef::Param { .. } => true,
+        ValueDef::Result { op, .. } => matches!(f.op(op).kind, OpKind::Const(_)),
     }
 }
 
@@ -205,15 +247,34 @@ mod tests {
     }
 
     #[test]
-    fn repeated_values_params_and_views_are_copied() {
+    fn repeated_values_and_views_of_returned_buffers_are_copied() {
         let f = function(|f, x| {
             let ty = f.ty(x).clone();
             let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty);
             let flat = Type::Tensor(TensorType::new(DType::F32, vec![Dim::Sym("(B*4)".into())]));
-            let r = op(f, OpKind::Reshape, vec![a], flat);
-            vec![a, a, x, r]
+            let r = op(f, OpKind::Reshape, vec![a], flat.clone());
+            let rx = op(f, OpKind::Reshape, vec![x], flat);
+            // The parameter is the deallocation pipeline's to clone; its
+            // view in a later slot may be the same buffer.
+            vec![a, a, x, r, rx]
         });
-        assert_eq!(own_buffers(&f), vec![true, false, false, false]);
+        assert_eq!(own_buffers(&f), vec![true, false, true, false, false]);
+    }
+
+    #[test]
+    fn a_view_shares_only_with_its_root() {
+        let f = function(|f, x| {
+            let ty = f.ty(x).clone();
+            let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty.clone());
+            let flat = Type::Tensor(TensorType::new(DType::F32, vec![Dim::Sym("(B*4)".into())]));
+            let r = op(f, OpKind::Reshape, vec![a], flat.clone());
+            let m = op(f, OpKind::Binary(BinaryOp::Mul), vec![x, x], ty);
+            let r2 = op(f, OpKind::Reshape, vec![a], flat);
+            // A view of `a` first: `m` has a buffer of its own, the second
+            // view of `a` does not.
+            vec![r, m, r2]
+        });
+        assert_eq!(own_buffers(&f), vec![true, true, false]);
     }
 
     #[test]
@@ -223,10 +284,12 @@ mod tests {
             let a = op(f, OpKind::Binary(BinaryOp::Add), vec![x, x], ty.clone());
             let m = op(f, OpKind::Binary(BinaryOp::Mul), vec![x, x], ty.clone());
             let s = op(f, OpKind::Binary(BinaryOp::Sub), vec![x, x], ty);
-            // a, a again (copied), then m and s: distinct from every slot returned as is.
+            // a, a again (copied), then m and s: distinct from every slot
+            // returned as is; the parameter is cloned by the deallocation
+            // pipeline.
             vec![a, a, m, s, x]
         });
-        assert_eq!(own_buffers(&f), vec![true, false, true, true, false]);
+        assert_eq!(own_buffers(&f), vec![true, false, true, true, true]);
     }
 
     #[test]
