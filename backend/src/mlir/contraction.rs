@@ -413,3 +413,64 @@ fn generic(e: &mut FnEmitter, od: &OpData, init: Option<&str>) -> Result<String,
     })?;
     Ok(r.into_iter().next().unwrap())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::function::emit_function;
+    use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType, Type, Value};
+
+    fn t(dims: &[i64]) -> Type {
+        TensorType::new(DType::F32, dims.iter().map(|&d| Dim::Static(d)).collect()).into()
+    }
+
+    /// `acc + x @ y` (acc `[3,5]`, x `[3,1]`, y `[1,5]`), returning also the
+    /// product when `share` (a second use of it).
+    fn add_of_product(share: bool) -> Function {
+        let params = [("acc", t(&[3, 5])), ("x", t(&[3, 1])), ("y", t(&[1, 5]))];
+        let params: Vec<(String, Type)> = params
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.clone()))
+            .collect();
+        let mut f = Function::new("f", &params, Span::UNKNOWN);
+        let (body, p): (_, Vec<Value>) = (f.body, f.params().to_vec());
+        let op = |f: &mut Function, kind, operands| {
+            f.append_op(
+                body,
+                kind,
+                operands,
+                vec![t(&[3, 5])],
+                vec![],
+                Span::UNKNOWN,
+            )
+            .1[0]
+        };
+        let mm = op(&mut f, OpKind::MatMul, vec![p[1], p[2]]);
+        let sum = op(&mut f, OpKind::Binary(BinaryOp::Add), vec![p[0], mm]);
+        let rets = if share { vec![sum, mm] } else { vec![sum] };
+        f.result_types = rets.iter().map(|&v| f.ty(v).clone()).collect();
+        f.append_op(body, OpKind::Return, rets, vec![], vec![], Span::UNKNOWN);
+        f
+    }
+
+    #[test]
+    fn an_add_of_a_thin_product_accumulates_into_the_other_operand() {
+        let text = emit_function(&add_of_product(false)).unwrap();
+        assert!(text.contains("outs(%arg0 : tensor<3x5xf32>)"), "{text}");
+        let adds = text.lines().filter(|l| l.contains("arith.addf"));
+        assert!(
+            adds.clone().all(|l| l.contains("fastmath<contract")),
+            "only the contractions add: {text}"
+        );
+    }
+
+    #[test]
+    fn a_product_read_twice_is_not_accumulated() {
+        let text = emit_function(&add_of_product(true)).unwrap();
+        assert!(!text.contains("outs(%arg0"), "{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.contains("arith.addf") && !l.contains("fastmath")),
+            "a separate add: {text}"
+        );
+    }
+}
