@@ -10,7 +10,9 @@ exported `value_and_grad` is timed on a balanced tree and on a left chain
 (depth = number of leaves) of each size, next to the same recursion run
 eagerly by autograd and, when it is installed, PyTorch (`loss.backward()`).
 Each reference also gives gradients agc's are checked against (largest\ndifference at most 1e-3 of the largest entry).
-Prints microseconds per call and the ratios (above 1: agc is faster).
+Prints microseconds per call, agc's microseconds per node, the ratios (above 1: agc
+is faster) and, per tree shape, the spread of agc's time per node across the sizes
+(largest ÷ smallest; a gradient whose cost is linear in the work has it near 1).
 `--agc-bin` builds with another compiler binary (to compare versions).
 Nothing is asserted about time: it varies with the machine and its load.
 """
@@ -147,7 +149,8 @@ def main():
         peers = {"autograd": autograd_grad}
         print("(PyTorch is not installed: pip install torch adds its column)")
     print(f"recursive tree net, hidden {h}, float32; microseconds per value_and_grad call (best of 5 batches)")
-    print(f"{'tree':>14} {'agc':>10}" + "".join(f" {p:>10} {p + '/agc':>13}" for p in peers))
+    print(f"{'tree':>14} {'agc':>10} {'agc/node':>9}" + "".join(f" {p:>10} {p + '/agc':>13}" for p in peers))
+    per_node = {"balanced": [], "chain": []}
     for n in [int(s) for s in opts.leaves.split(",")]:
         for shape, (left, right) in (("balanced", balanced(n)), ("chain", chain(n))):
             args = [
@@ -160,7 +163,8 @@ def main():
             ours = lambda: lib.tree_grad(*args)
             line = f"{shape + ' ' + str(n):>14}"
             t_agc = best_time(ours)
-            line += f" {t_agc * 1e6:10.1f}"
+            per_node[shape].append(t_agc / len(left))
+            line += f" {t_agc * 1e6:10.1f} {t_agc * 1e6 / len(left):9.2f}"
             for name, make in peers.items():
                 theirs = make(args)
                 for g, r in zip(ours()[1:], theirs()):
@@ -169,6 +173,8 @@ def main():
                 t = best_time(theirs)
                 line += f" {t * 1e6:10.1f} {t / t_agc:13.2f}"
             print(line, flush=True)
+    for shape, times in per_node.items():
+        print(f"agc time per node, {shape}, largest / smallest across sizes: {max(times) / min(times):.2f}")
 
 
 if __name__ == "__main__":

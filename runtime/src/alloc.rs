@@ -15,12 +15,17 @@
 //! class); a block that does not fit goes back to libc, and a thread's cache is
 //! freed when the thread exits, so memory does not grow with the number of
 //! calls.
+//!
+//! Blocks come from `malloc`, over-allocated by [`HEADER`] bytes and aligned
+//! by hand: `posix_memalign` splits a larger chunk and frees its ends, and
+//! with the thousands of small buffers a deep recursion keeps alive the
+//! heap's fragments cost more than the work (`unlink_chunk`, consolidation).
 
 use std::cell::RefCell;
 use std::ffi::c_void;
 
 extern "C" {
-    fn posix_memalign(out: *mut *mut c_void, align: usize, size: usize) -> i32;
+    fn malloc(size: usize) -> *mut c_void;
     fn free(p: *mut c_void);
 }
 
@@ -28,8 +33,10 @@ extern "C" {
 pub const CACHE_BYTES: usize = 64 << 20;
 /// Freed blocks of one size class one thread keeps at most.
 pub const BLOCKS_PER_CLASS: usize = 16;
-/// Bytes before each payload: the block's class (`u64` at `payload - 16`);
-/// also the payload's alignment.
+/// The payload's alignment, and the bytes a block holds beyond its payload:
+/// the payload starts 16 to 64 bytes into the `malloc`ed block (which is
+/// 16-byte aligned), after the block's class (`u64` at `payload - 16`) and
+/// its `malloc` address (at `payload - 8`).
 const HEADER: usize = 64;
 /// The class of a block that is never cached.
 const UNCACHED: u64 = u64::MAX;
@@ -56,7 +63,7 @@ fn class_of(n: usize) -> Option<(usize, usize)> {
     (index < NCLASSES).then_some((index, (1 << p) + q * quarter))
 }
 
-/// One thread's freed blocks (base addresses, each `HEADER` before its payload).
+/// One thread's freed blocks (their payloads), by class.
 struct Cache {
     free: Vec<Vec<usize>>,
     bytes: usize,
@@ -64,9 +71,9 @@ struct Cache {
 
 impl Drop for Cache {
     fn drop(&mut self) {
-        for base in self.free.iter().flatten() {
-            // SAFETY: blocks from posix_memalign, owned by the cache alone.
-            unsafe { free(*base as *mut c_void) };
+        for &payload in self.free.iter().flatten() {
+            // SAFETY: payloads of blocks owned by the cache alone.
+            unsafe { free(base_of(payload)) };
         }
     }
 }
@@ -95,14 +102,14 @@ pub fn allocate(size: usize) -> *mut c_void {
         let reused = CACHE
             .try_with(|cache| {
                 let mut cache = cache.try_borrow_mut().ok()?;
-                let base = cache.free.get_mut(c)?.pop()?;
+                let payload = cache.free.get_mut(c)?.pop()?;
                 cache.bytes -= class_bytes(c);
-                Some(base)
+                Some(payload)
             })
             .ok()
             .flatten();
-        if let Some(base) = reused {
-            return (base + HEADER) as *mut c_void;
+        if let Some(payload) = reused {
+            return payload as *mut c_void;
         }
     }
     let (tag, bytes) = match class {
@@ -112,15 +119,29 @@ pub fn allocate(size: usize) -> *mut c_void {
     let Some(total) = bytes.checked_add(HEADER) else {
         return std::ptr::null_mut();
     };
-    let mut base = std::ptr::null_mut();
-    // SAFETY: a plain aligned allocation into a local out-pointer.
-    if unsafe { posix_memalign(&mut base, HEADER, total) } != 0 || base.is_null() {
+    // SAFETY: a plain allocation.
+    let base = unsafe { malloc(total) };
+    if base.is_null() {
         return std::ptr::null_mut();
     }
-    let payload = (base as usize + HEADER) as *mut c_void;
-    // SAFETY: the header lies inside the block just allocated.
-    unsafe { *((payload as usize - 16) as *mut u64) = tag };
-    payload
+    // malloc's 16-byte alignment puts this 16 to 64 bytes into the block,
+    // leaving at least `bytes` after it.
+    let payload = (base as usize + 16).next_multiple_of(HEADER);
+    // SAFETY: both header words lie inside the block just allocated.
+    unsafe {
+        *((payload - 16) as *mut u64) = tag;
+        *((payload - 8) as *mut usize) = base as usize;
+    }
+    payload as *mut c_void
+}
+
+/// The `malloc` address of the block holding `payload`.
+///
+/// # Safety
+/// `payload` is a live payload returned by [`allocate`].
+unsafe fn base_of(payload: usize) -> *mut c_void {
+    // SAFETY: the header word written by `allocate` (caller contract).
+    unsafe { *((payload - 8) as *const usize) as *mut c_void }
 }
 
 /// Frees a payload from [`allocate`] (NULL is ignored): into this thread's
@@ -132,7 +153,6 @@ pub unsafe fn release(p: *mut c_void) {
     if p.is_null() {
         return;
     }
-    let base = p as usize - HEADER;
     // SAFETY: the header written by `allocate` (caller contract).
     let tag = unsafe { *((p as usize - 16) as *const u64) };
     if tag != UNCACHED {
@@ -152,7 +172,7 @@ pub unsafe fn release(p: *mut c_void) {
                 if cache.free[c].len() >= BLOCKS_PER_CLASS {
                     return false;
                 }
-                cache.free[c].push(base);
+                cache.free[c].push(p as usize);
                 cache.bytes += bytes;
                 true
             })
@@ -161,8 +181,8 @@ pub unsafe fn release(p: *mut c_void) {
             return;
         }
     }
-    // SAFETY: the block's base, from posix_memalign.
-    unsafe { free(base as *mut c_void) };
+    // SAFETY: a live payload (caller contract); its block from malloc.
+    unsafe { free(base_of(p as usize)) };
 }
 
 /// `memref.alloc` in generated code: `size` bytes.
