@@ -190,3 +190,28 @@ def test_a_call_in_a_loop_body_runs_once_and_differentiates(agc_bin, tmp_path):
     value, dx = lib.g(x, np.int64(m), np.int64(n))
     np.testing.assert_allclose(value, m * np.sum(x**n), rtol=1e-12)
     np.testing.assert_allclose(dx, m * n * x ** (n - 1), rtol=1e-12)
+
+
+def test_adjoints_of_slices_of_one_value_merge_into_one_concatenation(agc_bin, tmp_path):
+    """Four gate slices of one product: their zero-padded adjoints are one concatenation of the
+    four pieces, not four padded buffers added together (the gradient itself is checked against
+    autograd by tests/grad_models/lstm_cell.py). The staged IR keeps the partial merges, which
+    are dead once the last one is made (the pipeline's DCE removes them)."""
+    ir = build_ir(agc_bin, tmp_path, "gate_slices", """
+        import agc
+        import agc.numpy as np
+
+        def loss(w, x):
+            g = x @ w
+            i, f, c, o = g[:, :2], g[:, 2:4], g[:, 4:6], g[:, 6:]
+            return np.sum(np.tanh(i) * f + np.tanh(c) * o)
+
+        @agc.export
+        def gr(w: agc.f32[3, 8], x: agc.f32[4, 3]):
+            return agc.grad(loss)(w, x)
+    """)
+    text = "\n".join(generated(functions(ir)).values())
+    concats = [rest for op, rest in ops_of(text) if op == "concat"]
+    assert any(c.split("{")[0].count("%") == 4 for c in concats), concats
+    adds_of_f32_4x8 = [rest for op, rest in ops_of(text) if op == "add" and rest.endswith(": f32[4,8]")]
+    assert adds_of_f32_4x8 == [], adds_of_f32_4x8

@@ -59,7 +59,9 @@
 //!   program, which the function it was passed to adds its own
 //!   contributions to and returns (Lantern's mutable cells, passed along);
 //!   the adjoint of a gather is kept as rows and added in place. A table
-//!   gathered at every node of a recursion has one adjoint buffer.
+//!   gathered at every node of a recursion has one adjoint buffer. The
+//!   zero-padded adjoints of slices of one value are merged into one
+//!   concatenation ([`padded`]) instead of added.
 //! - **Activity** ([`activity`]): only *active* values carry adjoints:
 //!   floats that depend on a differentiated parameter and that the
 //!   differentiated result depends on. Every function is generated per
@@ -89,6 +91,7 @@ pub(crate) mod cps;
 pub(crate) mod dim_witness;
 pub(crate) mod direct;
 pub(crate) mod functions;
+pub(crate) mod padded;
 pub(crate) mod reverse;
 pub(crate) mod sparse;
 pub(crate) mod top;

@@ -81,11 +81,15 @@ impl Adj {
         }
     }
 
-    /// The adjoint plus `c`: dense sums are `add`s; rows are added in
-    /// place into a dense adjoint, or kept.
+    /// The adjoint plus `c`: dense sums are `add`s (or one concatenation,
+    /// for zero-padded pieces: [`super::padded`]); rows are added in place
+    /// into a dense adjoint, or kept.
     pub fn add(self, c: Contribution, b: &mut Builder) -> BResult<Adj> {
         Ok(match (self, c) {
-            (Adj::Dense(p), Contribution::Dense(g)) => Adj::Dense(b.add(p, g)?),
+            (Adj::Dense(p), Contribution::Dense(g)) => match super::padded::add(b, p, g) {
+                Some(merged) => Adj::Dense(merged),
+                None => Adj::Dense(b.add(p, g)?),
+            },
             (Adj::Dense(p), Contribution::Rows(r)) => Adj::Dense(r.add_into(b, p)),
             (Adj::Rows(rs), Contribution::Dense(g)) => Adj::Dense(add_all(b, &rs, g)),
             (Adj::Rows(mut rs), Contribution::Rows(r)) => {
