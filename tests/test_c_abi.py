@@ -208,3 +208,19 @@ def test_shared_library_has_its_soname(lib_dir):
     assert readelf, "readelf (binutils) is needed"
     proc = run([readelf, "-d", lib_dir / "libcabi.so"])
     assert re.search(r"\(SONAME\)\s+Library soname: \[libcabi\.so\]", proc.stdout), proc.stdout
+
+
+@pytest.mark.parametrize("language", ["c11", "c++17"])
+def test_parameters_with_reserved_names_get_a_header_that_compiles(builds, exe_dir, language):
+    """errno, NULL, _Bool, DLTensor, int32_t, ...: renamed in the header, which compiles after the
+    standard headers that define them."""
+    lib = builds.get(C_DIR / "reserved_names.py").parent
+    header = (lib / "reserved_names.h").read_text()
+    for name in ("NULL_", "errno_", "DLTensor_", "p_Bool", "p_Atomic", "int32_t_", "AGC_STATUS_OK_", "int_"):
+        assert re.search(rf"const DLTensor\* {name}\b", header), f"no parameter {name} in:\n{header}"
+    is_cpp = language.startswith("c++")
+    compiler = shutil.which("c++" if is_cpp else "cc")
+    cmd = [compiler, f"-std={language}", "-x", "c++" if is_cpp else "c", "-Wall", "-Wextra", "-Werror", "-pedantic",
+           f"-I{lib}", "-c", str(C_DIR / "reserved_names.c"), "-o", str(exe_dir / f"reserved_{language}.o")]
+    proc = run(cmd)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"

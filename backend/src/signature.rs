@@ -125,8 +125,89 @@ const KEYWORDS: &[&str] = &[
     "while",
 ];
 
-/// The C name of a Python parameter: non-identifier characters become `_`,
-/// and a C/C++ keyword gets a trailing `_`.
+/// Names a parameter may not take in the header besides the keywords: the
+/// macros and types of the headers a C or C++ file commonly includes before
+/// or with ours, and the header's own types and enumerators (names starting
+/// with [`HEADER_PREFIXES`] are the header's too).
+const STANDARD_NAMES: &[&str] = &[
+    "NULL",
+    "errno",
+    "assert",
+    "EOF",
+    "stdin",
+    "stdout",
+    "stderr",
+    "offsetof",
+    "va_list",
+    "size_t",
+    "ptrdiff_t",
+    "max_align_t",
+    "wchar_t",
+    "nullptr_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "intptr_t",
+    "uintptr_t",
+    "intmax_t",
+    "uintmax_t",
+    "alignas",
+    "alignof",
+    "static_assert",
+    "thread_local",
+    "noreturn",
+    "complex",
+    "imaginary",
+    "I",
+    "and",
+    "and_eq",
+    "bitand",
+    "bitor",
+    "compl",
+    "not",
+    "not_eq",
+    "or",
+    "or_eq",
+    "xor",
+    "xor_eq",
+    "constexpr",
+    "decltype",
+    "noexcept",
+    "nullptr",
+    "typeof",
+    "export",
+    "concept",
+    "requires",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "consteval",
+    "constinit",
+    "dynamic_cast",
+    "static_cast",
+    "reinterpret_cast",
+    "const_cast",
+    "typeid",
+    "asm",
+    "wchar_t",
+];
+
+/// Prefixes of the names the generated header defines (`DLTensor`,
+/// `kDLFloat`, `AGC_STATUS_OK`, ...).
+const HEADER_PREFIXES: &[&str] = &["DL", "kDL", "AGC_"];
+
+/// The C name of a Python parameter: non-identifier characters become `_`;
+/// an identifier C reserves (`_` and a capital or a second `_`: `_Bool`,
+/// `__x`) gets a leading `p`; a C/C++ keyword, a standard name (`NULL`,
+/// `errno`, `int32_t`, ...) or one of the header's own gets a trailing `_`.
 pub fn c_param_name(name: &str) -> String {
     let mut s: String = name
         .chars()
@@ -141,7 +222,18 @@ pub fn c_param_name(name: &str) -> String {
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, '_');
     }
-    if KEYWORDS.contains(&s.as_str()) {
+    let mut rest = s.chars().skip(1);
+    if s.starts_with('_')
+        && rest
+            .next()
+            .is_some_and(|c| c == '_' || c.is_ascii_uppercase())
+    {
+        s.insert(0, 'p');
+    }
+    if KEYWORDS.contains(&s.as_str())
+        || STANDARD_NAMES.contains(&s.as_str())
+        || HEADER_PREFIXES.iter().any(|p| s.starts_with(p))
+    {
         s.push('_');
     }
     s
@@ -309,6 +401,13 @@ pub(crate) mod tests {
     #[test]
     fn names_are_c_safe_and_unique() {
         assert_eq!(c_param_name("int"), "int_");
+        assert_eq!(c_param_name("_Bool"), "p_Bool");
+        assert_eq!(c_param_name("__x"), "p__x");
+        assert_eq!(c_param_name("_x"), "_x");
+        assert_eq!(c_param_name("NULL"), "NULL_");
+        assert_eq!(c_param_name("errno"), "errno_");
+        assert_eq!(c_param_name("DLTensor"), "DLTensor_");
+        assert_eq!(c_param_name("AGC_STATUS_OK"), "AGC_STATUS_OK_");
         assert_eq!(c_param_name("x"), "x");
         let mut sigs = signatures(&add_bias_module(), "demo").unwrap();
         sigs[0].params[1].name = "out0".into();

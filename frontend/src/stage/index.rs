@@ -353,6 +353,13 @@ impl Stager {
     }
 }
 
+/// Whether `s` may name a symbolic dim: `[A-Za-z][A-Za-z0-9_]*`.
+fn is_dim_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `agc.f32[d0, d1, ...]`: ints are static dims, strings symbolic ones.
 fn spec(dtype: agc_ir::DType, index: &Value, span: Span) -> R<Value> {
     let items: Vec<Value> = match index {
@@ -363,7 +370,15 @@ fn spec(dtype: agc_ir::DType, index: &Value, span: Span) -> R<Value> {
         .iter()
         .map(|v| match v {
             Value::Int(n) if *n >= 0 => Ok(Dim::Static(*n)),
-            Value::Str(s) if !s.is_empty() && !s.starts_with('_') => Ok(Dim::Sym(s.to_string())),
+            Value::Str(s) if is_dim_name(s) => Ok(Dim::Sym(s.to_string())),
+            Value::Str(s) => Err(Diagnostic::error(
+                span,
+                format!(
+                    "a symbolic dim must be a name of ASCII letters, digits and '_' that starts \
+                     with a letter (it names the size in the C header and the metadata), got {}",
+                    pyops::py_repr(&Value::Str(s.clone()))
+                ),
+            )),
             other => Err(Diagnostic::error(
                 span,
                 format!(

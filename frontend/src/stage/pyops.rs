@@ -75,6 +75,37 @@ pub fn py_str(v: &Value) -> String {
     }
 }
 
+/// CPython's `repr` of a `str`: single quotes unless the text holds `'`
+/// and no `"`, with `\\`, the quote, `\t`, `\n`, `\r` and other control
+/// characters escaped.
+fn str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
 /// Python's `repr(v)`.
 pub fn py_repr(v: &Value) -> String {
     let seq = |items: &[Value]| items.iter().map(py_repr).collect::<Vec<_>>().join(", ");
@@ -83,7 +114,7 @@ pub fn py_repr(v: &Value) -> String {
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
         Value::Float(f) => format_float(*f),
-        Value::Str(s) => format!("'{s}'"),
+        Value::Str(s) => str_repr(s),
         Value::Tuple(t) if t.len() == 1 => format!("({},)", py_repr(&t[0])),
         Value::Tuple(t) => format!("({})", seq(t)),
         Value::List(l) => format!("[{}]", seq(&l.borrow())),
