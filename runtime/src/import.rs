@@ -112,6 +112,11 @@ fn import_one(
     };
     let ndim =
         usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
+    let dims = p.dims();
+    if ndim != dims.len() {
+        // The shape array is not read: with a wrong ndim its length is unknown.
+        return Err(format!("{}, got a tensor of ndim {ndim}", expected()));
+    }
     if ndim > 0 && t.shape.is_null() {
         return Err(format!(
             "parameter '{pname}' has ndim {ndim} but a NULL shape array"
@@ -126,12 +131,11 @@ fn import_one(
             dtype_string(t.dtype)
         )
     };
-    let dims = p.dims();
     let static_ok = dims
         .iter()
         .zip(shape)
         .all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
-    if ndim != dims.len() || !dtype_matches(p.dtype(), t.dtype) || !static_ok {
+    if !dtype_matches(p.dtype(), t.dtype) || !static_ok {
         return Err(format!("{}, {}", expected(), got()));
     }
     for (&d, &s) in dims.iter().zip(shape) {

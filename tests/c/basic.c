@@ -74,6 +74,19 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  /* ndim 0x7fffffff with a 2-entry shape array: rejected without reading past the array. */
+  {
+    int64_t shape2[2] = {B, 4};
+    DLTensor huge = make_tensor(x, 2, shape2, 2, 32);
+    huge.ndim = 0x7fffffff;
+    y = idx = NULL;
+    status = cabi_affine(&huge, &tw, &tb, &y, &idx);
+    printf("ERROR %d %s\n", status, cabi_last_error());
+    if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
+      printf("FAILED huge ndim accepted\n");
+      return 1;
+    }
+  }
   free(x);
   printf("DONE\n");
   return 0;
