@@ -10,6 +10,11 @@ use crate::error::{begin_call, fail, Status};
 use crate::spec::{slice, tuple_string, FuncSpec};
 use std::ffi::c_void;
 
+/// The largest `ndim` of a tensor of the wrong rank whose shape is shown in
+/// the error (DLPack tensors have at most a few dozen dims; a larger `ndim`
+/// is a corrupt tensor whose shape array is not read).
+const MAX_SHOWN_NDIM: usize = 64;
+
 /// Words in the memref descriptor of a rank-`rank` tensor.
 pub fn descriptor_words(rank: usize) -> usize {
     3 + 2 * rank
@@ -113,8 +118,9 @@ fn import_one(
     let ndim =
         usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
     let dims = p.dims();
-    if ndim != dims.len() {
-        // The shape array is not read: with a wrong ndim its length is unknown.
+    if ndim != dims.len() && ndim > MAX_SHOWN_NDIM {
+        // The shape array is not read: no tensor has that many dims, and
+        // its length is unknown.
         return Err(format!("{}, got a tensor of ndim {ndim}", expected()));
     }
     if ndim > 0 && t.shape.is_null() {
@@ -135,7 +141,7 @@ fn import_one(
         .iter()
         .zip(shape)
         .all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
-    if !dtype_matches(p.dtype(), t.dtype) || !static_ok {
+    if ndim != dims.len() || !dtype_matches(p.dtype(), t.dtype) || !static_ok {
         return Err(format!("{}, {}", expected(), got()));
     }
     for (&d, &s) in dims.iter().zip(shape) {
