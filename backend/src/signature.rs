@@ -197,7 +197,6 @@ const STANDARD_NAMES: &[&str] = &[
     "const_cast",
     "typeid",
     "asm",
-    "wchar_t",
 ];
 
 /// Prefixes of the names the generated header defines (`DLTensor`,
@@ -222,10 +221,9 @@ pub fn c_param_name(name: &str) -> String {
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, '_');
     }
-    let mut rest = s.chars().skip(1);
     if s.starts_with('_')
-        && rest
-            .next()
+        && s.chars()
+            .nth(1)
             .is_some_and(|c| c == '_' || c.is_ascii_uppercase())
     {
         s.insert(0, 'p');

@@ -10,10 +10,9 @@ use crate::error::{begin_call, fail, Status};
 use crate::spec::{slice, tuple_string, FuncSpec};
 use std::ffi::c_void;
 
-/// The largest `ndim` of a tensor of the wrong rank whose shape is shown in
-/// the error (DLPack tensors have at most a few dozen dims; a larger `ndim`
-/// is a corrupt tensor whose shape array is not read).
-const MAX_SHOWN_NDIM: usize = 64;
+/// The largest `ndim` a tensor may have (numpy's limit): a larger one is a
+/// corrupt tensor, whose shape array is not read.
+const MAX_NDIM: usize = 64;
 
 /// Words in the memref descriptor of a rank-`rank` tensor.
 pub fn descriptor_words(rank: usize) -> usize {
@@ -117,10 +116,7 @@ fn import_one(
     };
     let ndim =
         usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
-    let dims = p.dims();
-    if ndim != dims.len() && ndim > MAX_SHOWN_NDIM {
-        // The shape array is not read: no tensor has that many dims, and
-        // its length is unknown.
+    if ndim > MAX_NDIM {
         return Err(format!("{}, got a tensor of ndim {ndim}", expected()));
     }
     if ndim > 0 && t.shape.is_null() {
@@ -137,6 +133,7 @@ fn import_one(
             dtype_string(t.dtype)
         )
     };
+    let dims = p.dims();
     let static_ok = dims
         .iter()
         .zip(shape)

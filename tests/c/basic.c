@@ -1,5 +1,6 @@
 /* Calls the cabi library from C: good calls (plain, with byte_offset, with explicit compact
- * strides), a 0-d result, and a bad-shape call that must fail with a message.
+ * strides), a 0-d result, and bad calls (a wrong shape, an absurd ndim) that must fail with a
+ * message.
  * Usage: basic [B]   (prints RESULT/ERROR lines that the pytest compares with numpy) */
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,19 @@
 static int fail(const char* what, int status) {
   printf("FAILED %s status %d: %s\n", what, status, cabi_last_error());
   return 1;
+}
+
+/* affine with a bad x: must fail with AGC_STATUS_INVALID_ARGUMENT and a message (printed as an
+ * ERROR line), leaving the results NULL. Returns 0 when it does. */
+static int rejects(const char* what, DLTensor* bad, DLTensor* tw, DLTensor* tb) {
+  DLTensor *y = NULL, *idx = NULL;
+  int status = cabi_affine(bad, tw, tb, &y, &idx);
+  printf("ERROR %d %s\n", status, cabi_last_error());
+  if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
+    printf("FAILED %s accepted\n", what);
+    return 1;
+  }
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -62,31 +76,14 @@ int main(int argc, char** argv) {
     cabi_release(idx);
   }
 
-  /* x with 5 columns instead of 4: a non-zero status and a message, results left NULL. */
-  {
-    int64_t bad_shape[2] = {B, 5};
-    DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);
-    y = idx = NULL;
-    status = cabi_affine(&bad, &tw, &tb, &y, &idx);
-    printf("ERROR %d %s\n", status, cabi_last_error());
-    if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
-      printf("FAILED bad shape accepted\n");
-      return 1;
-    }
-  }
+  /* x with 5 columns instead of 4. */
+  int64_t bad_shape[2] = {B, 5};
+  DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);
+  if (rejects("bad shape", &bad, &tw, &tb)) return 1;
   /* ndim 0x7fffffff with a 2-entry shape array: rejected without reading past the array. */
-  {
-    int64_t shape2[2] = {B, 4};
-    DLTensor huge = make_tensor(x, 2, shape2, 2, 32);
-    huge.ndim = 0x7fffffff;
-    y = idx = NULL;
-    status = cabi_affine(&huge, &tw, &tb, &y, &idx);
-    printf("ERROR %d %s\n", status, cabi_last_error());
-    if (status != AGC_STATUS_INVALID_ARGUMENT || y != NULL || idx != NULL) {
-      printf("FAILED huge ndim accepted\n");
-      return 1;
-    }
-  }
+  DLTensor huge = tx;
+  huge.ndim = 0x7fffffff;
+  if (rejects("huge ndim", &huge, &tw, &tb)) return 1;
   free(x);
   printf("DONE\n");
   return 0;

@@ -148,36 +148,34 @@ fn static_schedule(e: &FnEmitter, od: &OpData) -> Option<Schedule> {
     })
 }
 
-/// The operand of `add` that is a product it can accumulate into the other
-/// operand (see [`accumulate`]): a `matmul` that nothing else reads, of the
-/// add's result type (no broadcasting), with a number dtype, that takes the
-/// generic contraction.
-pub fn accumulated_product(e: &FnEmitter, add: &OpData) -> Option<usize> {
+/// The product `add` can accumulate into its other operand (see
+/// [`accumulate`]), and that operand: a `matmul` that nothing else reads, of
+/// the add's result type (no broadcasting), with a number dtype, that takes
+/// the generic contraction.
+pub fn accumulated_product<'f>(e: &FnEmitter<'f>, add: &OpData) -> Option<(&'f OpData, Value)> {
     let out_ty = e.ty(add.results[0]);
     if out_ty.dtype == DType::Bool || add.operands.iter().any(|&v| e.ty(v) != out_ty) {
         return None;
     }
-    (0..2).find(|&i| {
+    let f: &'f Function = e.f;
+    (0..2).find_map(|i| {
         let v = add.operands[i];
-        e.f.def_op(v).is_some_and(|mm| {
-            mm.kind == OpKind::MatMul
-                && e.use_count(v) == 1
-                && matches!(static_schedule(e, mm), Some(Schedule::Generic))
-        })
+        let mm = f.def_op(v)?;
+        (mm.kind == OpKind::MatMul
+            && e.use_count(v) == 1
+            && matches!(static_schedule(e, mm), Some(Schedule::Generic)))
+        .then_some((mm, add.operands[1 - i]))
     })
 }
 
-/// `acc + A·B` (the `add` of a product, operand `product` of
+/// `acc + A·B` (the product `mm` and the accumulator `acc` of
 /// [`accumulated_product`]) as one contraction whose init is `acc`:
 /// bufferization writes it in `acc`'s buffer when `acc` dies here, so the
 /// sum takes one pass over the result instead of a zero fill, the product
 /// and the add. The product's own zero-initialised contraction, emitted
 /// where the product is, is then dead and canonicalization removes it.
-pub fn accumulate(e: &mut FnEmitter, add: &OpData, product: usize) -> Result<String, BackendError> {
-    let mm =
-        e.f.def_op(add.operands[product])
-            .expect("accumulated_product found a matmul");
-    let acc = e.val(add.operands[1 - product])?;
+pub fn accumulate(e: &mut FnEmitter, mm: &OpData, acc: Value) -> Result<String, BackendError> {
+    let acc = e.val(acc)?;
     generic(e, mm, Some(&acc))
 }
 

@@ -325,7 +325,7 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
         OpKind::Dim { axis } => constant::dim(e, od, *axis),
         OpKind::Binary(BinaryOp::Add) => match contraction::accumulated_product(e, od) {
-            Some(product) => contraction::accumulate(e, od, product),
+            Some((product, acc)) => contraction::accumulate(e, product, acc),
             None => elementwise::emit(e, od),
         },
         OpKind::Fill
