@@ -23,6 +23,9 @@ pub enum BackendError {
     /// An IR construct this backend does not lower yet.
     #[error("unsupported in the backend: {0}")]
     Unsupported(String),
+    /// A weight file cannot be read or no longer matches the model (exit 1).
+    #[error("weights: {0}")]
+    Weights(String),
     /// File system trouble in the temporary build directory.
     #[error("I/O: {0}")]
     Io(#[from] std::io::Error),

@@ -102,6 +102,7 @@ pub fn build_with_kernels(
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
     let host = llvm::host_module(&ctx, name, &sigs, &metadata::metadata_json(name, &sigs))?;
+    llvm::weights::define(&ctx, &host, m)?;
     let compiled = object::compile(
         host,
         kernels,

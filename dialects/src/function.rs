@@ -9,7 +9,7 @@
 use crate::entities::{FuncId, OpId, RegionId, Value};
 use crate::ops::OpKind;
 use crate::span::Span;
-use crate::types::Type;
+use crate::types::{TensorType, Type};
 
 /// Where a value comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -360,6 +360,20 @@ pub struct Module {
     /// Byte offset of the start of each line of the model's source, so that
     /// spans can be turned into line numbers (e.g. in run-time error messages).
     pub line_starts: Vec<u32>,
+    /// The tensors of weight files the module reads (`agc.weights`), indexed
+    /// by [`crate::OpKind::Weight`].
+    pub weights: Vec<WeightDecl>,
+}
+
+/// A tensor of a weight file: where its data is and its type.
+#[derive(Clone, PartialEq, Debug)]
+pub struct WeightDecl {
+    /// The weight file (absolute).
+    pub file: std::path::PathBuf,
+    /// The tensor's name in the file.
+    pub key: String,
+    /// Its dtype and (static) shape.
+    pub ty: TensorType,
 }
 
 impl Module {
@@ -370,6 +384,7 @@ impl Module {
             funcs: Vec::new(),
             exports: Vec::new(),
             line_starts: Vec::new(),
+            weights: Vec::new(),
         }
     }
 

@@ -241,6 +241,9 @@ impl ConstData {
 pub enum OpKind {
     /// A literal tensor; the result type gives dtype and (static) shape.
     Const(ConstData),
+    /// Weight `k` of the module ([`crate::Module::weights`]): a constant
+    /// whose data lives in a weight file, not in the IR.
+    Weight(u32),
     /// Broadcasts a rank-0 operand to the result type's shape (`np.full`).
     /// Optional further operands are rank-0 `i64` sizes of the result's first
     /// symbolic dims, in order, for sizes computed at run time (the other
@@ -526,6 +529,7 @@ impl OpKind {
     pub fn name(&self) -> String {
         match self {
             OpKind::Const(_) => "const".into(),
+            OpKind::Weight(_) => "weight".into(),
             OpKind::Fill => "fill".into(),
             OpKind::Unary(u) => u.name().into(),
             OpKind::Binary(b) => b.name().into(),

@@ -21,6 +21,15 @@ pub fn print_module(m: &Module) -> String {
     for e in &m.exports {
         let _ = writeln!(out, "  export @{} = {}", e.c_name, m.func(e.func).name);
     }
+    for (k, w) in m.weights.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  // weight {k}: {:?} of {} : {}",
+            w.key,
+            w.file.display(),
+            w.ty
+        );
+    }
     for f in &m.funcs {
         out.push_str(&print_function(f));
     }
@@ -106,6 +115,7 @@ fn attributes(kind: &OpKind) -> Option<String> {
             format!("axis={axis}")
         }
         OpKind::Dim { axis } => format!("axis={axis}"),
+        OpKind::Weight(k) => format!("index={k}"),
         OpKind::Iota { start, step } => format!("start={start}, step={step}"),
         OpKind::Call { callee } => format!("callee={callee}"),
         OpKind::MakeCont { func } => format!("func={func}"),

@@ -428,6 +428,12 @@ impl Verifier<'_> {
                     return Err(self.err(Some(op), "constant element count differs from its type"));
                 }
             }
+            OpKind::Weight(_) => {
+                arity(0)?;
+                if outs[0].static_numel().is_none() {
+                    return Err(self.err(Some(op), "a weight has a static shape"));
+                }
+            }
             OpKind::Fill => {
                 let syms = outs.first().map_or(0, |t| {
                     t.dims.iter().filter(|d| matches!(d, Dim::Sym(_))).count()

@@ -20,6 +20,7 @@
 mod api;
 mod entry;
 mod spec;
+pub mod weights;
 
 use crate::signature::ExportSig;
 use crate::BackendError;

@@ -17,7 +17,7 @@ use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
     capture_lifetime, checks, constant, contraction, control, counted_loop, elementwise, gather,
-    index, layout, pairwise_sum, reduce, result_alias, take, types,
+    index, layout, pairwise_sum, reduce, result_alias, take, types, weight,
 };
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
@@ -60,6 +60,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
             out.push_str(&control::buffer_call_decl(&callees[i], f));
         }
     }
+    out.push_str(&weight::declarations(m));
     out.push_str(RUNTIME_DECLS);
     out.push_str(pairwise_sum::RUNTIME_DECLS);
     out.push_str(contraction::RUNTIME_DECLS);
@@ -322,6 +323,7 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
         OpKind::Apply => return continuation::apply(e, od),
         OpKind::ContOutputs => return continuation::outputs(e, od),
         OpKind::Const(data) => constant::constant(e, od, data),
+        OpKind::Weight(k) => Ok(weight::weight(e, od, *k)),
         OpKind::Iota { start, step } => constant::iota(e, od, *start, *step),
         OpKind::Dim { axis } => constant::dim(e, od, *axis),
         OpKind::Binary(BinaryOp::Add) => match contraction::accumulated_product(e, od) {

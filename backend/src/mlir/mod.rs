@@ -107,6 +107,7 @@ mod result_alias;
 mod scalar;
 mod take;
 mod types;
+pub mod weight;
 
 pub use function::{emit_module, function_symbols, makes_calls, IMPL_PREFIX};
 pub use pipeline::lower_to_llvm;

@@ -323,6 +323,7 @@ impl<'m> Frame<'m> {
                 };
                 one(T::new(out_dtype.unwrap(), &shape, v))
             }
+            OpKind::Weight(k) => Err(format!("weight {k}: the interpreter has no weight data")),
             OpKind::Fill => {
                 let shape = self.shape_of(results[0])?;
                 let n = shape.iter().product();

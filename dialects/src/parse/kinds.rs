@@ -78,6 +78,7 @@ pub fn kind(name: &str, attrs: &str, results: &[Type]) -> Scan<OpKind> {
     Ok(match name {
         "const" => OpKind::Const(constant(attrs, results)?),
         "fill" => OpKind::Fill,
+        "weight" => OpKind::Weight(num(&a()?, "index")?),
         "select" => OpKind::Select,
         "cast" => OpKind::Cast,
         "matmul" => OpKind::MatMul,

@@ -127,6 +127,7 @@ impl Stager {
             "agc.export" => self.export(args),
             "agc.grad" => self.make_grad(&args, false),
             "agc.value_and_grad" => self.make_grad(&args, true),
+            "agc.weights" => self.load_weights(&args),
             "agc.export_with" => Err(Diagnostic::internal(span, "export_with needs a receiver")),
             "iter" => self.iter_builtin(&args),
             "slice" => {

@@ -233,6 +233,7 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "export" => f("agc.export"),
             "grad" => f("agc.grad"),
             "value_and_grad" => f("agc.value_and_grad"),
+            "weights" => f("agc.weights"),
             _ => Err(Diagnostic::unsupported(span, format!("agc.{name} is not supported yet"))),
         },
         Namespace::Math => match name {

@@ -55,6 +55,7 @@ pub mod stmt;
 pub mod structure;
 pub mod tensor;
 pub mod value;
+pub mod weights;
 
 use crate::diagnostics::Diagnostic;
 use agc_ir::{Function, RegionId, Span};

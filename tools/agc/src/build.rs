@@ -85,6 +85,10 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
             eprintln!("{}: error: not supported yet: {what}", args.model.display());
             return 1;
         }
+        Err(e @ agc_backend::BackendError::Weights(_)) => {
+            eprintln!("{}: error: {e}", args.model.display());
+            return 1;
+        }
         Err(agc_backend::BackendError::MissingTool(what)) => {
             eprintln!("error: {what}");
             return 1;
