@@ -19,15 +19,17 @@ pub mod metadata;
 pub mod mlir;
 pub mod object;
 pub mod signature;
+pub mod weights_file;
 
 pub use error::BackendError;
 
 use inkwell::context::Context;
 
 /// The device the generated code runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Target {
     /// The host CPU (x86-64 with the build machine's features).
+    #[default]
     Cpu,
     /// NVIDIA GPUs through PTX (not supported yet).
     Cuda,
@@ -45,7 +47,7 @@ pub enum Emit {
 }
 
 /// Options of [`build`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
     /// Library name: `lib<NAME>.so`, `<NAME>.h`, `<NAME>_last_error`, ...; a C identifier.
     pub name: String,
@@ -55,22 +57,54 @@ pub struct BuildOptions {
     pub target: Target,
     /// Extra artifacts to return.
     pub emit: Vec<Emit>,
+    /// Where the weights go (`--weights embed|external`).
+    pub weights: mlir::Placement,
 }
 
-/// One output file, in memory.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One output file, in memory or spooled to a temporary file.
+#[derive(Debug)]
 pub struct Artifact {
     /// File name (no directory).
     pub file_name: String,
     /// Contents.
-    pub bytes: Vec<u8>,
+    pub contents: Contents,
+}
+
+/// What an [`Artifact`] holds.
+#[derive(Debug)]
+pub enum Contents {
+    /// Bytes in memory.
+    Bytes(Vec<u8>),
+    /// A temporary file (removed when dropped), for contents too large for memory.
+    Spooled(tempfile::TempPath),
+}
+
+impl Artifact {
+    /// An artifact of `bytes`.
+    pub fn bytes(file_name: impl Into<String>, bytes: Vec<u8>) -> Self {
+        Artifact {
+            file_name: file_name.into(),
+            contents: Contents::Bytes(bytes),
+        }
+    }
+
+    /// Writes the artifact into `dir` under its file name.
+    pub fn write_into(&self, dir: &std::path::Path) -> std::io::Result<()> {
+        let to = dir.join(&self.file_name);
+        match &self.contents {
+            Contents::Bytes(b) => std::fs::write(to, b),
+            Contents::Spooled(p) => {
+                std::fs::rename(p, &to).or_else(|_| std::fs::copy(p, &to).map(|_| ()))
+            }
+        }
+    }
 }
 
 /// Compiles `m` into `lib<NAME>.so`, `lib<NAME>.a`, `<NAME>.h` and the
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
-    let text = mlir::emit_module(m)?;
+    let text = mlir::emit_module(m, opts.weights)?;
     build_with_kernels(m, opts, Some(&text), |ctx| {
         mlir::lower_to_llvm(&text, opts.opt_level, ctx)
     })
@@ -102,7 +136,21 @@ pub fn build_with_kernels(
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
     let host = llvm::host_module(&ctx, name, &sigs, &metadata::metadata_json(name, &sigs))?;
-    llvm::weights::define(&ctx, &host, m)?;
+    let mut spooled = Vec::new();
+    match opts.weights {
+        mlir::Placement::Embedded => llvm::weights::define(&ctx, &host, m)?,
+        mlir::Placement::External => {
+            let used = mlir::weight::used(m);
+            if used.contains(&true) {
+                let file = tempfile::NamedTempFile::new()?.into_temp_path();
+                weights_file::write(m, &used, &file)?;
+                spooled.push(Artifact {
+                    file_name: format!("{name}.weights"),
+                    contents: Contents::Spooled(file),
+                });
+            }
+        }
+    }
     let compiled = object::compile(
         host,
         kernels,
@@ -115,19 +163,14 @@ pub fn build_with_kernels(
     let dir = tempfile::Builder::new().prefix("agc-build-").tempdir()?;
     let libs = link::link(dir.path(), name, &compiled.object, &api)?;
     let mut out = vec![
-        Artifact {
-            file_name: format!("lib{name}.so"),
-            bytes: libs.shared,
-        },
-        Artifact {
-            file_name: format!("lib{name}.a"),
-            bytes: libs.archive,
-        },
-        Artifact {
-            file_name: format!("{name}.h"),
-            bytes: header::header(name, &sigs).into_bytes(),
-        },
+        Artifact::bytes(format!("lib{name}.so"), libs.shared),
+        Artifact::bytes(format!("lib{name}.a"), libs.archive),
+        Artifact::bytes(
+            format!("{name}.h"),
+            header::header(name, &sigs).into_bytes(),
+        ),
     ];
+    out.extend(spooled);
     for e in &opts.emit {
         let (ext, text) = match e {
             Emit::Mlir => ("mlir", mlir_text.map(str::to_string)),
@@ -136,10 +179,7 @@ pub fn build_with_kernels(
         };
         let text = text
             .ok_or_else(|| BackendError::Unsupported(format!("--emit {ext} without its text")))?;
-        out.push(Artifact {
-            file_name: format!("{name}.{ext}"),
-            bytes: text.into_bytes(),
-        });
+        out.push(Artifact::bytes(format!("{name}.{ext}"), text.into_bytes()));
     }
     tracing::info!(library = %name, files = out.len(), "built");
     Ok(out)

@@ -369,6 +369,7 @@ pub(crate) mod tests {
             func: id,
             c_name: "add_bias".into(),
             doc: "Adds a bias.".into(),
+            assigns: vec![],
         });
         m
     }

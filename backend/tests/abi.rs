@@ -48,6 +48,7 @@ fn add_bias_module(name: &str, c_name: &str) -> Module {
         func: id,
         c_name: c_name.into(),
         doc: "Adds a bias to each row.".into(),
+        assigns: vec![],
     });
     m
 }
@@ -69,6 +70,7 @@ fn build_lib(k: Kernels, name: &str, c_name: &str, emit: Vec<Emit>) -> Vec<Artif
         opt_level: 2,
         target: Target::Cpu,
         emit,
+        ..Default::default()
     };
     let m = add_bias_module(name, c_name);
     match k {
@@ -103,7 +105,7 @@ fn out_dir(k: Kernels) -> &'static Path {
             for (name, c_name, emit) in [("demo", "add_bias", emit), ("demo2", "add_bias", vec![])]
             {
                 for a in build_lib(k, name, c_name, emit) {
-                    std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
+                    a.write_into(dir.path()).unwrap();
                 }
             }
             dir
@@ -394,6 +396,7 @@ fn stats_module() -> Module {
         func: id,
         c_name: "stats".into(),
         doc: String::new(),
+        assigns: vec![],
     });
     module
 }
@@ -406,9 +409,10 @@ fn several_results_scalars_bools_and_aliases() {
         opt_level: 2,
         target: Target::Cpu,
         emit: vec![],
+        ..Default::default()
     };
     for a in build(&stats_module(), &opts).unwrap_or_else(|e| panic!("build: {e}")) {
-        std::fs::write(dir.join(&a.file_name), &a.bytes).unwrap();
+        a.write_into(dir).unwrap();
     }
     let exe = dir.join("multi_test");
     sh(Command::new("cc")

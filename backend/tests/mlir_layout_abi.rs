@@ -583,7 +583,9 @@ fn fill_and_iota_sizes_computed_from_derived_names() {
     let f = b.op(OpKind::Fill, &[v], ty(F32, &["_n7"]));
     let mut m = agc_ir::Module::new("m");
     m.add_function(b.ret_unverified(&[f]));
-    let err = agc_backend::mlir::emit_module(&m).unwrap_err().to_string();
+    let err = agc_backend::mlir::emit_module(&m, agc_backend::mlir::Placement::Embedded)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("size of symbolic dim `_n7` is unknown here"),
         "{err}"

@@ -346,6 +346,11 @@ pub struct Export {
     pub c_name: String,
     /// Python docstring or empty.
     pub doc: String,
+    /// The variables ([`Module::variables`]) the export assigns, by index:
+    /// its function's last results are their new values, in this order.
+    /// (The function's last parameters are the current values of all the
+    /// module's variables, in order.)
+    pub assigns: Vec<usize>,
 }
 
 /// A compilation unit: functions plus the exported entry points.
@@ -363,6 +368,20 @@ pub struct Module {
     /// The tensors of weight files the module reads (`agc.weights`), indexed
     /// by [`crate::OpKind::Weight`].
     pub weights: Vec<WeightDecl>,
+    /// The state the exports read and assign (`agc.Variable`).
+    pub variables: Vec<VariableDecl>,
+    /// The function computing the variables' initial values (no parameters,
+    /// one result per variable), when there are variables.
+    pub init: Option<FuncId>,
+}
+
+/// A variable of the module: state each context holds a copy of.
+#[derive(Clone, PartialEq, Debug)]
+pub struct VariableDecl {
+    /// Its name (the module-level Python name bound to it), unique.
+    pub name: String,
+    /// Its dtype and (static) shape.
+    pub ty: TensorType,
 }
 
 /// A tensor of a weight file: where its data is and its type.
@@ -385,6 +404,8 @@ impl Module {
             exports: Vec::new(),
             line_starts: Vec::new(),
             weights: Vec::new(),
+            variables: Vec::new(),
+            init: None,
         }
     }
 

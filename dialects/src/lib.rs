@@ -26,7 +26,9 @@ pub mod types;
 pub mod verify;
 
 pub use entities::{FuncId, OpId, RegionId, Value};
-pub use function::{Export, Function, Module, OpData, RegionData, ValueData, ValueDef, WeightDecl};
+pub use function::{
+    Export, Function, Module, OpData, RegionData, ValueData, ValueDef, VariableDecl, WeightDecl,
+};
 pub use ops::{ArgKind, BinaryOp, CmpOp, ConstData, OpKind, ReduceKind, SliceDim, UnaryOp};
 pub use span::Span;
 pub use types::{ContType, DType, Dim, TensorType, Type};

@@ -50,6 +50,7 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
             func: id,
             c_name: req.name.clone(),
             doc,
+            assigns: vec![],
         });
     }
     let mut module = std::mem::take(&mut stager.module);

@@ -20,17 +20,20 @@ fn build_and_check(mut m: Module, f: FuncId, wrt: &[usize], check: &str) {
         func: f,
         c_name: "loss".into(),
         doc: String::new(),
+        assigns: vec![],
     });
     m.exports.push(Export {
         func: g,
         c_name: "loss_vg".into(),
         doc: String::new(),
+        assigns: vec![],
     });
     let opts = agc_backend::BuildOptions {
         name: "adtest".into(),
         opt_level: 2,
         target: agc_backend::Target::Cpu,
         emit: vec![],
+        ..Default::default()
     };
     let text = agc_ir::print::print_module(&m);
     let arts = agc_backend::build(&m, &opts).unwrap_or_else(|e| panic!("build: {e}\n{text}"));

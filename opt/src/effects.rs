@@ -36,6 +36,7 @@ pub fn effect(f: &Function, od: &OpData) -> Effect {
     }
     match &od.kind {
         OpKind::Const(_)
+        | OpKind::Weight(_)
         | OpKind::Unary(_)
         | OpKind::Binary(_)
         | OpKind::Compare(_)

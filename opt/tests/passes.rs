@@ -29,6 +29,7 @@ fn dead_functions_keeps_what_exports_reach() {
         func: main,
         c_name: "main".into(),
         doc: String::new(),
+        assigns: vec![],
     });
     let before = m.clone();
     run_pass(&DeadFunctions, &mut m);

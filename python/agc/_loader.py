@@ -5,6 +5,11 @@ The library `lib<NAME>.so` exports, per function in `<NAME>_metadata()`,
 `<NAME>_last_error()` and `<NAME>_release(DLTensor*)`. Inputs are passed as
 C-contiguous arrays (strides NULL); results are copied into numpy arrays and
 released at once.
+
+A library with external weights or variables (metadata `"context"`) has a
+context: `agc.load` creates one with `<NAME>_create` (mapping
+`<NAME>.weights` next to the library, or the file `weights=` names), passes
+it to every call, and destroys it when the `Library` is collected or closed.
 """
 
 import ctypes
@@ -12,6 +17,7 @@ import json
 import math
 import re
 import threading
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -88,7 +94,8 @@ class Function:
         # export symbols name it like the export.
         cfn = getattr(library._dll, meta.get("symbol", self.__name__))
         cfn.restype = ctypes.c_int
-        cfn.argtypes = [ctypes.POINTER(DLTensor)] * len(self.params) + [
+        context = [ctypes.c_void_p] if library.has_context else []
+        cfn.argtypes = context + [ctypes.POINTER(DLTensor)] * len(self.params) + [
             ctypes.POINTER(ctypes.POINTER(DLTensor))
         ] * len(self.results)
         self._cfn = cfn
@@ -99,7 +106,10 @@ class Function:
         scratch = self._scratch
         for arr, tensor, shape in zip(arrays, scratch.tensors, scratch.shapes):
             _fill_input(tensor, shape, arr)
-        status = self._cfn(*scratch.args)
+        if self._library.has_context:
+            status = self._cfn(self._library._context(), *scratch.args)
+        else:
+            status = self._cfn(*scratch.args)
         outs = scratch.outs
         if status != 0:
             msg = self._library.last_error() or f"{self.__name__} failed with status {status}"
@@ -140,9 +150,12 @@ class Function:
 
 
 class Library:
-    """A loaded `lib<NAME>.so`: one attribute per exported function, plus `metadata`."""
+    """A loaded `lib<NAME>.so`: one attribute per exported function, plus `metadata`.
 
-    def __init__(self, path):
+    `weights` is the weights file of a library built with `--weights external`
+    (default: `<NAME>.weights` next to the library)."""
+
+    def __init__(self, path, weights=None):
         self.path = Path(path)
         # NAME from the library itself (its SONAME, lib<NAME>.so), so that a renamed
         # file loads; libraries built before agc set a SONAME go by their file name.
@@ -161,10 +174,40 @@ class Library:
         # Libraries built before agc had a thread pool do not export it.
         self._set_num_threads = getattr(self._dll, f"{self.name}_set_num_threads", None)
         self.metadata = json.loads(meta_fn().decode("utf-8"))
+        self.has_context = bool(self.metadata.get("context"))
+        self._ctx = None
+        if self.has_context:
+            self._open_context(weights)
         self.functions = {}
         for meta in self.metadata["functions"]:
             self.functions[meta["name"]] = Function(self, meta)
             setattr(self, meta["name"], self.functions[meta["name"]])
+
+    def _open_context(self, weights):
+        create = self._symbol(f"{self.name}_create", ctypes.c_int,
+                              [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p])
+        destroy = self._symbol(f"{self.name}_destroy", None, [ctypes.c_void_p])
+        path = None
+        if self.metadata["context"].get("weights") == "external":
+            path = Path(weights) if weights is not None else self.path.parent / f"{self.name}.weights"
+            path = str(path).encode()
+        ctx = ctypes.c_void_p()
+        status = create(ctypes.byref(ctx), path)
+        if status != 0:
+            raise Error(self.last_error() or f"{self.name}_create failed with status {status}", status)
+        self._ctx = ctx
+        self._finalizer = weakref.finalize(self, destroy, ctx)
+
+    def _context(self):
+        if self._ctx is None:
+            raise Error(f"{self.name}: the library's context was closed")
+        return self._ctx
+
+    def close(self):
+        """Destroys the library's context (calls afterwards raise `agc.Error`)."""
+        if self._ctx is not None:
+            self._ctx = None
+            self._finalizer()
 
     def _symbol(self, name, restype, argtypes):
         try:
@@ -215,9 +258,9 @@ def _soname(path):
     return None
 
 
-def load(path):
+def load(path, weights=None):
     """Load `lib<NAME>.so` built by `agc build`; see `Library`."""
-    return Library(path)
+    return Library(path, weights)
 
 
 class _CallScratch(threading.local):

@@ -31,12 +31,15 @@
 //! a panic would abort the host process.
 
 pub mod alloc;
+pub mod context;
 pub mod dlpack;
 pub mod error;
 pub mod export;
 pub mod gemm;
 pub mod import;
+pub mod json;
 pub mod pairwise;
 pub mod pool;
+pub mod safetensors;
 pub mod spec;
 pub mod stack;

@@ -51,7 +51,7 @@ pub struct FuncSpec {
 /// A name in a spec, read from its C string only when formatted: a call
 /// that succeeds pays nothing for the names its messages would use.
 #[derive(Clone, Copy)]
-pub struct SpecName(*const c_char);
+pub struct SpecName(pub(crate) *const c_char);
 
 impl fmt::Display for SpecName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -22,6 +22,7 @@ use super::{
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
 use std::rc::Rc;
+use weight::Placement;
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
 pub const IMPL_PREFIX: &str = "agc_impl_";
@@ -37,7 +38,7 @@ const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i
 ";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
-pub fn emit_module(m: &Module) -> Result<String, BackendError> {
+pub fn emit_module(m: &Module, weights: Placement) -> Result<String, BackendError> {
     let callees = function_symbols(m);
     let called = called_functions(m);
     let conts = Rc::new(ContTable::of(m, &callees));
@@ -50,6 +51,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
             called[i],
             &m.line_starts,
             conts.clone(),
+            weights,
         )?);
     }
     if !conts.is_empty() {
@@ -60,7 +62,7 @@ pub fn emit_module(m: &Module) -> Result<String, BackendError> {
             out.push_str(&control::buffer_call_decl(&callees[i], f));
         }
     }
-    out.push_str(&weight::declarations(m));
+    out.push_str(&weight::declarations(m, weights));
     out.push_str(RUNTIME_DECLS);
     out.push_str(pairwise_sum::RUNTIME_DECLS);
     out.push_str(contraction::RUNTIME_DECLS);
@@ -178,8 +180,10 @@ fn emit_function_in(
     called: bool,
     line_starts: &[u32],
     conts: Rc<ContTable>,
+    weights: Placement,
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
+    e.weights = weights;
     e.symbol = symbol.to_string();
     e.callees = callees.to_vec();
     e.line_starts = line_starts.to_vec();

@@ -111,3 +111,4 @@ pub mod weight;
 
 pub use function::{emit_module, function_symbols, makes_calls, IMPL_PREFIX};
 pub use pipeline::lower_to_llvm;
+pub use weight::Placement;

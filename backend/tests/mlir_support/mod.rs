@@ -388,7 +388,7 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
     for f in funcs {
         m.add_function(f.clone());
     }
-    let mlir = emit_module(&m).expect("emit_module");
+    let mlir = emit_module(&m, agc_backend::mlir::Placement::Embedded).expect("emit_module");
     std::fs::write(dir.join("k.mlir"), &mlir).unwrap();
     // AGC_MLIR_DUMP=<dir>: keep the MLIR of every test module for mlir-opt.
     if let Some(d) = std::env::var_os("AGC_MLIR_DUMP") {
@@ -881,6 +881,7 @@ pub fn build_abi_with_lines(
             func: agc_ir::FuncId(id as u32),
             c_name: e.to_string(),
             doc: String::new(),
+            assigns: vec![],
         });
     }
     let opts = agc_backend::BuildOptions {
@@ -888,11 +889,12 @@ pub fn build_abi_with_lines(
         opt_level: 2,
         target: agc_backend::Target::Cpu,
         emit: vec![],
+        ..Default::default()
     };
     let arts = agc_backend::build(&m, &opts).unwrap_or_else(|e| panic!("build: {e}"));
     let dir = tempfile::tempdir().unwrap();
     for a in &arts {
-        std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
+        a.write_into(dir.path()).unwrap();
     }
     let so = dir.path().join(format!("lib{name}.so"));
     let path = CString::new(so.to_str().unwrap()).unwrap();

@@ -64,6 +64,7 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
             func: FuncId(id as u32),
             c_name,
             doc: String::new(),
+            assigns: vec![],
         });
     }
     Ok(m)

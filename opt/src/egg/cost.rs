@@ -36,7 +36,7 @@ pub fn own_cost(eg: &Graph, node: &Node, result: &TensorType) -> f64 {
             2.0 * n * k + bytes
         }
         Op::Attr(i) => match &eg.analysis.attr_of(i).0 {
-            OpKind::Reshape | OpKind::Dim { .. } => 1.0,
+            OpKind::Reshape | OpKind::Dim { .. } | OpKind::Weight(_) => 1.0,
             OpKind::Const(_) => 1.0 + bytes / 64.0,
             OpKind::Reduce { .. } => elements(&eg[node.args[0]].data.ty) + bytes,
             _ => n + bytes,

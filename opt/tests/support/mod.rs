@@ -36,6 +36,7 @@ pub fn module(
         func: f,
         c_name: "f".into(),
         doc: String::new(),
+        assigns: vec![],
     });
     m
 }

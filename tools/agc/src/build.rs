@@ -1,6 +1,6 @@
 //! `agc build`: stage, compile, and only then write every output file.
 
-use crate::cli::{BuildArgs, EmitArg, TargetArg};
+use crate::cli::{BuildArgs, EmitArg, TargetArg, WeightsArg};
 use crate::source;
 use agc_backend::{Artifact, BuildOptions, Emit, Target};
 
@@ -78,6 +78,10 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
                 _ => None,
             })
             .collect(),
+        weights: match args.weights {
+            WeightsArg::Embed => agc_backend::mlir::Placement::Embedded,
+            WeightsArg::External => agc_backend::mlir::Placement::External,
+        },
     };
     match agc_backend::build(&module, &opts) {
         Ok(artifacts) => files.extend(artifacts),
@@ -107,16 +111,13 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
 }
 
 fn text_artifact(file_name: String, text: String) -> Artifact {
-    Artifact {
-        file_name,
-        bytes: text.into_bytes(),
-    }
+    Artifact::bytes(file_name, text.into_bytes())
 }
 
 fn write_all(dir: &std::path::Path, files: &[Artifact]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for f in files {
-        std::fs::write(dir.join(&f.file_name), &f.bytes)?;
+        f.write_into(dir)?;
     }
     Ok(())
 }

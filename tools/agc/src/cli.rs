@@ -52,6 +52,15 @@ pub enum EmitArg {
     Asm,
 }
 
+/// Where `agc.weights` data goes.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightsArg {
+    /// In the library's read-only data (up to 2 GiB).
+    Embed,
+    /// In `<NAME>.weights`, mapped by `<NAME>_create` (any size; replaceable without a rebuild).
+    External,
+}
+
 /// `agc build` arguments.
 #[derive(Args, Debug)]
 pub struct BuildArgs {
@@ -63,6 +72,9 @@ pub struct BuildArgs {
     /// Target device.
     #[arg(long, value_enum, default_value = "cpu")]
     pub target: TargetArg,
+    /// Where the data of `agc.weights` files goes.
+    #[arg(long, value_enum, default_value = "embed")]
+    pub weights: WeightsArg,
     /// Library name (default: the model's file stem).
     #[arg(long)]
     pub name: Option<String>,

@@ -109,8 +109,9 @@ pub(crate) fn apply(kind: &OpKind, r: &mut Rule) -> Result<Grads, RuleError> {
             index::apply(r, kind)
         }
         OpKind::Gather { .. } | OpKind::ScatterAdd { .. } => gather::apply(r, kind),
-        // No gradient: literals, sizes, comparisons, indices of extrema.
+        // No gradient: literals, weights, sizes, comparisons, indices of extrema.
         OpKind::Const(_)
+        | OpKind::Weight(_)
         | OpKind::Iota { .. }
         | OpKind::Dim { .. }
         | OpKind::Compare(_)

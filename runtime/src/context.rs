@@ -1,0 +1,312 @@
+//! Contexts of libraries with external weights (and, later, variables):
+//! `<NAME>_create`, `<NAME>_destroy`, and the lock an export holds on its
+//! context while it runs.
+//!
+//! A context maps `<NAME>.weights` (a safetensors file) read-only, checks
+//! that it holds every weight the library was built with, by name, dtype and
+//! shape, and keeps the address of each weight's data in a table that the
+//! generated code reads through a thread-local pointer set by the entry
+//! point. Exports that only read state share the context; an export that
+//! assigns state holds it alone ([`Lock`]).
+
+use crate::error::{begin_call, fail, Status};
+use crate::safetensors::{self, code_of, TensorInfo};
+use crate::spec::{slice, SpecName, TensorSpec};
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::{Condvar, Mutex};
+
+/// Marks a live context.
+const MAGIC: u64 = 0x6167_635f_6374_7874;
+
+/// The state a library's contexts hold, as constant data emitted by the backend.
+#[repr(C)]
+#[derive(Debug)]
+pub struct StateSpec {
+    /// The library's name, for messages.
+    pub library: *const c_char,
+    /// Size of the weight table.
+    pub nweights: i64,
+    /// `nweights` specs; a NULL name marks a weight the library never reads.
+    pub weights: *const TensorSpec,
+}
+
+/// A read-only mapping of a whole file.
+struct Mapping {
+    base: *mut c_void,
+    len: usize,
+}
+
+extern "C" {
+    fn mmap(
+        addr: *mut c_void,
+        len: usize,
+        prot: i32,
+        flags: i32,
+        fd: i32,
+        offset: i64,
+    ) -> *mut c_void;
+    fn munmap(addr: *mut c_void, len: usize) -> i32;
+}
+const PROT_READ: i32 = 1;
+const MAP_PRIVATE: i32 = 2;
+const MAP_FAILED: *mut c_void = !0usize as *mut c_void;
+
+impl Mapping {
+    fn open(path: &str) -> Result<Mapping, String> {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
+        let len = file
+            .metadata()
+            .map_err(|e| format!("cannot read '{path}': {e}"))?
+            .len();
+        let len = usize::try_from(len).map_err(|_| format!("'{path}' is too large"))?;
+        if len == 0 {
+            return Err(format!("'{path}' is empty"));
+        }
+        // SAFETY: a fresh read-only private mapping of an open file.
+        let base = unsafe {
+            mmap(
+                std::ptr::null_mut(),
+                len,
+                PROT_READ,
+                MAP_PRIVATE,
+                file.as_raw_fd(),
+                0,
+            )
+        };
+        if base == MAP_FAILED {
+            return Err(format!(
+                "cannot map '{path}': {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        Ok(Mapping { base, len })
+    }
+
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: the mapping is live and `len` bytes long.
+        unsafe { std::slice::from_raw_parts(self.base as *const u8, self.len) }
+    }
+}
+
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: unmapping what `open` mapped, once.
+        unsafe { munmap(self.base, self.len) };
+    }
+}
+
+/// A readers-writer lock held across the FFI boundary (no guard objects):
+/// writers wait for readers to leave, and new readers wait for waiting writers.
+#[derive(Default)]
+struct Lock {
+    state: Mutex<LockState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct LockState {
+    readers: usize,
+    writer: bool,
+    waiting_writers: usize,
+}
+
+impl Lock {
+    fn enter(&self, exclusive: bool) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if exclusive {
+            s.waiting_writers += 1;
+            while s.writer || s.readers > 0 {
+                s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            s.waiting_writers -= 1;
+            s.writer = true;
+        } else {
+            while s.writer || s.waiting_writers > 0 {
+                s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            s.readers += 1;
+        }
+    }
+
+    fn leave(&self, exclusive: bool) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if exclusive {
+            s.writer = false;
+        } else {
+            s.readers = s.readers.saturating_sub(1);
+        }
+        drop(s);
+        self.changed.notify_all();
+    }
+}
+
+/// A context: the mapped weights and their addresses.
+pub struct Context {
+    magic: u64,
+    /// The address of each weight's data (NULL for weights never read).
+    table: Vec<*const u8>,
+    _weights: Option<Mapping>,
+    lock: Lock,
+}
+
+/// The tensors of the mapped file `path`, checked against `spec`: the table of addresses.
+fn weight_table(spec: &StateSpec, map: &Mapping, path: &str) -> Result<Vec<*const u8>, String> {
+    let bytes = map.bytes();
+    let n =
+        safetensors::header_len(bytes, bytes.len() as u64).map_err(|e| format!("'{path}': {e}"))?;
+    let header = &bytes[8..8 + n as usize];
+    let tensors = safetensors::parse_header(header, bytes.len() as u64)
+        .map_err(|e| format!("'{path}': {e}"))?;
+    // SAFETY: the spec is a well-formed constant.
+    let wanted = unsafe { slice(spec.weights, spec.nweights) };
+    let mut table = Vec::with_capacity(wanted.len());
+    for w in wanted {
+        if w.name.is_null() {
+            table.push(std::ptr::null());
+            continue;
+        }
+        let name = w.name().to_string();
+        let t: &TensorInfo = tensors
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| format!("'{path}' has no tensor '{name}'"))?;
+        let dims: Vec<u64> = w.dims().iter().map(|&d| d as u64).collect();
+        if t.dtype != code_of(w.dtype()) || t.shape != dims {
+            return Err(format!(
+                "tensor '{name}' of '{path}' is {} {:?}; the library was built for {} {:?}",
+                t.dtype,
+                t.shape,
+                code_of(w.dtype()),
+                dims
+            ));
+        }
+        table.push(bytes[t.offset as usize..].as_ptr());
+    }
+    Ok(table)
+}
+
+/// `<NAME>_create`: a new context in `*out`, its weights mapped from
+/// `weights_path` (NULL: the library has no external weights).
+///
+/// # Safety
+/// `spec` is the library's constant state spec; `out` is NULL or writable;
+/// `weights_path` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_context_create(
+    spec: *const StateSpec,
+    out: *mut *mut Context,
+    weights_path: *const c_char,
+) -> i32 {
+    begin_call();
+    // SAFETY: the generated code passes its constant spec.
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return fail(Status::Internal, "agc: missing state spec");
+    };
+    let library = SpecName(spec.library);
+    if out.is_null() {
+        return fail(
+            Status::InvalidArgument,
+            format!("{library}_create: ctx is NULL"),
+        );
+    }
+    // SAFETY: checked non-NULL; the caller's slot.
+    unsafe { *out = std::ptr::null_mut() };
+    let needs_weights = spec.nweights > 0;
+    let weights = match (needs_weights, weights_path.is_null()) {
+        (false, _) => None,
+        (true, true) => {
+            return fail(
+                Status::InvalidArgument,
+                format!("{library}_create: the library's weights are external: pass the path of {library}.weights"),
+            )
+        }
+        (true, false) => {
+            // SAFETY: a NUL-terminated string (caller contract).
+            let path = unsafe { CStr::from_ptr(weights_path) }.to_string_lossy().into_owned();
+            match Mapping::open(&path) {
+                Ok(m) => Some((m, path)),
+                Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
+            }
+        }
+    };
+    let table = match &weights {
+        Some((map, path)) => match weight_table(spec, map, path) {
+            Ok(t) => t,
+            Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
+        },
+        None => Vec::new(),
+    };
+    let ctx = Box::new(Context {
+        magic: MAGIC,
+        table,
+        _weights: weights.map(|(m, _)| m),
+        lock: Lock::default(),
+    });
+    // SAFETY: checked non-NULL above.
+    unsafe { *out = Box::into_raw(ctx) };
+    0
+}
+
+/// `<NAME>_destroy`: frees a context (NULL is ignored).
+///
+/// # Safety
+/// `ctx` is NULL or a context from [`agc_rt_context_create`] that no call is using.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_context_destroy(ctx: *mut Context) {
+    // SAFETY: NULL or a live context (caller contract); the magic catches a double destroy.
+    if let Some(c) = unsafe { ctx.as_mut() } {
+        if c.magic == MAGIC {
+            c.magic = 0;
+            // SAFETY: made by Box::into_raw in create.
+            drop(unsafe { Box::from_raw(ctx) });
+        }
+    }
+}
+
+/// Starts a call on `ctx` (`exclusive`: the export assigns state): waits
+/// for the lock and returns the weight table (a non-NULL pointer even when
+/// empty); NULL with an error message when `ctx` is not a live context.
+///
+/// # Safety
+/// `ctx` is NULL or a pointer the caller got from `<NAME>_create`.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_context_enter(
+    ctx: *mut Context,
+    exclusive: i32,
+    export: *const c_char,
+) -> *const *const u8 {
+    // SAFETY: NULL or a context pointer (caller contract).
+    match unsafe { ctx.as_ref() } {
+        Some(c) if c.magic == MAGIC => {
+            c.lock.enter(exclusive != 0);
+            if c.table.is_empty() {
+                std::ptr::NonNull::dangling().as_ptr()
+            } else {
+                c.table.as_ptr()
+            }
+        }
+        _ => {
+            fail(
+                Status::InvalidArgument,
+                format!(
+                    "{}: ctx is not a live context of this library",
+                    SpecName(export)
+                ),
+            );
+            std::ptr::null()
+        }
+    }
+}
+
+/// Ends a call begun by [`agc_rt_context_enter`] with the same `exclusive`.
+///
+/// # Safety
+/// `ctx` is the context a successful `agc_rt_context_enter` returned for.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_context_leave(ctx: *mut Context, exclusive: i32) {
+    // SAFETY: a live context (caller contract).
+    if let Some(c) = unsafe { ctx.as_ref() } {
+        c.lock.leave(exclusive != 0);
+    }
+}
