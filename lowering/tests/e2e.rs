@@ -39,7 +39,7 @@ fn build_and_check(mut m: Module, f: FuncId, wrt: &[usize], check: &str) {
     let arts = agc_backend::build(&m, &opts).unwrap_or_else(|e| panic!("build: {e}\n{text}"));
     let dir = tempfile::tempdir().unwrap();
     for a in &arts {
-        std::fs::write(dir.path().join(&a.file_name), &a.bytes).unwrap();
+        a.write_into(dir.path()).unwrap();
     }
     let so = dir.path().join("libadtest.so");
     let script = format!(
