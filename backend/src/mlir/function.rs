@@ -165,6 +165,7 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
         false,
         &[],
         Default::default(),
+        Placement::Embedded,
     )
 }
 
