@@ -1,7 +1,6 @@
 //! Reading files written here byte by byte as numpy and safetensors write them.
 
 use super::*;
-use std::io::Write as _;
 
 fn npy(descr: &str, fortran: bool, shape: &[u64], data: &[u8]) -> Vec<u8> {
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
