@@ -21,6 +21,15 @@ pub fn print_module(m: &Module) -> String {
     for e in &m.exports {
         let _ = writeln!(out, "  export @{} = {}", e.c_name, m.func(e.func).name);
     }
+    for (k, v) in m.variables.iter().enumerate() {
+        let _ = writeln!(out, "  // variable {k}: {} : {}", v.name, v.ty);
+    }
+    if let Some(init) = m.init {
+        let _ = writeln!(out, "  // variables initialised by {}", m.func(init).name);
+    }
+    for e in m.exports.iter().filter(|e| !e.assigns.is_empty()) {
+        let _ = writeln!(out, "  // {} assigns variables {:?}", e.c_name, e.assigns);
+    }
     for (k, w) in m.weights.iter().enumerate() {
         let _ = writeln!(
             out,

@@ -43,14 +43,15 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
         ));
     }
     stager.module.name = module_name.to_string();
+    stager.declare_variables(&globals)?;
     for req in stager.exports.clone() {
-        let id = stager.stage_export(&req)?;
+        let (id, assigns) = stager.stage_export(&req)?;
         let doc = req.func.doc.clone();
         stager.module.exports.push(agc_ir::Export {
             func: id,
             c_name: req.name.clone(),
             doc,
-            assigns: vec![],
+            assigns,
         });
     }
     let mut module = std::mem::take(&mut stager.module);

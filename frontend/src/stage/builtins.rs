@@ -91,6 +91,26 @@ impl Stager {
     /// Calls the builtin or library function `name` (with receiver `recv` for methods).
     pub fn call_builtin(&mut self, name: &str, recv: Option<&Value>, args: Args) -> R<Value> {
         let span = args.span;
+        match (name, recv) {
+            ("agc.Variable", _) => return self.make_variable(&args),
+            ("agc.Variable.assign", Some(Value::Variable(k))) => {
+                return self.assign_variable(*k, &args)
+            }
+            _ => {}
+        }
+        // Array functions read variables' values, also in lists; Python's
+        // builtins read a variable passed directly; list and dict methods
+        // keep the object.
+        let args = if ["np.", "tensor.", "math.", "agc."]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            self.read_variables_in(args, true)?
+        } else if name.starts_with("list.") || name.starts_with("dict.") {
+            args
+        } else {
+            self.read_variables_in(args, false)?
+        };
         let absorbs = !name.starts_with("list.") && !name.starts_with("dict.");
         if absorbs
             && (recv.is_some_and(Value::has_bottom)

@@ -11,8 +11,9 @@ use crate::parse::span_of;
 use agc_ir::{Function, Span, Type};
 
 impl Stager {
-    /// Stages one export into a verified IR function of the module.
-    pub fn stage_export(&mut self, req: &ExportRequest) -> R<agc_ir::FuncId> {
+    /// Stages one export into a verified IR function of the module; returns
+    /// it and the variables it assigns ([`agc_ir::Export::assigns`]).
+    pub fn stage_export(&mut self, req: &ExportRequest) -> R<(agc_ir::FuncId, Vec<usize>)> {
         let c = &req.func;
         let mut params: Vec<(String, Type)> = Vec::new();
         let mut call = Args {
@@ -65,9 +66,17 @@ impl Stager {
                 format!("'{k}' is not a parameter of '{}'", c.name),
             ));
         }
+        let user_params = params.len();
+        for (k, v) in self.variables.iter().enumerate() {
+            params.push((format!("__agc_var{k}"), Type::Tensor(v.ty().clone())));
+        }
         let f = Function::new(req.name.clone(), &params, c.span);
         let (saved, tensors) = self.begin_function(f);
         self.last_return = Span::UNKNOWN;
+        for (v, t) in self.variables.iter_mut().zip(&tensors[user_params..]) {
+            v.entry = Some(t.clone());
+            v.current = Some(t.clone());
+        }
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
             if positional {
@@ -86,7 +95,25 @@ impl Stager {
             self.flatten_result(&r, at, &req.name, &mut outs)?;
             Ok(outs)
         });
-        self.end_function(saved, outs, c.span)
+        // The variables whose value changed are results too, after the export's own.
+        let mut assigns = Vec::new();
+        let outs = outs.map(|mut outs| {
+            for (k, v) in self.variables.iter().enumerate() {
+                if let (Some(cur), Some(entry)) = (&v.current, &v.entry) {
+                    if cur.value != entry.value || cur.origin != entry.origin {
+                        assigns.push(k);
+                        outs.push(cur.clone());
+                    }
+                }
+            }
+            outs
+        });
+        for v in &mut self.variables {
+            v.current = None;
+            v.entry = None;
+        }
+        let id = self.end_function(saved, outs, c.span)?;
+        Ok((id, assigns))
     }
 
     /// The compile-time value bound to an export parameter, or `None` if it is a staged tensor.
@@ -130,6 +157,10 @@ impl Stager {
                 Ok(())
             }
             Value::None => Err(Diagnostic::error(span, format!("exported function '{name}' returns None; it must return a tensor or a tuple of tensors"))),
+            Value::Variable(k) => {
+                out.push(self.variable_value(*k));
+                Ok(())
+            }
             Value::Tensor(t) => {
                 out.push(t.clone());
                 Ok(())

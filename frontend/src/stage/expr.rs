@@ -244,6 +244,7 @@ impl Stager {
 
     /// A binary operator on any values.
     pub fn binop(&mut self, op: Operator, l: &Value, r: &Value, span: Span) -> R<Value> {
+        let (l, r) = (&self.read_variable(l), &self.read_variable(r));
         if l.has_bottom() || r.has_bottom() {
             return Ok(Value::Bottom);
         }
@@ -304,6 +305,7 @@ impl Stager {
     /// A unary operator (`-`, `+`, `~`, `not`) on any value.
     pub fn unaryop(&mut self, op: ast::UnaryOp, v: &Value, span: Span) -> R<Value> {
         use agc_ir::UnaryOp as U;
+        let v = &self.read_variable(v);
         if v.has_bottom() {
             return Ok(Value::Bottom);
         }
@@ -344,6 +346,7 @@ impl Stager {
             // A value whose type is still being found (a trace to be discarded): either way.
             return self.scalar(0.0, agc_ir::DType::Bool, span);
         }
+        let v = &self.read_variable(v);
         let t = self.to_tensor(v, None, span)?;
         if t.ty.rank() != 0 {
             return Err(Diagnostic::error(
@@ -431,6 +434,7 @@ impl Stager {
         right: &Value,
         span: Span,
     ) -> R<Value> {
+        let (left, right) = (&self.read_variable(left), &self.read_variable(right));
         match pyops::compare(op, left, right, span)? {
             Some(b) => Ok(Value::Bool(b)),
             None => {

@@ -47,6 +47,7 @@ fn slice_dim(s: &SliceValue, span: Span) -> R<SliceDim> {
 impl Stager {
     /// `base[index]`.
     pub fn get_item(&mut self, base: &Value, index: &Value, span: Span) -> R<Value> {
+        let (base, index) = (&self.read_variable(base), &self.read_variable(index));
         if matches!(base, Value::Bottom) || index.has_bottom() {
             return Ok(Value::Bottom);
         }

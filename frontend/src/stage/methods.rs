@@ -87,6 +87,9 @@ fn dtype_attr(name: &str) -> Option<DType> {
 impl Stager {
     /// `base.name`.
     pub fn get_attr(&mut self, base: &Value, name: &str, span: Span) -> R<Value> {
+        if let Value::Variable(k) = base {
+            return self.variable_attr(*k, name, span);
+        }
         let missing = || {
             Diagnostic::error(
                 span,
@@ -234,6 +237,7 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "grad" => f("agc.grad"),
             "value_and_grad" => f("agc.value_and_grad"),
             "weights" => f("agc.weights"),
+            "Variable" => f("agc.Variable"),
             _ => Err(Diagnostic::unsupported(span, format!("agc.{name} is not supported yet"))),
         },
         Namespace::Math => match name {

@@ -55,6 +55,7 @@ pub mod stmt;
 pub mod structure;
 pub mod tensor;
 pub mod value;
+pub mod variables;
 pub mod weights;
 
 use crate::diagnostics::Diagnostic;
@@ -139,6 +140,8 @@ pub struct Stager {
     pub fresh_dims: usize,
     /// Liveness and reaching definitions of the module's function bodies.
     pub facts: flow_facts::FlowFacts,
+    /// The module's `agc.Variable`s.
+    pub variables: Vec<variables::VariableState>,
 }
 
 /// A user-function call in progress.
@@ -191,6 +194,7 @@ impl Stager {
             file,
             fresh_dims: 0,
             facts: flow_facts::FlowFacts::default(),
+            variables: Vec::new(),
         }
     }
 

@@ -198,6 +198,9 @@ pub enum Value {
     /// of a staged `if`, or only inside a staged loop): reading it checks
     /// at run time that the path taken bound it, as CPython would.
     MaybeBound(Rc<MaybeBound>),
+    /// An `agc.Variable`: state of the module, by index into
+    /// [`super::Stager::variables`]. Tensor operations read its current value.
+    Variable(usize),
 }
 
 /// A value bound where a staged flag holds (see [`Value::MaybeBound`]).
@@ -319,6 +322,7 @@ impl Value {
             Value::Iterator(_) => "iterator".into(),
             Value::TupleClass(_) => "type".into(),
             Value::NamedTuple(c, _) => c.name.clone(),
+            Value::Variable(_) => "agc.Variable".into(),
         }
     }
 

@@ -1,4 +1,5 @@
-//! `dead-functions`: drops the functions no export reaches through calls
+//! `dead-functions`: drops the functions no export (nor the module's
+//! variable initialiser) reaches through calls
 //! and continuations (staging and AD leave helpers behind: the plain
 //! version of a function only its gradient calls, gradient functions of
 //! paths not taken). The functions kept are compacted: ops no region holds
@@ -37,6 +38,9 @@ impl Pass for DeadFunctions {
         for e in &mut m.exports {
             e.func = new_id[e.func.index()].expect("exports are reached");
         }
+        m.init = m
+            .init
+            .map(|f| new_id[f.index()].expect("the initialiser is reached"));
         m.funcs = kept;
         vec![format!("{} of {before} functions kept", m.funcs.len())]
     }
@@ -45,7 +49,7 @@ impl Pass for DeadFunctions {
 /// Which functions the exports reach.
 fn reachable(m: &Module) -> Vec<bool> {
     let mut seen = vec![false; m.funcs.len()];
-    let mut work: Vec<FuncId> = m.exports.iter().map(|e| e.func).collect();
+    let mut work: Vec<FuncId> = m.exports.iter().map(|e| e.func).chain(m.init).collect();
     while let Some(id) = work.pop() {
         if std::mem::replace(&mut seen[id.index()], true) {
             continue;

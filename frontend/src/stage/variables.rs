@@ -1,0 +1,280 @@
+//! `agc.Variable(initial)`: state that exports read and assign.
+//!
+//! A variable is a compile-time object ([`Value::Variable`]) whose current
+//! value is a staged tensor: at module level its initial value (a prelude
+//! tensor), inside an export a hidden parameter of the export's function
+//! (every export takes every variable, after its own parameters) until
+//! `v.assign(new)` rebinds it. The values assigned last become hidden
+//! results of the export ([`agc_ir::Export::assigns`]), and the module's
+//! init function returns the initial values ([`agc_ir::Module::init`]).
+//!
+//! Tensor operations (operators, indexing, numpy and builtin calls, the
+//! results of an export) read a variable's current value; user functions
+//! receive the variable itself, so that they can assign it. Assigning is
+//! allowed in the export's own function outside staged `if`s and loops.
+
+use super::args::Args;
+use super::value::{Tensor, Value};
+use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
+use agc_ir::{Span, TensorType};
+use std::rc::Rc;
+
+/// One variable while the module is staged.
+#[derive(Clone, Debug)]
+pub struct VariableState {
+    /// Its initial value (a module-level tensor).
+    pub initial: Tensor,
+    /// The name given with `name=`, if any.
+    pub name: Option<String>,
+    /// Its current value in the export being staged (`None` outside exports).
+    pub current: Option<Tensor>,
+    /// The value it had when the export began (its hidden parameter).
+    pub entry: Option<Tensor>,
+    /// Where it was created.
+    pub span: Span,
+}
+
+impl VariableState {
+    /// Its dtype and shape.
+    pub fn ty(&self) -> &TensorType {
+        &self.initial.ty
+    }
+}
+
+impl Stager {
+    /// `agc.Variable(initial, name=None)`.
+    pub fn make_variable(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let mut name = None;
+        for (k, v) in &args.kw {
+            match (k.as_str(), v) {
+                ("name", Value::Str(s)) => name = Some(s.to_string()),
+                ("name", Value::None) => {}
+                _ => {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("agc.Variable() got an unexpected keyword argument '{k}'"),
+                    ))
+                }
+            }
+        }
+        let [initial] = args.pos.as_slice() else {
+            return Err(Diagnostic::error(
+                span,
+                "agc.Variable takes one argument: its initial value",
+            ));
+        };
+        if self.func.is_some() {
+            return Err(Diagnostic::error(
+                span,
+                "agc.Variable creates state: create it at module level, outside exported functions",
+            ));
+        }
+        let initial = match self.read_variables(initial, span)? {
+            Value::Tensor(t) => t,
+            other => self.to_tensor(&other, None, span)?,
+        };
+        if initial.ty.dims.iter().any(|d| d.as_static().is_none()) {
+            return Err(Diagnostic::error(
+                span,
+                format!("a variable has a static shape, not {}", initial.ty),
+            ));
+        }
+        self.variables.push(VariableState {
+            initial,
+            name,
+            current: None,
+            entry: None,
+            span,
+        });
+        Ok(Value::Variable(self.variables.len() - 1))
+    }
+
+    /// The current value of variable `k`.
+    pub fn variable_value(&self, k: usize) -> Tensor {
+        let v = &self.variables[k];
+        v.current.clone().unwrap_or_else(|| v.initial.clone())
+    }
+
+    /// `v`, or its current value if it is a variable.
+    pub fn read_variable(&self, v: &Value) -> Value {
+        match v {
+            Value::Variable(k) => Value::Tensor(self.variable_value(*k)),
+            other => other.clone(),
+        }
+    }
+
+    /// `v` with every variable (also inside tuples and lists, which are
+    /// copied) replaced by its current value: what array arguments read.
+    pub fn read_variables(&mut self, v: &Value, span: Span) -> R<Value> {
+        Ok(match v {
+            Value::Variable(k) => Value::Tensor(self.variable_value(*k)),
+            Value::Tuple(items) if items.iter().any(holds_variable) => Value::tuple(
+                items
+                    .iter()
+                    .map(|x| self.read_variables(x, span))
+                    .collect::<R<_>>()?,
+            ),
+            Value::List(items) if items.borrow().iter().any(holds_variable) => {
+                let items = items.borrow().clone();
+                Value::list(
+                    items
+                        .iter()
+                        .map(|x| self.read_variables(x, span))
+                        .collect::<R<_>>()?,
+                )
+            }
+            other => other.clone(),
+        })
+    }
+
+    /// `args` with the variables among them read: inside tuples and lists
+    /// too when `deep` (numpy's array arguments), else only variables
+    /// passed directly (Python's builtins, which keep the objects in a list).
+    pub fn read_variables_in(&mut self, args: Args, deep: bool) -> R<Args> {
+        if !args
+            .pos
+            .iter()
+            .chain(args.kw.iter().map(|(_, v)| v))
+            .any(holds_variable)
+        {
+            return Ok(args);
+        }
+        let span = args.span;
+        let mut read = |v: &Value| -> R<Value> {
+            if deep {
+                self.read_variables(v, span)
+            } else {
+                Ok(self.read_variable(v))
+            }
+        };
+        let pos = args.pos.iter().map(&mut read).collect::<R<_>>()?;
+        let kw = args
+            .kw
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), read(v)?)))
+            .collect::<R<_>>()?;
+        Ok(Args { pos, kw, span })
+    }
+
+    /// An attribute of variable `k`: `assign`, `value`, or the value's own.
+    pub fn variable_attr(&mut self, k: usize, name: &str, span: Span) -> R<Value> {
+        match name {
+            "assign" => Ok(Value::Builtin(
+                Rc::from("agc.Variable.assign"),
+                Some(Box::new(Value::Variable(k))),
+            )),
+            "value" => Ok(Value::Tensor(self.variable_value(k))),
+            _ => {
+                let t = Value::Tensor(self.variable_value(k));
+                self.get_attr(&t, name, span)
+            }
+        }
+    }
+
+    /// `v.assign(new)`: rebinds variable `k` in the export being staged.
+    pub fn assign_variable(&mut self, k: usize, args: &Args) -> R<Value> {
+        let span = args.span;
+        let [new] = args.pos.as_slice() else {
+            return Err(Diagnostic::error(
+                span,
+                "assign takes one argument: the new value",
+            ));
+        };
+        let in_export_body = self.variables[k]
+            .entry
+            .as_ref()
+            .is_some_and(|e| e.origin == self.generation && self.open_regions.len() == 1);
+        if !in_export_body {
+            let why = if self.func.is_none() {
+                "outside an exported function"
+            } else if self.variables[k]
+                .entry
+                .as_ref()
+                .is_some_and(|e| e.origin != self.generation)
+            {
+                "inside a staged recursive function"
+            } else {
+                "inside a staged `if` or loop (one whose condition or bounds are tensors)"
+            };
+            return Err(Diagnostic::unsupported(
+                span,
+                format!("a variable is assigned {why}; assign it in the exported function's own body (compute the new value with np.where or in the loop, and assign it after)"),
+            ));
+        }
+        let ty = self.variables[k].ty().clone();
+        let new = self.read_variables(new, span)?;
+        let mut new = self.to_tensor(&new, Some(ty.dtype), span)?;
+        if new.weak {
+            new = self.cast(&new, ty.dtype, span)?;
+        }
+        if new.ty != ty {
+            let new_ty = new.ty.clone();
+            return Err(Diagnostic::error(
+                span,
+                format!("a variable of type {ty} cannot be assigned a value of type {new_ty}"),
+            ));
+        }
+        self.variables[k].current = Some(new);
+        Ok(Value::None)
+    }
+}
+
+impl Stager {
+    /// Names the variables (by `name=`, else the module-level name bound to
+    /// them, else `var<k>`), declares them in the module and stages the init
+    /// function that computes their initial values.
+    pub fn declare_variables(&mut self, globals: &Rc<super::scope::Scope>) -> R<()> {
+        if self.variables.is_empty() {
+            return Ok(());
+        }
+        let mut bound: Vec<(String, usize)> = globals
+            .bindings()
+            .into_iter()
+            .filter_map(|(name, v)| match v {
+                Value::Variable(k) => Some((name, k)),
+                _ => None,
+            })
+            .collect();
+        bound.sort();
+        let mut names: Vec<String> = Vec::new();
+        for (k, v) in self.variables.iter().enumerate() {
+            let name = v
+                .name
+                .clone()
+                .or_else(|| bound.iter().find(|(_, j)| *j == k).map(|(n, _)| n.clone()))
+                .unwrap_or_else(|| format!("var{k}"));
+            if names.contains(&name) {
+                return Err(Diagnostic::error(
+                    v.span,
+                    format!("two variables are named '{name}': give them distinct names with agc.Variable(..., name=...)"),
+                ));
+            }
+            names.push(name);
+        }
+        for (v, name) in self.variables.iter().zip(&names) {
+            self.module.variables.push(agc_ir::VariableDecl {
+                name: name.clone(),
+                ty: v.ty().clone(),
+            });
+        }
+        let span = self.variables[0].span;
+        let f = agc_ir::Function::new("__agc_init__", &[], span);
+        let (saved, _) = self.begin_function(f);
+        let initial: Vec<Tensor> = self.variables.iter().map(|v| v.initial.clone()).collect();
+        let id = self.end_function(saved, Ok(initial), span)?;
+        self.module.init = Some(id);
+        Ok(())
+    }
+}
+
+/// Whether `v` is a variable or a tuple or list holding one.
+fn holds_variable(v: &Value) -> bool {
+    match v {
+        Value::Variable(_) => true,
+        Value::Tuple(items) => items.iter().any(holds_variable),
+        Value::List(items) => items.borrow().iter().any(holds_variable),
+        _ => false,
+    }
+}
