@@ -10,6 +10,7 @@ import functools
 import types
 
 from ._errors import Error
+from ._variable import Variable
 
 
 def grad(f, argnums=0):
@@ -35,6 +36,7 @@ def value_and_grad(f, argnums=0):
         except ImportError as e:
             raise Error("eager agc.grad needs autograd: pip install autograd") from e
         g = _Rebinder(autograd.numpy).rebind(f)
+        args = tuple(a.value if isinstance(a, Variable) else a for a in args)
 
         def packed(diff_args):
             full = list(args)
@@ -89,7 +91,9 @@ class _Rebinder:
             new = dict(original)
             self.globals[key] = new
             for name, value in original.items():
-                if any(value is m for m in self.numpy_modules) or (
+                if isinstance(value, Variable):  # differentiated code reads the value
+                    new[name] = value.value
+                elif any(value is m for m in self.numpy_modules) or (
                     isinstance(value, types.FunctionType) and value.__globals__ is original
                 ):
                     new[name] = self.rebind(value)
