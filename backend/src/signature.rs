@@ -3,7 +3,7 @@
 //! metadata JSON ([`crate::metadata`]).
 
 use crate::BackendError;
-use agc_ir::{DType, Dim, Module};
+use agc_ir::{DType, Dim, Export, Module};
 
 /// One parameter or result as C sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +48,7 @@ impl ExportSig {
 /// The C symbols besides the exports: `<NAME>_last_error`, `_release`,
 /// `_metadata`, `_set_num_threads`.
 pub fn api_functions(module_name: &str) -> [String; 4] {
-    ["last_error", "release", "metadata", "set_num_threads"].map(|s| format!("{module_name}_{s}"))
+    Export::RESERVED_NAMES.map(|s| format!("{module_name}_{s}"))
 }
 
 /// Every symbol a generated library exports.
@@ -250,7 +250,6 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
     names
 }
 
-/// C library functions an export must not be named after: the generated
 /// Why export `name` cannot be exported from library `lib`, if it cannot.
 /// Its symbol is `<lib>_<name>`, so no C library function can clash; the
 /// library's own API functions can.
@@ -288,6 +287,14 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             return Err(BackendError::Unsupported(format!(
                 "'{}' is exported twice",
                 e.c_name
+            )));
+        }
+        if let Some(why) = sigs
+            .iter()
+            .find_map(|s| Export::names_collide(&s.name, &e.c_name))
+        {
+            return Err(BackendError::Unsupported(format!(
+                "{why}: export one of them under another name (@agc.export(name=...))"
             )));
         }
         let params: Vec<TensorSig> = f
@@ -394,6 +401,12 @@ pub(crate) mod tests {
             m.exports[0].c_name = bad.into();
             assert!(signatures(&m, "demo").is_err(), "{bad}");
         }
+        m.exports[0].c_name = "f".into();
+        let mut second = m.exports[0].clone();
+        second.c_name = "f_into".into();
+        m.exports.push(second);
+        let err = signatures(&m, "demo").unwrap_err().to_string();
+        assert!(err.contains("'_into' C function"), "{err}");
     }
 
     #[test]
