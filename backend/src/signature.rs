@@ -43,6 +43,26 @@ impl ExportSig {
     pub fn sym_index(&self, name: &str) -> Option<usize> {
         self.syms.iter().position(|s| s == name)
     }
+
+    /// The C symbol of the variant writing into caller-owned results: `<NAME>_<name>_into`.
+    pub fn into_symbol(&self) -> String {
+        format!("{}{}", self.c_name, Export::SYMBOL_SUFFIXES[0])
+    }
+
+    /// The C symbol of the result-shape query: `<NAME>_<name>_result_shapes`.
+    pub fn result_shapes_symbol(&self) -> String {
+        format!("{}{}", self.c_name, Export::SYMBOL_SUFFIXES[1])
+    }
+
+    /// The export's C symbols: its own, then [`Self::into_symbol`] and
+    /// [`Self::result_shapes_symbol`].
+    pub fn symbols(&self) -> [String; 3] {
+        [
+            self.c_name.clone(),
+            self.into_symbol(),
+            self.result_shapes_symbol(),
+        ]
+    }
 }
 
 /// The C symbols besides the exports: `<NAME>_last_error`, `_release`,
@@ -53,7 +73,7 @@ pub fn api_functions(module_name: &str) -> [String; 4] {
 
 /// Every symbol a generated library exports.
 pub fn api_symbols(module_name: &str, sigs: &[ExportSig]) -> Vec<String> {
-    let mut v: Vec<String> = sigs.iter().map(|s| s.c_name.clone()).collect();
+    let mut v: Vec<String> = sigs.iter().flat_map(ExportSig::symbols).collect();
     v.extend(api_functions(module_name));
     v
 }
@@ -391,7 +411,15 @@ pub(crate) mod tests {
             ("add_bias", "demo_add_bias")
         );
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
-        assert_eq!(api_symbols("demo", &sigs).len(), 5);
+        assert_eq!(api_symbols("demo", &sigs).len(), 7);
+        assert_eq!(
+            sigs[0].symbols(),
+            [
+                "demo_add_bias",
+                "demo_add_bias_into",
+                "demo_add_bias_result_shapes"
+            ]
+        );
     }
 
     #[test]
