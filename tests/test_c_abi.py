@@ -110,7 +110,101 @@ def test_c_program_against_shared_library(lib_dir, exe_dir, B):
 
 def test_cpp_program_against_shared_library(lib_dir, exe_dir):
     exe = compile_driver({"cabi": lib_dir}, exe_dir, "basic.cpp")
-    check_driver_output(run([exe, 4]), 4)
+    proc = run([exe, 4])
+    got = check_driver_output(proc, 4)
+    y, idx = expected_affine(4)
+    harness.assert_matches(got["into.y"], y, "affine_into y from C++")
+    harness.assert_matches(got["into.idx"], idx, "affine_into idx from C++")
+    bad = bad_lines(proc.stdout)
+    assert bad["null"][0] == 1 and "out0" in bad["null"][1], bad
+
+
+# The argument of positives in into.c (mirrors its px array).
+POSITIVES_X = [1.5, -2.0, 0.0, 3.25, -0.5, 4.0, 2.0]
+
+
+def bad_lines(stdout):
+    """{what: (status, message)} from the drivers' `BAD what status message` lines."""
+    return {what: (int(status), message)
+            for what, status, message in re.findall(r"^BAD (\S+) (-?\d+) (.*)$", stdout, re.M)}
+
+
+def check_into_output(proc, B, counted=True):
+    """into.c's output for batch B: shapes, results vs numpy and vs cabi_affine, rejected result
+    tensors, and (when `counted`: not under valgrind, which replaces the counting malloc) no heap
+    allocation in 100 steady-state calls."""
+    assert proc.returncode == 0, f"into driver failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert "DONE" in proc.stdout, proc.stdout
+    shapes = {label: [int(d) for d in dims.split()]
+              for label, dims in re.findall(r"^SHAPE (\S+) \d+((?: -?\d+)*)$", proc.stdout, re.M)}
+    assert shapes["affine.out0"] == [B, 3] and shapes["affine.out1"] == [B], shapes
+    assert shapes["sumsq.out0"] == [], shapes
+    assert shapes["positives.out0"] == [-1], f"a data-dependent length is -1: {shapes}"
+
+    got = parse_results(proc.stdout)
+    y, idx = expected_affine(B)
+    for label in ("into", "offset", "alias", "steady"):
+        harness.assert_matches(got[f"{label}.y"], y, f"{label}.y from affine_into")
+    harness.assert_matches(got["into.idx"], idx, "into.idx from affine_into")
+    np.testing.assert_array_equal(got["into.y"], got["plain.y"], "affine_into and affine differ")
+    np.testing.assert_array_equal(got["into.idx"], got["plain.idx"], "affine_into and affine differ")
+    harness.assert_matches(got["into.sumsq"], expected_sumsq(5), "sumsq_into")
+    module = harness.import_model(MODEL)
+    kept, count = harness.eager(harness.exports(module)["positives"], [np.array(POSITIVES_X, np.float32)])
+    harness.assert_matches(got["positives.into"], kept, "positives_into")
+    harness.assert_matches(got["positives.count"], count, "positives_into count")
+    w3 = np.array([module.w_value(i) for i in range(9)], np.float32).reshape(3, 3)
+    leaves = np.array([module.x_value(i) for i in range(9)], np.float32).reshape(3, 3)
+    dw, dleaves = harness.eager(harness.exports(module)["tree_grad"],
+                                [w3, leaves, np.array([1, -1, -1]), np.array([2, -1, -1])])
+    harness.assert_matches(got["tree.dw"], dw, "tree_grad_into dw")
+    harness.assert_matches(got["tree.dleaves"], dleaves, "tree_grad_into dleaves")
+
+    bad = bad_lines(proc.stdout)
+    expected_bad = {"result_shapes.x", "shape", "rank", "dtype", "null", "device", "data", "positives.length"}
+    expected_bad |= {"strides"} if B > 1 else set()
+    assert set(bad) == expected_bad, bad
+    for what, (status, message) in bad.items():
+        assert status == 1, f"{what}: AGC_STATUS_INVALID_ARGUMENT (1) expected, got {status}: {message}"
+        name = "positives" if what.startswith("positives") else "affine"
+        assert message.startswith(f"{name}: "), f"{what}: the message names the export: {message!r}"
+        if what != "result_shapes.x":
+            assert "'out0'" in message, f"{what}: the message names the result: {message!r}"
+    assert f"({B}, 3)" in bad["shape"][1] and f"({B + 1}, 3)" in bad["shape"][1], bad["shape"]
+    assert "float64" in bad["dtype"][1], bad["dtype"]
+    assert "C-contiguous" in bad.get("strides", (1, "C-contiguous"))[1], bad["strides"]
+    n = len(kept)
+    assert f"({n},)" in bad["positives.length"][1] and f"({n + 1},)" in bad["positives.length"][1], \
+        bad["positives.length"]
+
+    allocs = dict(re.findall(r"^ALLOCS (\S+) (\d+)$", proc.stdout, re.M))
+    if counted:
+        assert allocs["probe"] == "1", f"the driver's malloc counter does not count: {allocs}"
+        assert int(allocs["cold_affine_into"]) > 0, f"the counter does not see the library's mallocs: {allocs}"
+        for what in ("affine_into", "sumsq_into", "affine_result_shapes", "tree_grad_into"):
+            assert allocs[what] == "0", f"100 steady-state calls of {what} allocated {allocs[what]} times"
+
+
+@pytest.mark.parametrize("B", [1, 3, 8])
+def test_into_and_result_shapes_from_c(lib_dir, exe_dir, B):
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "into.c")
+    check_into_output(run([exe, B]), B)
+
+
+def test_into_from_c_against_static_library(lib_dir, exe_dir):
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "into.c", static=True)
+    check_into_output(run([exe, 2]), 2)
+
+
+def test_into_under_valgrind(lib_dir, exe_dir):
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        pytest.skip("valgrind is not installed (apt-get install valgrind)")
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "into.c")
+    proc = run([valgrind, "--leak-check=full", "--error-exitcode=9", exe, 3], timeout=600)
+    assert proc.returncode == 0, f"valgrind exit {proc.returncode}:\n{proc.stdout}\n{proc.stderr[-6000:]}"
+    check_into_output(proc, 3, counted=False)
+    assert "definitely lost: 0" in proc.stderr or "no leaks are possible" in proc.stderr, proc.stderr[-3000:]
 
 
 def test_c_program_against_static_library(lib_dir, exe_dir):
@@ -122,7 +216,7 @@ def test_c_program_against_static_library(lib_dir, exe_dir):
 
 def test_header_documents_the_exports(lib_dir):
     header = (lib_dir / "cabi.h").read_text()
-    for word in ("cabi_affine", "cabi_sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads", "B", "N", "x", "w", "v"):
+    for word in ("cabi_affine", "cabi_affine_into", "cabi_affine_result_shapes", "cabi_sumsq", "cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads", "B", "N", "x", "w", "v"):
         assert re.search(rf"\b{word}\b", header), f"cabi.h does not mention {word}"
 
 
@@ -196,8 +290,9 @@ def test_only_the_api_is_exported(lib_dir):
     proc = run([nm, "-D", "--defined-only", lib_dir / "libcabi.so"])
     assert proc.returncode == 0, proc.stderr
     # Every symbol starts with the library's NAME (CONTRACT section 3).
-    api = {"cabi_affine", "cabi_sumsq", "cabi_project", "cabi_tree_grad", "cabi_last_error", "cabi_release",
-           "cabi_metadata", "cabi_set_num_threads"}
+    exports = ("affine", "sumsq", "project", "positives", "tree_grad")
+    api = {f"cabi_{e}{suffix}" for e in exports for suffix in ("", "_into", "_result_shapes")}
+    api |= {"cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads"}
     linker = {"_init", "_fini", "_edata", "_end", "__bss_start"}
     symbols = {line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if line.strip()}
     assert api <= symbols, f"missing API symbols: {sorted(api - symbols)}"

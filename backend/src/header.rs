@@ -2,9 +2,10 @@
 //!
 //! It holds a DLPack-layout `DLTensor` (skipped when `dlpack.h` was included
 //! first, and defined once when several agc headers are included), the
-//! `AGC_STATUS_*` codes (guarded likewise), one documented prototype per
-//! export (parameter names are the Python names; shapes name symbolic dims)
-//! and the library's `_last_error`, `_release` and `_metadata` functions.
+//! `AGC_STATUS_*` codes (guarded likewise), three documented prototypes per
+//! export (`<NAME>_f`, `<NAME>_f_into`, `<NAME>_f_result_shapes`; parameter
+//! names are the Python names; shapes name symbolic dims) and the library's
+//! `_last_error`, `_release` and `_metadata` functions.
 
 use crate::signature::{c_arg_names, ExportSig, TensorSig};
 use agc_ir::Dim;
@@ -19,7 +20,28 @@ fn shape(t: &TensorSig) -> String {
             Dim::Sym(s) => s.clone(),
         })
         .collect();
-    match dims.as_slice() {
+    tuple(&dims)
+}
+
+/// A result's shape as `_result_shapes` knows it: static dims, the
+/// parameters' symbolic dims by name, `-1` for a size only the computation
+/// determines.
+fn known_shape(sig: &ExportSig, t: &TensorSig) -> String {
+    let dims: Vec<String> = t
+        .dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => n.to_string(),
+            Dim::Sym(s) if sig.sym_index(s).is_some() => s.clone(),
+            Dim::Sym(_) => "-1".into(),
+        })
+        .collect();
+    tuple(&dims)
+}
+
+/// `(a, b)`, `(a,)` or `()`.
+fn tuple(dims: &[String]) -> String {
+    match dims {
         [one] => format!("({one},)"),
         _ => format!("({})", dims.join(", ")),
     }
@@ -115,12 +137,82 @@ fn prototype(out: &mut String, lib: &str, sig: &ExportSig) {
         out,
         " * Returns AGC_STATUS_OK, or a non-zero AGC_STATUS_* with every result set to\n * NULL and {lib}_last_error() saying what went wrong.\n */"
     );
+    declare(out, &sig.c_name, pn, rn, "DLTensor**");
+    into_prototype(out, lib, sig, pn, rn, width);
+    result_shapes_prototype(out, lib, sig, pn, rn);
+}
+
+/// `int symbol(const DLTensor* p0, ..., <result_type> r0, ...);`
+fn declare(out: &mut String, symbol: &str, pn: &[String], rn: &[String], result_type: &str) {
     let args: Vec<String> = pn
         .iter()
         .map(|n| format!("const DLTensor* {n}"))
-        .chain(rn.iter().map(|n| format!("DLTensor** {n}")))
+        .chain(rn.iter().map(|n| format!("{result_type} {n}")))
         .collect();
-    let _ = writeln!(out, "int {}({});\n", sig.c_name, args.join(", "));
+    let _ = writeln!(out, "int {symbol}({});\n", args.join(", "));
+}
+
+/// `<NAME>_f_into`: the export writing into the caller's result tensors.
+fn into_prototype(
+    out: &mut String,
+    lib: &str,
+    sig: &ExportSig,
+    pn: &[String],
+    rn: &[String],
+    width: usize,
+) {
+    let (f, into) = (&sig.c_name, sig.into_symbol());
+    let _ = writeln!(
+        out,
+        "/**\n * {into}({})\n *\n * {f} writing its results into tensors the caller owns; in the steady\n * state it allocates nothing.",
+        pn.iter().chain(rn).cloned().collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(
+        out,
+        " *\n * Parameters: as {f}.\n * Results: CPU tensors, C-contiguous, of exactly these dtypes and shapes (the\n * shapes {} gives); written only on success and only after the\n * computation, so a result tensor may share memory with an argument (not with\n * another result tensor):",
+        sig.result_shapes_symbol()
+    );
+    list_tensors(out, rn, &sig.results, width);
+    let _ = writeln!(
+        out,
+        " * Returns AGC_STATUS_OK, or a non-zero AGC_STATUS_* (AGC_STATUS_INVALID_ARGUMENT\n * for a result tensor of the wrong dtype, shape or layout) with no result tensor\n * written and {lib}_last_error() saying what went wrong.\n */"
+    );
+    declare(out, &into, pn, rn, "DLTensor*");
+}
+
+/// `<NAME>_f_result_shapes`: the results' shapes for given argument shapes.
+fn result_shapes_prototype(
+    out: &mut String,
+    lib: &str,
+    sig: &ExportSig,
+    pn: &[String],
+    rn: &[String],
+) {
+    let _ = writeln!(
+        out,
+        "/**\n * {}({})\n *\n * The shapes of {}'s results for arguments of these shapes, for\n * {}.",
+        sig.result_shapes_symbol(),
+        pn.iter().chain(rn).cloned().collect::<Vec<_>>().join(", "),
+        sig.c_name,
+        sig.into_symbol()
+    );
+    let _ = writeln!(
+        out,
+        " *\n * Reads only each argument's dtype, ndim and shape (data may be NULL), checked as\n * a call checks them. Writes result k's dims into outk, an array of its rank\n * (NULL for a rank-0 result); a dim that only the computation determines (a\n * data-dependent size) is written as -1."
+    );
+    for (n, t) in rn.iter().zip(&sig.results) {
+        let _ = writeln!(
+            out,
+            " *   {n}: int64_t[{}]  {}",
+            t.dims.len(),
+            known_shape(sig, t)
+        );
+    }
+    let _ = writeln!(
+        out,
+        " * Returns AGC_STATUS_OK, or a non-zero AGC_STATUS_* with nothing written and\n * {lib}_last_error() saying what went wrong.\n */"
+    );
+    declare(out, &sig.result_shapes_symbol(), pn, rn, "int64_t*");
 }
 
 const TOP: &str = r#"/* @LIB@.h: C API of lib@LIB@.so / lib@LIB@.a, generated by agc. Do not edit.
@@ -128,7 +220,9 @@ const TOP: &str = r#"/* @LIB@.h: C API of lib@LIB@.so / lib@LIB@.a, generated by
  * Tensors are DLPack DLTensors on the CPU, C-contiguous (strides NULL or
  * compact row-major). Arguments are borrowed for the duration of a call;
  * results are allocated by the library and owned by the caller, who frees
- * each with @LIB@_release(). Every function may be called from several
+ * each with @LIB@_release(), or written by each export's _into variant into
+ * tensors the caller passes (shaped as its _result_shapes query says, no
+ * allocation in the steady state). Every function may be called from several
  * threads at once; @LIB@_last_error() is per thread. See docs/c-abi.md.
  *
  * Link:  cc main.c -L<dir> -l@LIB@ -Wl,-rpath,<dir>   (shared)
@@ -195,6 +289,17 @@ mod tests {
         assert!(h.contains(" *   x     float32 (B, 3)"), "{h}");
         assert!(h.contains(" *   b     float32 (3,)"), "{h}");
         assert!(h.contains("void demo_release(DLTensor* tensor);"));
+        assert!(
+            h.contains(
+                "int demo_add_bias_into(const DLTensor* x, const DLTensor* b, DLTensor* out0);"
+            ),
+            "{h}"
+        );
+        assert!(
+            h.contains("int demo_add_bias_result_shapes(const DLTensor* x, const DLTensor* b, int64_t* out0);"),
+            "{h}"
+        );
+        assert!(h.contains(" *   out0: int64_t[2]  (B, 3)"), "{h}");
         assert!(h.contains("#ifndef AGC_DEMO_H_"));
     }
 }

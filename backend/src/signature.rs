@@ -3,7 +3,7 @@
 //! metadata JSON ([`crate::metadata`]).
 
 use crate::BackendError;
-use agc_ir::{DType, Dim, Module};
+use agc_ir::{DType, Dim, Export, Module};
 
 /// One parameter or result as C sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,17 +43,37 @@ impl ExportSig {
     pub fn sym_index(&self, name: &str) -> Option<usize> {
         self.syms.iter().position(|s| s == name)
     }
+
+    /// The C symbol of the variant writing into caller-owned results: `<NAME>_<name>_into`.
+    pub fn into_symbol(&self) -> String {
+        format!("{}{}", self.c_name, Export::SYMBOL_SUFFIXES[0])
+    }
+
+    /// The C symbol of the result-shape query: `<NAME>_<name>_result_shapes`.
+    pub fn result_shapes_symbol(&self) -> String {
+        format!("{}{}", self.c_name, Export::SYMBOL_SUFFIXES[1])
+    }
+
+    /// The export's C symbols: its own, then [`Self::into_symbol`] and
+    /// [`Self::result_shapes_symbol`].
+    pub fn symbols(&self) -> [String; 3] {
+        [
+            self.c_name.clone(),
+            self.into_symbol(),
+            self.result_shapes_symbol(),
+        ]
+    }
 }
 
 /// The C symbols besides the exports: `<NAME>_last_error`, `_release`,
 /// `_metadata`, `_set_num_threads`.
 pub fn api_functions(module_name: &str) -> [String; 4] {
-    ["last_error", "release", "metadata", "set_num_threads"].map(|s| format!("{module_name}_{s}"))
+    Export::RESERVED_NAMES.map(|s| format!("{module_name}_{s}"))
 }
 
 /// Every symbol a generated library exports.
 pub fn api_symbols(module_name: &str, sigs: &[ExportSig]) -> Vec<String> {
-    let mut v: Vec<String> = sigs.iter().map(|s| s.c_name.clone()).collect();
+    let mut v: Vec<String> = sigs.iter().flat_map(ExportSig::symbols).collect();
     v.extend(api_functions(module_name));
     v
 }
@@ -250,7 +270,6 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
     names
 }
 
-/// C library functions an export must not be named after: the generated
 /// Why export `name` cannot be exported from library `lib`, if it cannot.
 /// Its symbol is `<lib>_<name>`, so no C library function can clash; the
 /// library's own API functions can.
@@ -288,6 +307,14 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             return Err(BackendError::Unsupported(format!(
                 "'{}' is exported twice",
                 e.c_name
+            )));
+        }
+        if let Some(why) = sigs
+            .iter()
+            .find_map(|s| Export::names_collide(&s.name, &e.c_name))
+        {
+            return Err(BackendError::Unsupported(format!(
+                "{why}: export one of them under another name (@agc.export(name=...))"
             )));
         }
         let params: Vec<TensorSig> = f
@@ -385,7 +412,15 @@ pub(crate) mod tests {
             ("add_bias", "demo_add_bias")
         );
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
-        assert_eq!(api_symbols("demo", &sigs).len(), 5);
+        assert_eq!(api_symbols("demo", &sigs).len(), 7);
+        assert_eq!(
+            sigs[0].symbols(),
+            [
+                "demo_add_bias",
+                "demo_add_bias_into",
+                "demo_add_bias_result_shapes"
+            ]
+        );
     }
 
     #[test]
@@ -395,6 +430,12 @@ pub(crate) mod tests {
             m.exports[0].c_name = bad.into();
             assert!(signatures(&m, "demo").is_err(), "{bad}");
         }
+        m.exports[0].c_name = "f".into();
+        let mut second = m.exports[0].clone();
+        second.c_name = "f_into".into();
+        m.exports.push(second);
+        let err = signatures(&m, "demo").unwrap_err().to_string();
+        assert!(err.contains("'_into' C function"), "{err}");
     }
 
     #[test]

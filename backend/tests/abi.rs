@@ -19,6 +19,17 @@ use std::sync::OnceLock;
 
 const STUB: &str = include_str!("c/stub_kernel.ll");
 
+/// Every symbol `libdemo` exports, sorted.
+const API: [&str; 7] = [
+    "demo_add_bias",
+    "demo_add_bias_into",
+    "demo_add_bias_result_shapes",
+    "demo_last_error",
+    "demo_metadata",
+    "demo_release",
+    "demo_set_num_threads",
+];
+
 /// `y = x + b` exported as `c_name`.
 fn add_bias_module(name: &str, c_name: &str) -> Module {
     let x = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(3)]);
@@ -243,16 +254,7 @@ fn shared_library_depends_on_libc_only_and_exports_the_api() {
             .filter_map(|l| l.split_whitespace().next())
             .collect();
         syms.sort();
-        assert_eq!(
-            syms,
-            [
-                "demo_add_bias",
-                "demo_last_error",
-                "demo_metadata",
-                "demo_release",
-                "demo_set_num_threads"
-            ]
-        );
+        assert_eq!(syms, API);
     }
 }
 
@@ -271,17 +273,7 @@ fn static_archive_links_with_lm_and_twice_in_one_program() {
             .filter(|l| !l.ends_with(':') && !l.is_empty())
             .filter_map(|l| l.split_whitespace().next())
             .collect();
-        assert!(
-            globals.iter().all(|s| [
-                "demo_add_bias",
-                "demo_last_error",
-                "demo_metadata",
-                "demo_release",
-                "demo_set_num_threads"
-            ]
-            .contains(s)),
-            "{globals:?}"
-        );
+        assert!(globals.iter().all(|s| API.contains(s)), "{globals:?}");
         let two = dir.join("two_libs");
         sh(Command::new("cc")
             .arg("-I")

@@ -353,6 +353,29 @@ pub struct Export {
     pub assigns: Vec<usize>,
 }
 
+impl Export {
+    /// Names an export may not take: the library's own C functions are
+    /// `<NAME>_last_error`, `<NAME>_release`, ... (docs/c-abi.md).
+    pub const RESERVED_NAMES: [&'static str; 4] =
+        ["last_error", "release", "metadata", "set_num_threads"];
+
+    /// Suffixes of the C functions generated for every export besides its
+    /// own `<NAME>_<c_name>`: `_into` (results written into tensors the
+    /// caller passes) and `_result_shapes` (docs/c-abi.md). An export named
+    /// `f_into` would collide with export `f`'s.
+    pub const SYMBOL_SUFFIXES: [&'static str; 2] = ["_into", "_result_shapes"];
+
+    /// Why exports named `a` and `b` cannot both exist, if they cannot: a C
+    /// function generated for one has the other's name.
+    pub fn names_collide(a: &str, b: &str) -> Option<String> {
+        let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        let suffix = long.strip_prefix(short)?;
+        Export::SYMBOL_SUFFIXES.contains(&suffix).then(|| {
+            format!("export '{long}' collides with the '{suffix}' C function agc generates for export '{short}' (both would be <NAME>_{long})")
+        })
+    }
+}
+
 /// A compilation unit: functions plus the exported entry points.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Module {
@@ -426,5 +449,19 @@ impl Module {
     /// A function by handle.
     pub fn func(&self, id: FuncId) -> &Function {
         &self.funcs[id.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Export;
+
+    #[test]
+    fn generated_symbols_collide_with_exports_named_like_them() {
+        assert!(Export::names_collide("f", "f_into").is_some());
+        assert!(Export::names_collide("f_result_shapes", "f").is_some());
+        assert!(Export::names_collide("f", "f").is_none());
+        assert!(Export::names_collide("f", "g_into").is_none());
+        assert!(Export::names_collide("f", "f_intox").is_none());
     }
 }

@@ -11,7 +11,7 @@
 //! those of the next. Handing a large block back to glibc returns its pages to
 //! the kernel (mmap threshold, heap trimming), and the next use faults them in
 //! again, zeroed: that was most of the kernel time of a training loop. The
-//! cache is bounded ([`CACHE_BYTES`] per thread, [`BLOCKS_PER_CLASS`] per
+//! cache is bounded ([`CACHE_BYTES`] per thread, [`blocks_kept`] per
 //! class); a block that does not fit goes back to libc, and a thread's cache is
 //! freed when the thread exits, so memory does not grow with the number of
 //! calls.
@@ -31,8 +31,14 @@ extern "C" {
 
 /// Bytes of freed blocks one thread keeps at most.
 pub const CACHE_BYTES: usize = 64 << 20;
-/// Freed blocks of one size class one thread keeps at most.
+/// Freed blocks of one size class one thread keeps at least (see
+/// [`blocks_kept`]).
 pub const BLOCKS_PER_CLASS: usize = 16;
+/// Bytes of one small size class one thread keeps: a class of small blocks
+/// keeps more than [`BLOCKS_PER_CLASS`] of them, so that a call with many
+/// small temporaries alive at once (a recursion's continuations, one per
+/// level) finds all of them cached in the next call.
+pub const SMALL_CLASS_BYTES: usize = 1 << 20;
 /// The payload's alignment, and the bytes a block holds beyond its payload:
 /// the payload starts 16 to 64 bytes into the `malloc`ed block (which is
 /// 16-byte aligned), after the block's class (`u64` at `payload - 16`) and
@@ -61,6 +67,12 @@ fn class_of(n: usize) -> Option<(usize, usize)> {
     let q = (n - (1 << p)).div_ceil(quarter);
     let index = SMALL_CLASSES + 4 * (p - 8) + (q - 1);
     (index < NCLASSES).then_some((index, (1 << p) + q * quarter))
+}
+
+/// Freed blocks of size class `class` one thread keeps at most:
+/// [`BLOCKS_PER_CLASS`], or as many as fit in [`SMALL_CLASS_BYTES`].
+pub fn blocks_kept(class: usize) -> usize {
+    BLOCKS_PER_CLASS.max(SMALL_CLASS_BYTES / class_bytes(class))
 }
 
 /// One thread's freed blocks (their payloads), by class.
@@ -169,7 +181,7 @@ pub unsafe fn release(p: *mut c_void) {
                 if cache.free.is_empty() {
                     cache.free.resize_with(NCLASSES, Vec::new);
                 }
-                if cache.free[c].len() >= BLOCKS_PER_CLASS {
+                if cache.free[c].len() >= blocks_kept(c) {
                     return false;
                 }
                 cache.free[c].push(p as usize);
@@ -257,14 +269,18 @@ mod tests {
 
     #[test]
     fn the_cache_is_bounded() {
-        let blocks: Vec<_> = (0..BLOCKS_PER_CLASS + 4).map(|_| allocate(4096)).collect();
+        let (class, _) = class_of(1 << 20).unwrap();
+        assert_eq!(blocks_kept(class), BLOCKS_PER_CLASS);
+        assert_eq!(blocks_kept(class_of(160).unwrap().0), (1 << 20) / 160);
+        let blocks: Vec<_> = (0..BLOCKS_PER_CLASS + 4)
+            .map(|_| allocate(1 << 20))
+            .collect();
         for &b in &blocks {
             // SAFETY: live blocks.
             unsafe { release(b) };
         }
         CACHE.with(|c| {
             let c = c.borrow();
-            let (class, _) = class_of(4096).unwrap();
             assert_eq!(c.free[class].len(), BLOCKS_PER_CLASS);
             assert!(c.bytes <= CACHE_BYTES);
         });

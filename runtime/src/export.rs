@@ -31,19 +31,34 @@ struct Owned {
 }
 
 /// One result descriptor, read from the kernel's return buffer.
-struct View<'a> {
-    allocated: i64,
-    aligned: i64,
-    offset: i64,
-    sizes: &'a [i64],
-    strides: &'a [i64],
+pub(crate) struct View<'a> {
+    /// The buffer's base as allocated (what is freed).
+    pub allocated: i64,
+    /// The aligned base the offset counts from.
+    pub aligned: i64,
+    /// Offset of the first element from `aligned`, in elements.
+    pub offset: i64,
+    /// Sizes.
+    pub sizes: &'a [i64],
+    /// Strides in elements.
+    pub strides: &'a [i64],
+}
+
+impl View<'_> {
+    /// The address of the first element, for elements of `elem` bytes.
+    pub fn first(&self, elem: usize) -> *mut u8 {
+        (self.aligned as *mut u8).wrapping_add((self.offset as usize).wrapping_mul(elem))
+    }
 }
 
 /// The result descriptors in `ret`, in order.
 ///
 /// # Safety
 /// `ret` holds every result's descriptor (see [`agc_rt_export_results`]).
-unsafe fn views<'a>(spec: &'a FuncSpec, ret: *const i64) -> impl Iterator<Item = View<'a>> {
+pub(crate) unsafe fn views<'a>(
+    spec: &'a FuncSpec,
+    ret: *const i64,
+) -> impl Iterator<Item = View<'a>> {
     spec.results().iter().scan(0usize, move |off, r| {
         let rank = r.rank();
         // SAFETY: `ret` holds every result's descriptor (caller contract).
@@ -64,7 +79,7 @@ unsafe fn views<'a>(spec: &'a FuncSpec, ret: *const i64) -> impl Iterator<Item =
 ///
 /// # Safety
 /// As [`agc_rt_export_results`].
-unsafe fn owns(
+pub(crate) unsafe fn owns(
     spec: &FuncSpec,
     ret: *const i64,
     descs: *const i64,
@@ -176,7 +191,7 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
     let bytes = numel
         .and_then(|n| n.checked_mul(elem))
         .ok_or("size overflow")?;
-    let src = (v.aligned as *mut u8).wrapping_add((v.offset as usize).wrapping_mul(elem));
+    let src = v.first(elem);
     let (data, allocated) = if adopt {
         (src as *mut c_void, v.allocated as *mut c_void)
     } else {
@@ -234,39 +249,47 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
     Ok(owned as *mut DLTensor)
 }
 
-/// Copies a strided view (strides in elements) into a compact buffer.
+/// Copies a strided view (strides in elements) into a compact buffer and
+/// returns the end of what it wrote. Allocation-free: it recurses over the
+/// dims (a result's rank is small), copying rows of unit stride at once.
 ///
 /// # Safety
 /// `src` addresses every element of the view, `dst` holds all of them.
-unsafe fn copy_strided(src: *const u8, sizes: &[i64], strides: &[i64], elem: usize, dst: *mut u8) {
-    let rank = sizes.len();
-    let mut index = vec![0i64; rank];
-    let mut out = 0usize;
-    loop {
-        let off: i64 = index.iter().zip(strides).map(|(i, s)| i * s).sum();
-        // SAFETY: in bounds of the view and of `dst` (caller contract).
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                src.offset(off as isize * elem as isize),
-                dst.add(out),
+pub(crate) unsafe fn copy_strided(
+    src: *const u8,
+    sizes: &[i64],
+    strides: &[i64],
+    elem: usize,
+    dst: *mut u8,
+) -> *mut u8 {
+    let (Some((&n, inner_sizes)), Some((&stride, inner_strides))) =
+        (sizes.split_first(), strides.split_first())
+    else {
+        // SAFETY: one element, in bounds of both (caller contract).
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, elem) };
+        return dst.wrapping_add(elem);
+    };
+    let n = usize::try_from(n).unwrap_or(0);
+    if inner_sizes.is_empty() && stride == 1 {
+        // SAFETY: a row of `n` consecutive elements (caller contract).
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, n * elem) };
+        return dst.wrapping_add(n * elem);
+    }
+    let step = (stride as isize).wrapping_mul(elem as isize);
+    let mut out = dst;
+    for i in 0..n {
+        // SAFETY: row `i` of the view, and the rest of `dst` (caller contract).
+        out = unsafe {
+            copy_strided(
+                src.wrapping_offset((i as isize).wrapping_mul(step)),
+                inner_sizes,
+                inner_strides,
                 elem,
+                out,
             )
         };
-        out += elem;
-        // Odometer increment, last dim fastest.
-        let mut d = rank;
-        loop {
-            if d == 0 {
-                return;
-            }
-            d -= 1;
-            index[d] += 1;
-            if index[d] < sizes[d] {
-                break;
-            }
-            index[d] = 0;
-        }
     }
+    out
 }
 
 /// Releases a tensor returned by an exported function: frees its data, shape

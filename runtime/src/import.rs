@@ -5,9 +5,9 @@
 //! `offset`, `sizes[r]`, `strides[r]`. The descriptors of all parameters are
 //! laid out one after the other in one buffer owned by the caller's frame.
 
-use crate::dlpack::{dtype_matches, dtype_string, DLTensor, DEVICE_CPU};
+use crate::dlpack::{dtype_matches, dtype_string, DLDataType, DLTensor, DEVICE_CPU};
 use crate::error::{begin_call, fail, Status};
-use crate::spec::{slice, tuple_string, FuncSpec};
+use crate::spec::{slice, tuple_string, FuncSpec, SpecName};
 use std::ffi::c_void;
 
 /// The largest `ndim` a tensor may have (numpy's limit): a larger one is a
@@ -64,13 +64,37 @@ pub unsafe extern "C" fn agc_rt_import_args(
             format!("{name}: result pointer '{rname}' is NULL"),
         );
     }
-    let nsyms = usize::try_from(spec.nsyms).unwrap_or(0);
-    // SAFETY: `syms` holds `nsyms` words (caller contract).
-    let syms: &mut [i64] = if nsyms == 0 || syms.is_null() {
-        &mut []
-    } else {
-        unsafe { std::slice::from_raw_parts_mut(syms, nsyms) }
-    };
+    // SAFETY: `args`, `syms` and `descs` are sized for the signature (caller contract).
+    unsafe { import_params(spec, args, syms_of(spec, syms), Some(descs)) }
+}
+
+/// The symbolic dims' scratch `syms` (`spec.nsyms` words) as a slice.
+///
+/// # Safety
+/// `syms` holds `spec.nsyms` words, or `nsyms` is 0.
+pub(crate) unsafe fn syms_of<'a>(spec: &FuncSpec, syms: *mut i64) -> &'a mut [i64] {
+    match usize::try_from(spec.nsyms) {
+        // SAFETY: `syms` holds `nsyms` words (caller contract).
+        Ok(n) if n > 0 && !syms.is_null() => unsafe { std::slice::from_raw_parts_mut(syms, n) },
+        _ => &mut [],
+    }
+}
+
+/// Checks every argument of a call of `spec`, binding the symbolic dims in
+/// `syms` (filled with -1 first). With `descs`, also each argument's device,
+/// data and strides, writing the parameters' descriptors one after the
+/// other into `descs`; without, only dtypes, ranks and shapes are read (the
+/// data may be NULL). Returns 0, or a status with the last error set.
+///
+/// # Safety
+/// `args` holds `nparams` pointers, each NULL or a readable `DLTensor`;
+/// `descs` is sized for every parameter's descriptor.
+pub(crate) unsafe fn import_params(
+    spec: &FuncSpec,
+    args: *const *const DLTensor,
+    syms: &mut [i64],
+    descs: Option<*mut i64>,
+) -> i32 {
     syms.fill(-1);
     // SAFETY: `args` holds `nparams` pointers (caller contract).
     let args = unsafe { slice(args, spec.nparams) };
@@ -78,35 +102,142 @@ pub unsafe extern "C" fn agc_rt_import_args(
     for (i, p) in spec.params().iter().enumerate() {
         let words = descriptor_words(p.rank());
         // SAFETY: `descs` is sized for all parameters' descriptors.
-        let desc = unsafe { std::slice::from_raw_parts_mut(descs.add(offset), words) };
+        let desc = descs.map(|d| unsafe { std::slice::from_raw_parts_mut(d.add(offset), words) });
         offset += words;
         // SAFETY: each argument is NULL or a readable DLTensor (caller contract).
         let t = unsafe { args.get(i).and_then(|&a| a.as_ref()) };
         if let Err(msg) = import_one(spec, i, t, syms, desc) {
-            return fail(Status::InvalidArgument, format!("{name}: {msg}"));
+            return fail(Status::InvalidArgument, format!("{}: {msg}", spec.name()));
         }
     }
     Status::Ok as i32
 }
 
-/// Checks parameter `i` and fills its descriptor; the error omits the
+/// What a check reads of a tensor.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reads {
+    /// The dtype, ndim and shape only (`_result_shapes`: data may be NULL).
+    Shape,
+    /// Also the device, the data pointer and the strides (a call).
+    All,
+}
+
+/// A tensor of a call as messages name it (`parameter 'x'`, `result
+/// 'out0'`), formatted only when a message is written.
+pub(crate) struct Named(pub &'static str, pub SpecName);
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} '{}'", self.0, self.1)
+    }
+}
+
+/// `(2, 5) float32`: a tensor's shape and dtype, for messages.
+pub(crate) fn shape_dtype(shape: &[i64], dtype: DLDataType) -> String {
+    format!(
+        "{} {}",
+        tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>()),
+        dtype_string(dtype)
+    )
+}
+
+/// The checks every tensor of a call passes, arguments and caller-owned
+/// results alike: on the CPU (when `reads` is [`Reads::All`]), of `dtype`
+/// and rank `rank`, with a shape array whose dim `d` is non-negative and
+/// equals `want(d)` where that is known, and a byte size that fits in an
+/// `i64`. `what` names the tensor (`parameter 'x'`); `expected` words the
+/// declaration (`parameter 'x' expects shape (B, 4) float32`). Returns the
+/// shape and the number of elements.
+pub(crate) fn check_shape<'t>(
+    t: &'t DLTensor,
+    reads: Reads,
+    what: &dyn std::fmt::Display,
+    expected: &dyn Fn() -> String,
+    (dtype, rank): (DLDataType, usize),
+    want: &dyn Fn(usize) -> Option<i64>,
+) -> Result<(&'t [i64], i64), String> {
+    if reads == Reads::All && t.device.device_type != DEVICE_CPU {
+        return Err(format!(
+            "{what} must be a CPU tensor (kDLCPU), got device_type {}",
+            t.device.device_type
+        ));
+    }
+    let ndim =
+        usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
+    if ndim > MAX_NDIM {
+        return Err(format!("{}, got a tensor of ndim {ndim}", expected()));
+    }
+    if ndim > 0 && t.shape.is_null() {
+        return Err(format!("{what} has ndim {ndim} but a NULL shape array"));
+    }
+    // SAFETY: a non-NULL shape holds `ndim` sizes (DLPack contract).
+    let shape = unsafe { slice(t.shape, ndim as i64) };
+    let dims_ok = shape
+        .iter()
+        .enumerate()
+        .all(|(d, &s)| s >= 0 && want(d).is_none_or(|w| w == s));
+    if ndim != rank || !dtype_matches(dtype, t.dtype) || !dims_ok {
+        return Err(format!(
+            "{}, got {}",
+            expected(),
+            shape_dtype(shape, t.dtype)
+        ));
+    }
+    let numel = shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s));
+    let bytes = numel.and_then(|n| n.checked_mul(i64::from(t.dtype.bits / 8).max(1)));
+    match bytes.and(numel) {
+        Some(numel) => Ok((shape, numel)),
+        None => Err(format!(
+            "{what} is too large: got {}",
+            shape_dtype(shape, t.dtype)
+        )),
+    }
+}
+
+/// The layout checks of a tensor whose data a call reads or writes: data
+/// not NULL unless it has no elements, C-contiguous strides.
+pub(crate) fn check_layout(
+    t: &DLTensor,
+    shape: &[i64],
+    numel: i64,
+    what: &dyn std::fmt::Display,
+) -> Result<(), String> {
+    if numel > 0 && t.data.is_null() {
+        return Err(format!("{what} has NULL data"));
+    }
+    if numel > 0 && !t.strides.is_null() {
+        // SAFETY: non-NULL strides hold `ndim` entries (DLPack contract).
+        let strides = unsafe { slice(t.strides, shape.len() as i64) };
+        if !is_compact(shape, strides) {
+            let st = tuple_string(&strides.iter().map(i64::to_string).collect::<Vec<_>>());
+            let sh = tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>());
+            return Err(format!(
+                "{what} must be C-contiguous (compact row-major), got strides {st} for shape {sh}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The address of a tensor's first element (`data + byte_offset`).
+pub(crate) fn first_element(t: &DLTensor) -> *mut u8 {
+    (t.data as *mut u8).wrapping_add(t.byte_offset as usize)
+}
+
+/// Checks parameter `i`, binds its symbolic dims and, given a descriptor,
+/// checks its layout and fills the descriptor; the error omits the
 /// function-name prefix.
 fn import_one(
     spec: &FuncSpec,
     i: usize,
     t: Option<&DLTensor>,
     syms: &mut [i64],
-    desc: &mut [i64],
+    desc: Option<&mut [i64]>,
 ) -> Result<(), String> {
     let p = &spec.params()[i];
     let pname = p.name();
     let t = t.ok_or_else(|| format!("parameter '{pname}' is NULL"))?;
-    if t.device.device_type != DEVICE_CPU {
-        return Err(format!(
-            "parameter '{pname}' must be a CPU tensor (kDLCPU), got device_type {}",
-            t.device.device_type
-        ));
-    }
+    let what = Named("parameter", pname);
     let expected = || {
         format!(
             "parameter '{pname}' expects shape {} {}",
@@ -114,33 +245,21 @@ fn import_one(
             dtype_string(p.dtype())
         )
     };
-    let ndim =
-        usize::try_from(t.ndim).map_err(|_| format!("{}, got ndim {}", expected(), t.ndim))?;
-    if ndim > MAX_NDIM {
-        return Err(format!("{}, got a tensor of ndim {ndim}", expected()));
-    }
-    if ndim > 0 && t.shape.is_null() {
-        return Err(format!(
-            "parameter '{pname}' has ndim {ndim} but a NULL shape array"
-        ));
-    }
-    // SAFETY: a non-NULL shape holds `ndim` sizes (DLPack contract).
-    let shape = unsafe { slice(t.shape, ndim as i64) };
-    let got = || {
-        format!(
-            "got {} {}",
-            tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>()),
-            dtype_string(t.dtype)
-        )
-    };
     let dims = p.dims();
-    let static_ok = dims
-        .iter()
-        .zip(shape)
-        .all(|(&d, &s)| s >= 0 && (d < 0 || d == s));
-    if ndim != dims.len() || !dtype_matches(p.dtype(), t.dtype) || !static_ok {
-        return Err(format!("{}, {}", expected(), got()));
-    }
+    let reads = if desc.is_some() {
+        Reads::All
+    } else {
+        Reads::Shape
+    };
+    let static_dim = |d: usize| dims.get(d).copied().filter(|&s| s >= 0);
+    let (shape, numel) = check_shape(
+        t,
+        reads,
+        &what,
+        &expected,
+        (p.dtype(), dims.len()),
+        &static_dim,
+    )?;
     for (&d, &s) in dims.iter().zip(shape) {
         if d >= 0 {
             continue;
@@ -160,25 +279,10 @@ fn import_one(
             ));
         }
     }
-    let numel = shape.iter().try_fold(1i64, |acc, &s| acc.checked_mul(s));
-    let bytes = numel.and_then(|n| n.checked_mul(i64::from(t.dtype.bits / 8).max(1)));
-    let Some(numel) = bytes.and(numel) else {
-        return Err(format!("parameter '{pname}' is too large: {}", got()));
-    };
-    if numel > 0 && t.data.is_null() {
-        return Err(format!("parameter '{pname}' has NULL data"));
+    if let Some(desc) = desc {
+        check_layout(t, shape, numel, &what)?;
+        fill_descriptor(desc, first_element(t) as *mut c_void, shape);
     }
-    if numel > 0 && !t.strides.is_null() {
-        // SAFETY: non-NULL strides hold `ndim` entries (DLPack contract).
-        let strides = unsafe { slice(t.strides, ndim as i64) };
-        if !is_compact(shape, strides) {
-            let st = tuple_string(&strides.iter().map(i64::to_string).collect::<Vec<_>>());
-            let sh = tuple_string(&shape.iter().map(i64::to_string).collect::<Vec<_>>());
-            return Err(format!("parameter '{pname}' must be C-contiguous (compact row-major), got strides {st} for shape {sh}"));
-        }
-    }
-    let data = (t.data as *mut u8).wrapping_add(t.byte_offset as usize) as *mut c_void;
-    fill_descriptor(desc, data, shape);
     Ok(())
 }
 

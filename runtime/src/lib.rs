@@ -12,6 +12,12 @@
 //! 3. [`export::agc_rt_export_results`] wraps each result descriptor into a
 //!    library-allocated `DLTensor` ([`export::agc_rt_release`] frees it).
 //!
+//! `<NAME>_f_into`, which writes into result tensors the caller passes,
+//! replaces steps 1 and 3 with [`into::agc_rt_import_into`] (also checking
+//! the caller's tensors) and [`into::agc_rt_finish_into`] (copying the
+//! results into them); `<NAME>_f_result_shapes` is
+//! [`result_shapes::agc_rt_result_shapes`].
+//!
 //! Failures never unwind or abort: they become a non-zero status
 //! ([`error::Status`]) and a thread-local message ([`error::agc_rt_last_error`]).
 //! Kernels report run-time errors (index out of range, recursion too deep)
@@ -37,9 +43,11 @@ pub mod error;
 pub mod export;
 pub mod gemm;
 pub mod import;
+pub mod into;
 pub mod json;
 pub mod pairwise;
 pub mod pool;
+pub mod result_shapes;
 pub mod safetensors;
 pub mod spec;
 pub mod stack;

@@ -22,10 +22,29 @@ pub struct TensorSpec {
     pub dtype_bits: i32,
     /// Rank.
     pub ndim: i64,
-    /// `ndim` dims: `d >= 0` is a static size, `d < 0` is symbolic dim
-    /// number `-1 - d` of [`FuncSpec::sym_names`]. Results carry only ranks
-    /// and dtypes here: their dims are not checked.
+    /// `ndim` dims: `d >= 0` is a static size, [`DIM_UNKNOWN`] (results
+    /// only) a size that only the computation determines, any other `d < 0`
+    /// symbolic dim number `-1 - d` of [`FuncSpec::sym_names`] (a
+    /// parameter's).
     pub dims: *const i64,
+}
+
+/// A result dim that no parameter's shape determines (a data-dependent
+/// size): known only once the kernel has run.
+pub const DIM_UNKNOWN: i64 = i64::MIN;
+
+/// The size of declared dim `d` once the symbolic dims have the values
+/// `syms` (-1: not bound): `None` for [`DIM_UNKNOWN`] or an unbound or
+/// out-of-range symbolic dim.
+pub fn resolve_dim(d: i64, syms: &[i64]) -> Option<i64> {
+    if d >= 0 {
+        return Some(d);
+    }
+    if d == DIM_UNKNOWN {
+        return None;
+    }
+    let k = usize::try_from(-1 - d).ok()?;
+    syms.get(k).copied().filter(|&s| s >= 0)
 }
 
 /// The signature of one exported function.
@@ -217,6 +236,16 @@ pub(crate) mod tests {
             _tensors: tensors,
             spec,
         }
+    }
+
+    #[test]
+    fn dims_resolve_through_the_symbolic_dims() {
+        let syms = [7, -1];
+        assert_eq!(resolve_dim(3, &syms), Some(3));
+        assert_eq!(resolve_dim(-1, &syms), Some(7));
+        assert_eq!(resolve_dim(-2, &syms), None);
+        assert_eq!(resolve_dim(-3, &syms), None);
+        assert_eq!(resolve_dim(DIM_UNKNOWN, &syms), None);
     }
 
     #[test]

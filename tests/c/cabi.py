@@ -22,6 +22,16 @@ def project(x: agc.f32["B", 64], w: agc.f32[64, 128]):
     return x @ w
 
 
+@agc.export
+def positives(x: agc.f32["N"]):
+    """0 followed by the positive entries of x (a length only the data determines), and that length."""
+    kept = [np.zeros((), dtype=np.float32)]
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            kept.append(x[i])
+    return np.stack(kept), np.asarray(len(kept))
+
+
 def _encode(w, leaves, left, right, node):
     if left[node] < 0:
         return np.tanh(leaves[node])

@@ -1,4 +1,4 @@
-//! One C entry point per export:
+//! The C entry points of an export that run its kernel:
 //!
 //! ```c
 //! int f(const DLTensor* x, const DLTensor* b, DLTensor** out0) {
@@ -10,10 +10,14 @@
 //!     return agc_rt_export_results(&spec_f, ret, descs, outs);
 //! }
 //! ```
+//!
+//! and `f_into(const DLTensor* x, const DLTensor* b, DLTensor* out0)`, the
+//! same with `agc_rt_import_into` and `agc_rt_finish_into` (see [`Entry`]).
 
 use super::{builder_err, RuntimeFns};
 use crate::signature::ExportSig;
 use crate::BackendError;
+use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
 use inkwell::types::BasicMetadataTypeEnum;
@@ -25,19 +29,38 @@ fn descriptor_words(rank: usize) -> u32 {
     (3 + 2 * rank) as u32
 }
 
-/// Emits the entry point of `sig`; `spec` is its `FuncSpec` constant.
+/// Which entry point running the kernel is emitted. Both take the
+/// arguments and then one pointer per result, and call the runtime in the
+/// same way: `import(spec, args, outs, descs, syms)` before the kernel,
+/// `finish(spec, ret, descs, outs)` after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// `int <NAME>_f(..., DLTensor** out0, ...)`: results allocated by the
+    /// library (`agc_rt_import_args`, `agc_rt_export_results`).
+    Results,
+    /// `int <NAME>_f_into(..., DLTensor* out0, ...)`: results written into
+    /// the caller's tensors (`agc_rt_import_into`, `agc_rt_finish_into`).
+    Into,
+}
+
+/// Emits entry point `which` of `sig`; `spec` is its `FuncSpec` constant.
 pub(crate) fn entry_point<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
     rt: &RuntimeFns<'ctx>,
     sig: &ExportSig,
     spec: PointerValue<'ctx>,
+    which: Entry,
 ) -> Result<(), BackendError> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
     let (np, nr) = (sig.params.len(), sig.results.len());
+    let (symbol, import, finish) = match which {
+        Entry::Results => (sig.c_name.clone(), rt.import_args, rt.export_results),
+        Entry::Into => (sig.into_symbol(), rt.import_into, rt.finish_into),
+    };
     let f = m.add_function(
-        &sig.c_name,
+        &symbol,
         i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); np + nr], false),
         Some(Linkage::External),
     );
@@ -61,31 +84,8 @@ pub(crate) fn entry_point<'ctx>(
     let run = ctx.append_basic_block(f, "run");
     b.position_at_end(entry);
     let params: Vec<BasicValueEnum> = f.get_param_iter().collect();
-    // An array of pointers holding `vals` (or NULL when empty).
-    let ptr_array =
-        |vals: &[BasicValueEnum<'ctx>], name: &str| -> Result<PointerValue<'ctx>, BackendError> {
-            if vals.is_empty() {
-                return Ok(ptr.const_null());
-            }
-            let arr_ty = ptr.array_type(vals.len() as u32);
-            let a = b.build_alloca(arr_ty, name).map_err(builder_err)?;
-            for (i, v) in vals.iter().enumerate() {
-                // SAFETY: index within the array just allocated.
-                let slot = unsafe {
-                    b.build_in_bounds_gep(
-                        arr_ty,
-                        a,
-                        &[i32t.const_zero(), i32t.const_int(i as u64, false)],
-                        "",
-                    )
-                }
-                .map_err(builder_err)?;
-                b.build_store(slot, *v).map_err(builder_err)?;
-            }
-            Ok(a)
-        };
-    let args = ptr_array(&params[..np], "args")?;
-    let outs = ptr_array(&params[np..], "outs")?;
+    let args = ptr_array(ctx, &b, &params[..np], "args")?;
+    let outs = ptr_array(ctx, &b, &params[np..], "outs")?;
     let words = |list: &[crate::signature::TensorSig]| {
         list.iter()
             .map(|t| descriptor_words(t.dims.len()))
@@ -98,13 +98,11 @@ pub(crate) fn entry_point<'ctx>(
     let ret = b.build_alloca(ret_ty, "ret").map_err(builder_err)?;
     b.build_store(ret, ret_ty.const_zero())
         .map_err(builder_err)?;
-    let syms = b
-        .build_alloca(i64t.array_type((sig.syms.len() as u32).max(1)), "syms")
-        .map_err(builder_err)?;
+    let syms = syms_scratch(ctx, &b, sig)?;
 
     let status = b
         .build_call(
-            rt.import_args,
+            import,
             &[
                 spec.into(),
                 args.into(),
@@ -117,7 +115,7 @@ pub(crate) fn entry_point<'ctx>(
         .map_err(builder_err)?
         .try_as_basic_value()
         .basic()
-        .ok_or_else(|| BackendError::Llvm("agc_rt_import_args returns void".into()))?
+        .ok_or_else(|| BackendError::Llvm("the runtime's import returns void".into()))?
         .into_int_value();
     let failed = b
         .build_int_compare(IntPredicate::NE, status, i32t.const_zero(), "failed")
@@ -190,19 +188,62 @@ pub(crate) fn entry_point<'ctx>(
     }
     let status = b
         .build_call(
-            rt.export_results,
+            finish,
             &[spec.into(), ret.into(), descs.into(), outs.into()],
             "status",
         )
         .map_err(builder_err)?
         .try_as_basic_value()
         .basic()
-        .ok_or_else(|| BackendError::Llvm("agc_rt_export_results returns void".into()))?;
+        .ok_or_else(|| BackendError::Llvm("the runtime's finish returns void".into()))?;
     b.build_return(Some(&status)).map_err(builder_err)?;
     Ok(())
 }
 
-/// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`.
+/// An `alloca`'d array of pointers holding `vals` (or NULL when empty), at
+/// the builder's position.
+pub(crate) fn ptr_array<'ctx>(
+    ctx: &'ctx Context,
+    b: &Builder<'ctx>,
+    vals: &[BasicValueEnum<'ctx>],
+    name: &str,
+) -> Result<PointerValue<'ctx>, BackendError> {
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i32t = ctx.i32_type();
+    if vals.is_empty() {
+        return Ok(ptr.const_null());
+    }
+    let arr_ty = ptr.array_type(vals.len() as u32);
+    let a = b.build_alloca(arr_ty, name).map_err(builder_err)?;
+    for (i, v) in vals.iter().enumerate() {
+        // SAFETY: index within the array just allocated.
+        let slot = unsafe {
+            b.build_in_bounds_gep(
+                arr_ty,
+                a,
+                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                "",
+            )
+        }
+        .map_err(builder_err)?;
+        b.build_store(slot, *v).map_err(builder_err)?;
+    }
+    Ok(a)
+}
+
+/// The `alloca`'d scratch for the values of `sig`'s symbolic dims.
+pub(crate) fn syms_scratch<'ctx>(
+    ctx: &'ctx Context,
+    b: &Builder<'ctx>,
+    sig: &ExportSig,
+) -> Result<PointerValue<'ctx>, BackendError> {
+    let words = (sig.syms.len() as u32).max(1);
+    b.build_alloca(ctx.i64_type().array_type(words), "syms")
+        .map_err(builder_err)
+}
+
+/// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`;
+/// one per export, shared by its entry points.
 fn trampoline<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
@@ -210,10 +251,14 @@ fn trampoline<'ctx>(
     kernel: inkwell::values::FunctionValue<'ctx>,
     n: usize,
 ) -> Result<inkwell::values::FunctionValue<'ctx>, BackendError> {
+    let name = format!("agc_tramp_{}", sig.c_name);
+    if let Some(f) = m.get_function(&name) {
+        return Ok(f);
+    }
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i32t = ctx.i32_type();
     let f = m.add_function(
-        &format!("agc_tramp_{}", sig.c_name),
+        &name,
         ctx.void_type().fn_type(&[ptr.into()], false),
         Some(Linkage::Internal),
     );

@@ -1,6 +1,6 @@
-//! Host code for the C ABI, written with inkwell: one entry point per export
-//! plus the library's `<NAME>_last_error`, `<NAME>_release` and
-//! `<NAME>_metadata`.
+//! Host code for the C ABI, written with inkwell: three entry points per
+//! export (`<NAME>_f`, `<NAME>_f_into` and `<NAME>_f_result_shapes`) plus the
+//! library's `<NAME>_last_error`, `<NAME>_release` and `<NAME>_metadata`.
 //!
 //! An entry point `int f(const DLTensor* x, ..., DLTensor** out0, ...)` does
 //! no checking itself: it hands its compile-time signature (a constant
@@ -16,9 +16,14 @@
 //! An export whose function makes calls (staged recursion) runs its kernel
 //! on the runtime's large per-thread stack: the entry point passes a small
 //! trampoline and the kernel's arguments to `agc_rt_run`.
+//!
+//! `<NAME>_f_into` is the same straight line with the runtime's `_into`
+//! import and finish ([`entry::Entry`]); `<NAME>_f_result_shapes` only calls
+//! the runtime ([`shapes`]).
 
 mod api;
 mod entry;
+mod shapes;
 mod spec;
 pub mod weights;
 
@@ -36,6 +41,12 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub import_args: FunctionValue<'ctx>,
     /// `int32_t agc_rt_export_results(spec, ret, descs, outs)`.
     pub export_results: FunctionValue<'ctx>,
+    /// `int32_t agc_rt_import_into(spec, args, outs, descs, syms)`.
+    pub import_into: FunctionValue<'ctx>,
+    /// `int32_t agc_rt_finish_into(spec, ret, descs, outs)`.
+    pub finish_into: FunctionValue<'ctx>,
+    /// `int32_t agc_rt_result_shapes(spec, args, shapes, syms)`.
+    pub result_shapes: FunctionValue<'ctx>,
     /// `const char* agc_rt_last_error(void)`.
     pub last_error: FunctionValue<'ctx>,
     /// `void agc_rt_release(DLTensor*)`.
@@ -59,6 +70,21 @@ impl<'ctx> RuntimeFns<'ctx> {
             ),
             export_results: m.add_function(
                 "agc_rt_export_results",
+                i32t.fn_type(&[ptr.into(); 4], false),
+                ext,
+            ),
+            import_into: m.add_function(
+                "agc_rt_import_into",
+                i32t.fn_type(&[ptr.into(); 5], false),
+                ext,
+            ),
+            finish_into: m.add_function(
+                "agc_rt_finish_into",
+                i32t.fn_type(&[ptr.into(); 4], false),
+                ext,
+            ),
+            result_shapes: m.add_function(
+                "agc_rt_result_shapes",
                 i32t.fn_type(&[ptr.into(); 4], false),
                 ext,
             ),
@@ -100,7 +126,9 @@ pub fn host_module<'ctx>(
     let rt = RuntimeFns::declare(ctx, &m);
     for sig in sigs {
         let spec = spec::func_spec(ctx, &m, sig);
-        entry::entry_point(ctx, &m, &rt, sig, spec)?;
+        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Results)?;
+        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Into)?;
+        shapes::result_shapes_entry(ctx, &m, &rt, sig, spec)?;
     }
     api::api_functions(ctx, &m, &rt, library_name, metadata)?;
     m.verify()
@@ -125,6 +153,15 @@ mod tests {
         );
         assert!(
             text.contains("declare void @_mlir_ciface_agc_impl_add_bias(ptr, ptr, ptr)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("define i32 @demo_add_bias_into(ptr %x, ptr %b, ptr %out0)"),
+            "{text}"
+        );
+        assert!(text.contains("call i32 @agc_rt_finish_into("), "{text}");
+        assert!(
+            text.contains("define i32 @demo_add_bias_result_shapes(ptr %x, ptr %b, ptr %out0)"),
             "{text}"
         );
         for f in [

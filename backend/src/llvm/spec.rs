@@ -6,7 +6,8 @@
 //!                   const char* const* sym_names; const TensorSpec* params, *results; };
 //! ```
 //!
-//! A dim `d >= 0` is static, `d < 0` is symbolic dim `-1 - d` of `sym_names`.
+//! A dim `d >= 0` is static, [`DIM_UNKNOWN`] a result dim no parameter
+//! determines, any other `d < 0` symbolic dim `-1 - d` of `sym_names`.
 
 use crate::signature::{ExportSig, TensorSig};
 use agc_ir::{DType, Dim};
@@ -14,6 +15,10 @@ use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
 use inkwell::values::{BasicValue, GlobalValue, PointerValue};
 use inkwell::AddressSpace;
+
+/// `agc_runtime::spec::DIM_UNKNOWN`: a result dim that is neither static
+/// nor a parameter's symbolic dim (a size only the computation determines).
+const DIM_UNKNOWN: i64 = i64::MIN;
 
 /// DLPack's (type code, bits) of a dtype.
 pub(crate) fn dlpack_dtype(d: DType) -> (u8, u8) {
@@ -65,8 +70,7 @@ fn tensor_spec<'ctx>(
         .map(|d| {
             let v = match d {
                 Dim::Static(n) => *n,
-                // Result dims are documentation only; unknown names read as -1.
-                Dim::Sym(s) => -1 - sig.sym_index(s).map_or(0, |k| k as i64),
+                Dim::Sym(s) => sig.sym_index(s).map_or(DIM_UNKNOWN, |k| -1 - k as i64),
             };
             i64t.const_int(v as u64, true)
         })

@@ -707,6 +707,22 @@ impl Stager {
                 format!("two exports are named '{name}'"),
             ));
         }
+        if agc_ir::Export::RESERVED_NAMES.contains(&name.as_str()) || name.starts_with("__") {
+            return Err(Diagnostic::error(
+                span,
+                format!("export name '{name}' is reserved by agc (the library's own C functions): export the function under another name (@agc.export(name=...))"),
+            ));
+        }
+        if let Some(why) = self
+            .exports
+            .iter()
+            .find_map(|e| agc_ir::Export::names_collide(&e.name, &name))
+        {
+            return Err(Diagnostic::error(
+                span,
+                format!("{why}: export one of them under another name (@agc.export(name=...))"),
+            ));
+        }
         self.exports.push(ExportRequest {
             name,
             func: c.clone(),
