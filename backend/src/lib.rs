@@ -19,6 +19,7 @@ pub mod metadata;
 pub mod mlir;
 pub mod object;
 pub mod signature;
+pub mod state;
 pub mod weights_file;
 
 pub use error::BackendError;
@@ -130,12 +131,19 @@ pub fn build_with_kernels(
 ) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
     let name = &opts.name;
-    let sigs = signature::signatures(m, name)?;
-    let api = signature::api_symbols(name, &sigs);
+    let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m));
+    let sigs = signature::signatures_with(m, name, &state)?;
+    let api = signature::api_symbols(name, &sigs, state.context);
     let tm = object::host_target_machine(opts.opt_level)?;
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
-    let host = llvm::host_module(&ctx, name, &sigs, &metadata::metadata_json(name, &sigs))?;
+    let host = llvm::host_module(
+        &ctx,
+        name,
+        &sigs,
+        &metadata::metadata_json(name, &sigs, &state),
+        &state,
+    )?;
     let mut spooled = Vec::new();
     match opts.weights {
         mlir::Placement::Embedded => llvm::weights::define(&ctx, &host, m)?,
@@ -167,7 +175,7 @@ pub fn build_with_kernels(
         Artifact::bytes(format!("lib{name}.a"), libs.archive),
         Artifact::bytes(
             format!("{name}.h"),
-            header::header(name, &sigs).into_bytes(),
+            header::header(name, &sigs, &state).into_bytes(),
         ),
     ];
     out.extend(spooled);

@@ -11,6 +11,7 @@
 //! dtypes are numpy names; dims are ints (static) or strings (symbolic).
 
 use crate::signature::{ExportSig, TensorSig};
+use crate::state::LibraryState;
 use agc_ir::Dim;
 use serde_json::{json, Value};
 
@@ -29,8 +30,9 @@ fn tensor(t: &TensorSig) -> Value {
     json!({"name": t.name, "dtype": t.dtype.numpy_name(), "shape": shape})
 }
 
-/// The metadata document of a library.
-pub fn metadata_json(module_name: &str, sigs: &[ExportSig]) -> String {
+/// The metadata document of a library whose context holds `state`: with a
+/// context, `"context": {"weights": "external" | "embedded", "variables": [...]}`.
+pub fn metadata_json(module_name: &str, sigs: &[ExportSig], state: &LibraryState) -> String {
     let functions: Vec<Value> = sigs
         .iter()
         .map(|s| {
@@ -43,7 +45,15 @@ pub fn metadata_json(module_name: &str, sigs: &[ExportSig]) -> String {
             })
         })
         .collect();
-    json!({"module": module_name, "abi_version": ABI_VERSION, "functions": functions}).to_string()
+    let mut doc =
+        json!({"module": module_name, "abi_version": ABI_VERSION, "functions": functions});
+    if state.context {
+        doc["context"] = json!({
+            "weights": if state.external_weights() { "external" } else { "embedded" },
+            "variables": state.variables.iter().map(tensor).collect::<Vec<_>>(),
+        });
+    }
+    doc.to_string()
 }
 
 #[cfg(test)]
@@ -54,7 +64,8 @@ mod tests {
     #[test]
     fn json_shape() {
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
-        let v: Value = serde_json::from_str(&metadata_json("demo", &sigs)).unwrap();
+        let v: Value =
+            serde_json::from_str(&metadata_json("demo", &sigs, &LibraryState::default())).unwrap();
         assert_eq!(v["module"], "demo");
         assert_eq!(v["functions"][0]["params"][0]["shape"], json!(["B", 3]));
         assert_eq!(v["functions"][0]["results"][0]["dtype"], "float32");

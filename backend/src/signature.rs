@@ -36,6 +36,13 @@ pub struct ExportSig {
     /// The function makes calls (maybe recursive): the entry point runs it
     /// on the runtime's large stack.
     pub calls: bool,
+    /// The entry points take the library's context first.
+    pub context: bool,
+    /// The library's variables, which the kernel takes after the parameters.
+    pub state: Vec<TensorSig>,
+    /// The variables the export assigns (indices into `state`): the kernel
+    /// returns their new values after the results.
+    pub assigns: Vec<usize>,
 }
 
 impl ExportSig {
@@ -71,10 +78,13 @@ pub fn api_functions(module_name: &str) -> [String; 4] {
     Export::RESERVED_NAMES.map(|s| format!("{module_name}_{s}"))
 }
 
-/// Every symbol a generated library exports.
-pub fn api_symbols(module_name: &str, sigs: &[ExportSig]) -> Vec<String> {
+/// Every symbol a generated library exports (with `context`, the context functions too).
+pub fn api_symbols(module_name: &str, sigs: &[ExportSig], context: bool) -> Vec<String> {
     let mut v: Vec<String> = sigs.iter().flat_map(ExportSig::symbols).collect();
     v.extend(api_functions(module_name));
+    if context {
+        v.extend(crate::state::CONTEXT_FUNCTIONS.map(|s| format!("{module_name}_{s}")));
+    }
     v
 }
 
@@ -259,7 +269,12 @@ pub fn c_param_name(name: &str) -> String {
 
 /// C names of all parameters then all results of `sig`, made unique.
 pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
+    // With a context, its parameter is `ctx` (a parameter named so becomes `ctx_`).
+    let mut names: Vec<String> = if sig.context {
+        vec![CONTEXT_ARG.into()]
+    } else {
+        Vec::new()
+    };
     for t in sig.params.iter().chain(&sig.results) {
         let mut n = c_param_name(&t.name);
         while names.contains(&n) {
@@ -267,8 +282,14 @@ pub fn c_arg_names(sig: &ExportSig) -> Vec<String> {
         }
         names.push(n);
     }
+    if sig.context {
+        names.remove(0);
+    }
     names
 }
+
+/// The name of the context parameter of entry points, in C and in the header.
+pub const CONTEXT_ARG: &str = "ctx";
 
 /// Why export `name` cannot be exported from library `lib`, if it cannot.
 /// Its symbol is `<lib>_<name>`, so no C library function can clash; the
@@ -286,6 +307,15 @@ fn bad_export_name(name: &str, lib: &str) -> Option<String> {
 /// The signatures of `m`'s exports, checking that the library name and the
 /// exported names are usable C identifiers that do not collide.
 pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, BackendError> {
+    signatures_with(m, library_name, &crate::state::LibraryState::default())
+}
+
+/// [`signatures`] of a library whose context holds `state`.
+pub fn signatures_with(
+    m: &Module,
+    library_name: &str,
+    state: &crate::state::LibraryState,
+) -> Result<Vec<ExportSig>, BackendError> {
     if !is_c_identifier(library_name) {
         return Err(BackendError::Unsupported(format!(
             "library name '{library_name}' is not a C identifier"
@@ -317,9 +347,19 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
                 "{why}: export one of them under another name (@agc.export(name=...))"
             )));
         }
+        if state.context && crate::state::CONTEXT_FUNCTIONS.contains(&e.c_name.as_str()) {
+            return Err(BackendError::Unsupported(format!(
+                "exported name '{}' is the name of a context function of the library (<NAME>_{}): export the function under another name (@agc.export(name=...))",
+                e.c_name, e.c_name
+            )));
+        }
+        let nvars = m.variables.len();
+        let user_params = f.params().len().saturating_sub(nvars);
+        let user_results = f.result_types.len().saturating_sub(e.assigns.len());
         let params: Vec<TensorSig> = f
             .params()
             .iter()
+            .take(user_params)
             .zip(&f.param_names)
             .map(|(&v, name)| {
                 let t = f.ty(v).tensor();
@@ -333,6 +373,7 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
         let results = f
             .result_types
             .iter()
+            .take(user_results)
             .enumerate()
             .map(|(k, ty)| TensorSig {
                 name: format!("out{k}"),
@@ -357,6 +398,9 @@ pub fn signatures(m: &Module, library_name: &str) -> Result<Vec<ExportSig>, Back
             results,
             syms,
             calls: crate::mlir::makes_calls(f),
+            context: state.context,
+            state: state.variables.clone(),
+            assigns: e.assigns.clone(),
         });
     }
     Ok(sigs)

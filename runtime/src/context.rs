@@ -1,4 +1,4 @@
-//! Contexts of libraries with external weights (and, later, variables):
+//! Contexts of libraries with external weights or variables:
 //! `<NAME>_create`, `<NAME>_destroy`, and the lock an export holds on its
 //! context while it runs.
 //!
@@ -6,12 +6,15 @@
 //! that it holds every weight the library was built with, by name, dtype and
 //! shape, and keeps the address of each weight's data in a table that the
 //! generated code reads through a thread-local pointer set by the entry
-//! point. Exports that only read state share the context; an export that
-//! assigns state holds it alone ([`Lock`]).
+//! point. It holds one buffer per variable ([`crate::variables`]). Exports
+//! that only read state share the context; an export that assigns state
+//! holds it alone ([`Lock`]).
 
 use crate::error::{begin_call, fail, Status};
 use crate::safetensors::{self, code_of, TensorInfo};
 use crate::spec::{slice, SpecName, TensorSpec};
+use crate::variables::VarBuffer;
+use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Condvar, Mutex};
 
@@ -28,6 +31,21 @@ pub struct StateSpec {
     pub nweights: i64,
     /// `nweights` specs; a NULL name marks a weight the library never reads.
     pub weights: *const TensorSpec,
+    /// Number of variables.
+    pub nvars: i64,
+    /// `nvars` variable specs (their names are the names `_save` writes).
+    pub vars: *const TensorSpec,
+    /// Runs the variables' initialiser with the weight table given, writing
+    /// one result descriptor per variable into the buffer given.
+    pub init: Option<unsafe extern "C" fn(*const *const u8, *mut i64)>,
+}
+
+impl StateSpec {
+    /// The variable specs.
+    pub fn vars(&self) -> &[TensorSpec] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.vars, self.nvars) }
+    }
 }
 
 /// A read-only mapping of a whole file.
@@ -141,13 +159,32 @@ impl Lock {
     }
 }
 
-/// A context: the mapped weights and their addresses.
+/// A context: the mapped weights and their addresses, the variables.
 pub struct Context {
     magic: u64,
+    /// The library's state spec.
+    pub(crate) spec: *const StateSpec,
     /// The address of each weight's data (NULL for weights never read).
     table: Vec<*const u8>,
     _weights: Option<Mapping>,
     lock: Lock,
+    /// The variables' buffers; written only by the holder of the exclusive lock.
+    pub(crate) vars: UnsafeCell<Vec<VarBuffer>>,
+    /// Buffers replaced during the current exclusive call, freed when it ends.
+    pub(crate) retired: UnsafeCell<Vec<VarBuffer>>,
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        for b in self
+            .vars
+            .get_mut()
+            .drain(..)
+            .chain(self.retired.get_mut().drain(..))
+        {
+            b.free();
+        }
+    }
 }
 
 /// The tensors of the mapped file `path`, checked against `spec`: the table of addresses.
@@ -186,6 +223,14 @@ fn weight_table(spec: &StateSpec, map: &Mapping, path: &str) -> Result<Vec<*cons
     Ok(table)
 }
 
+/// Whether the library reads any weight from its weights file.
+fn wanted_weights(spec: &StateSpec) -> bool {
+    // SAFETY: the spec is a well-formed constant.
+    unsafe { slice(spec.weights, spec.nweights) }
+        .iter()
+        .any(|w| !w.name.is_null())
+}
+
 /// `<NAME>_create`: a new context in `*out`, its weights mapped from
 /// `weights_path` (NULL: the library has no external weights).
 ///
@@ -212,7 +257,7 @@ pub unsafe extern "C" fn agc_rt_context_create(
     }
     // SAFETY: checked non-NULL; the caller's slot.
     unsafe { *out = std::ptr::null_mut() };
-    let needs_weights = spec.nweights > 0;
+    let needs_weights = spec.nweights > 0 && wanted_weights(spec);
     let weights = match (needs_weights, weights_path.is_null()) {
         (false, _) => None,
         (true, true) => {
@@ -237,11 +282,18 @@ pub unsafe extern "C" fn agc_rt_context_create(
         },
         None => Vec::new(),
     };
+    let vars = match crate::variables::initial_values(spec, &table) {
+        Ok(v) => v,
+        Err((status, e)) => return fail(status, format!("{library}_create: {e}")),
+    };
     let ctx = Box::new(Context {
         magic: MAGIC,
+        spec,
         table,
         _weights: weights.map(|(m, _)| m),
         lock: Lock::default(),
+        vars: UnsafeCell::new(vars),
+        retired: UnsafeCell::new(Vec::new()),
     });
     // SAFETY: checked non-NULL above.
     unsafe { *out = Box::into_raw(ctx) };
@@ -264,49 +316,86 @@ pub unsafe extern "C" fn agc_rt_context_destroy(ctx: *mut Context) {
     }
 }
 
-/// Starts a call on `ctx` (`exclusive`: the export assigns state): waits
-/// for the lock and returns the weight table (a non-NULL pointer even when
-/// empty); NULL with an error message when `ctx` is not a live context.
+/// The live context `ctx` points to, if it does.
 ///
 /// # Safety
 /// `ctx` is NULL or a pointer the caller got from `<NAME>_create`.
+pub(crate) unsafe fn live<'a>(ctx: *mut Context) -> Option<&'a Context> {
+    // SAFETY: NULL or a context pointer (caller contract).
+    unsafe { ctx.as_ref() }.filter(|c| c.magic == MAGIC)
+}
+
+impl Context {
+    /// Waits for the lock (`exclusive` for a call that assigns state).
+    pub(crate) fn enter(&self, exclusive: bool) {
+        self.lock.enter(exclusive);
+    }
+
+    /// Releases the lock; an exclusive call frees the buffers it replaced.
+    pub(crate) fn leave(&self, exclusive: bool) {
+        if exclusive {
+            // SAFETY: the exclusive lock is held.
+            for b in unsafe { &mut *self.retired.get() }.drain(..) {
+                b.free();
+            }
+        }
+        self.lock.leave(exclusive);
+    }
+}
+
+/// Starts a call of export `spec` on `ctx`: waits for the lock (exclusive
+/// when the export assigns variables), writes the variables' descriptors
+/// into `descs` after the parameters', and returns the weight table (a
+/// non-NULL pointer even when empty); NULL with an error message when
+/// `ctx` is not a live context.
+///
+/// # Safety
+/// `ctx` is NULL or a pointer the caller got from `<NAME>_create`; `spec`
+/// is the export's signature and `descs` its descriptor buffer.
 #[no_mangle]
 pub unsafe extern "C" fn agc_rt_context_enter(
     ctx: *mut Context,
-    exclusive: i32,
-    export: *const c_char,
+    spec: *const crate::spec::FuncSpec,
+    descs: *mut i64,
 ) -> *const *const u8 {
-    // SAFETY: NULL or a context pointer (caller contract).
-    match unsafe { ctx.as_ref() } {
-        Some(c) if c.magic == MAGIC => {
-            c.lock.enter(exclusive != 0);
+    // SAFETY: the generated code passes its constant signature.
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        fail(Status::Internal, "agc: missing signature");
+        return std::ptr::null();
+    };
+    // SAFETY: as this function's.
+    match unsafe { live(ctx) } {
+        Some(c) => {
+            c.enter(spec.nassigns > 0);
+            // SAFETY: the lock is held; `descs` is the export's buffer.
+            unsafe { crate::variables::describe(c, spec, descs) };
             if c.table.is_empty() {
                 std::ptr::NonNull::dangling().as_ptr()
             } else {
                 c.table.as_ptr()
             }
         }
-        _ => {
+        None => {
             fail(
                 Status::InvalidArgument,
-                format!(
-                    "{}: ctx is not a live context of this library",
-                    SpecName(export)
-                ),
+                format!("{}: ctx is not a live context of this library", spec.name()),
             );
             std::ptr::null()
         }
     }
 }
 
-/// Ends a call begun by [`agc_rt_context_enter`] with the same `exclusive`.
+/// Ends a call of export `spec` begun by [`agc_rt_context_enter`].
 ///
 /// # Safety
 /// `ctx` is the context a successful `agc_rt_context_enter` returned for.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_context_leave(ctx: *mut Context, exclusive: i32) {
-    // SAFETY: a live context (caller contract).
-    if let Some(c) = unsafe { ctx.as_ref() } {
-        c.lock.leave(exclusive != 0);
+pub unsafe extern "C" fn agc_rt_context_leave(
+    ctx: *mut Context,
+    spec: *const crate::spec::FuncSpec,
+) {
+    // SAFETY: a live context and the export's signature (caller contract).
+    if let (Some(c), Some(spec)) = (unsafe { live(ctx) }, unsafe { spec.as_ref() }) {
+        c.leave(spec.nassigns > 0);
     }
 }

@@ -57,6 +57,11 @@ pub fn begin_call() {
     let _ = PENDING.try_with(|p| p.set(0));
 }
 
+/// The status a kernel raised during this call (0 if none), left in place.
+pub fn pending() -> i32 {
+    PENDING.try_with(|p| p.get()).unwrap_or(0)
+}
+
 /// Takes the status a kernel raised during this call (0 if none).
 pub fn take_pending() -> i32 {
     PENDING.try_with(|p| p.replace(0)).unwrap_or(0)

@@ -86,13 +86,8 @@ pub(crate) unsafe fn owns(
     k: usize,
     allocated: i64,
 ) -> bool {
-    let mut off = 0usize;
-    let is_param = spec.params().iter().any(|p| {
-        // SAFETY: `descs` holds every parameter's descriptor (caller contract).
-        let a = unsafe { *descs.add(off) };
-        off += descriptor_words(p.rank());
-        a == allocated
-    });
+    // SAFETY: `descs` holds every parameter's and variable's descriptor (caller contract).
+    let is_param = unsafe { spec.param_buffers(descs) }.any(|a| a == allocated);
     allocated != 0
         && allocated != MLIR_GLOBAL_SENTINEL
         && !is_param

@@ -51,3 +51,4 @@ pub mod result_shapes;
 pub mod safetensors;
 pub mod spec;
 pub mod stack;
+pub mod variables;

@@ -65,6 +65,16 @@ pub struct FuncSpec {
     pub params: *const TensorSpec,
     /// `nresults` result specs.
     pub results: *const TensorSpec,
+    /// Variables of the library's context (0 without variables): the
+    /// kernel takes their descriptors after the parameters'.
+    pub nstate: i64,
+    /// `nstate` variable specs.
+    pub state: *const TensorSpec,
+    /// How many variables the export assigns: the kernel returns their new
+    /// values after its results.
+    pub nassigns: i64,
+    /// `nassigns` indices into `state`.
+    pub assigns: *const i64,
 }
 
 /// A name in a spec, read from its C string only when formatted: a call
@@ -110,6 +120,34 @@ impl FuncSpec {
     pub fn results(&self) -> &[TensorSpec] {
         // SAFETY: the spec is a well-formed constant.
         unsafe { slice(self.results, self.nresults) }
+    }
+
+    /// The variable specs.
+    pub fn state(&self) -> &[TensorSpec] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.state, self.nstate) }
+    }
+
+    /// The indices of the variables the export assigns.
+    pub fn assigns(&self) -> &[i64] {
+        // SAFETY: the spec is a well-formed constant.
+        unsafe { slice(self.assigns, self.nassigns) }
+    }
+
+    /// The allocated pointers of the parameters' and the variables' descriptors in `descs`.
+    ///
+    /// # Safety
+    /// `descs` holds every parameter's and variable's descriptor, in order.
+    pub unsafe fn param_buffers(&self, descs: *const i64) -> impl Iterator<Item = i64> + '_ {
+        self.params()
+            .iter()
+            .chain(self.state())
+            .scan(0usize, move |off, p| {
+                // SAFETY: within `descs` (caller contract).
+                let a = unsafe { *descs.add(*off) };
+                *off += crate::import::descriptor_words(p.rank());
+                Some(a)
+            })
     }
 
     /// The name of symbolic dim `k`.
@@ -228,6 +266,10 @@ pub(crate) mod tests {
             sym_names: sym_ptrs.as_ptr(),
             params: tensors[0].as_ptr(),
             results: tensors[1].as_ptr(),
+            nstate: 0,
+            state: std::ptr::null(),
+            nassigns: 0,
+            assigns: std::ptr::null(),
         });
         OwnedSpec {
             _strings: strings,

@@ -14,7 +14,11 @@
 //! and `f_into(const DLTensor* x, const DLTensor* b, DLTensor* out0)`, the
 //! same with `agc_rt_import_into` and `agc_rt_finish_into` (see [`Entry`]).
 
+use super::context::ContextFns;
 use super::{builder_err, RuntimeFns};
+
+/// The runtime's `INVALID_ARGUMENT` status (a call on something that is no live context).
+const INVALID_ARGUMENT: u64 = 1;
 use crate::signature::ExportSig;
 use crate::BackendError;
 use inkwell::builder::Builder;
@@ -43,7 +47,10 @@ pub(crate) enum Entry {
     Into,
 }
 
-/// Emits entry point `which` of `sig`; `spec` is its `FuncSpec` constant.
+/// Emits entry point `which` of `sig`; `spec` is its `FuncSpec` constant
+/// and `cf` the context functions when the library has a context (then the
+/// entry point takes the context first, runs the kernel holding it, with
+/// the variables after the parameters, and commits the variables assigned).
 pub(crate) fn entry_point<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
@@ -51,24 +58,31 @@ pub(crate) fn entry_point<'ctx>(
     sig: &ExportSig,
     spec: PointerValue<'ctx>,
     which: Entry,
+    cf: Option<&ContextFns<'ctx>>,
 ) -> Result<(), BackendError> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
     let (np, nr) = (sig.params.len(), sig.results.len());
+    let nc = usize::from(cf.is_some());
     let (symbol, import, finish) = match which {
         Entry::Results => (sig.c_name.clone(), rt.import_args, rt.export_results),
         Entry::Into => (sig.into_symbol(), rt.import_into, rt.finish_into),
     };
     let f = m.add_function(
         &symbol,
-        i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); np + nr], false),
+        i32t.fn_type(&vec![BasicMetadataTypeEnum::from(ptr); nc + np + nr], false),
         Some(Linkage::External),
     );
-    for (p, name) in f.get_param_iter().zip(crate::signature::c_arg_names(sig)) {
+    let context_name = cf.map(|_| crate::signature::CONTEXT_ARG.to_string());
+    let names = context_name
+        .into_iter()
+        .chain(crate::signature::c_arg_names(sig));
+    for (p, name) in f.get_param_iter().zip(names) {
         p.set_name(&name);
     }
     // The kernel entry: (ret*, desc*...) with ret only when there are results.
-    let kernel_arity = np + usize::from(nr > 0);
+    let kernel_results = nr + sig.assigns.len();
+    let kernel_arity = np + sig.state.len() + usize::from(kernel_results > 0);
     let kernel = m.get_function(&sig.kernel_symbol).unwrap_or_else(|| {
         m.add_function(
             &sig.kernel_symbol,
@@ -84,14 +98,21 @@ pub(crate) fn entry_point<'ctx>(
     let run = ctx.append_basic_block(f, "run");
     b.position_at_end(entry);
     let params: Vec<BasicValueEnum> = f.get_param_iter().collect();
-    let args = ptr_array(ctx, &b, &params[..np], "args")?;
-    let outs = ptr_array(ctx, &b, &params[np..], "outs")?;
+    let context = params
+        .first()
+        .filter(|_| cf.is_some())
+        .map(|c| c.into_pointer_value());
+    let args = ptr_array(ctx, &b, &params[nc..nc + np], "args")?;
+    let outs = ptr_array(ctx, &b, &params[nc + np..], "outs")?;
     let words = |list: &[crate::signature::TensorSig]| {
         list.iter()
             .map(|t| descriptor_words(t.dims.len()))
             .sum::<u32>()
     };
-    let (desc_words, ret_words) = (words(&sig.params), words(&sig.results));
+    let assigned: Vec<crate::signature::TensorSig> =
+        sig.assigns.iter().map(|&k| sig.state[k].clone()).collect();
+    let desc_words = words(&sig.params) + words(&sig.state);
+    let ret_words = words(&sig.results) + words(&assigned);
     let desc_ty = i64t.array_type(desc_words.max(1));
     let descs = b.build_alloca(desc_ty, "descs").map_err(builder_err)?;
     let ret_ty = i64t.array_type(ret_words.max(1));
@@ -126,12 +147,32 @@ pub(crate) fn entry_point<'ctx>(
     b.build_return(Some(&status)).map_err(builder_err)?;
 
     b.position_at_end(run);
+    if let (Some(cf), Some(c)) = (cf, context) {
+        // Hold the context: the variables' descriptors, the weight table.
+        let table = b
+            .build_call(cf.enter, &[c.into(), spec.into(), descs.into()], "table")
+            .map_err(builder_err)?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| BackendError::Llvm("agc_rt_context_enter returns void".into()))?
+            .into_pointer_value();
+        let no_context = b.build_is_null(table, "no_context").map_err(builder_err)?;
+        let held = ctx.append_basic_block(f, "held");
+        let refused = ctx.append_basic_block(f, "refused");
+        b.build_conditional_branch(no_context, refused, held)
+            .map_err(builder_err)?;
+        b.position_at_end(refused);
+        b.build_return(Some(&i32t.const_int(INVALID_ARGUMENT, false)))
+            .map_err(builder_err)?;
+        b.position_at_end(held);
+        cf.set_table(&b, table)?;
+    }
     let mut call_args: Vec<BasicMetadataValueEnum> = Vec::new();
-    if nr > 0 {
+    if kernel_results > 0 {
         call_args.push(ret.into());
     }
     let mut offset = 0u32;
-    for p in &sig.params {
+    for p in sig.params.iter().chain(&sig.state) {
         // SAFETY: offset within the descriptor buffer sized above.
         let d = unsafe {
             b.build_in_bounds_gep(
@@ -186,6 +227,14 @@ pub(crate) fn entry_point<'ctx>(
     } else {
         b.build_call(kernel, &call_args, "").map_err(builder_err)?;
     }
+    if let (Some(cf), Some(c), false) = (cf, context, sig.assigns.is_empty()) {
+        b.build_call(
+            cf.commit,
+            &[c.into(), spec.into(), ret.into(), descs.into()],
+            "",
+        )
+        .map_err(builder_err)?;
+    }
     let status = b
         .build_call(
             finish,
@@ -196,6 +245,10 @@ pub(crate) fn entry_point<'ctx>(
         .try_as_basic_value()
         .basic()
         .ok_or_else(|| BackendError::Llvm("the runtime's finish returns void".into()))?;
+    if let (Some(cf), Some(c)) = (cf, context) {
+        b.build_call(cf.leave, &[c.into(), spec.into()], "")
+            .map_err(builder_err)?;
+    }
     b.build_return(Some(&status)).map_err(builder_err)?;
     Ok(())
 }

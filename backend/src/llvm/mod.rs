@@ -22,6 +22,7 @@
 //! the runtime ([`shapes`]).
 
 mod api;
+mod context;
 mod entry;
 mod shapes;
 mod spec;
@@ -121,13 +122,21 @@ pub fn host_module<'ctx>(
     library_name: &str,
     sigs: &[ExportSig],
     metadata: &str,
+    state: &crate::state::LibraryState,
 ) -> Result<Module<'ctx>, BackendError> {
     let m = ctx.create_module(&format!("{library_name}_host"));
     let rt = RuntimeFns::declare(ctx, &m);
+    let cf = if state.context {
+        let cf = context::ContextFns::declare(ctx, &m, state)?;
+        context::context_functions(ctx, &m, &cf, library_name, state)?;
+        Some(cf)
+    } else {
+        None
+    };
     for sig in sigs {
         let spec = spec::func_spec(ctx, &m, sig);
-        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Results)?;
-        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Into)?;
+        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Results, cf.as_ref())?;
+        entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Into, cf.as_ref())?;
         shapes::result_shapes_entry(ctx, &m, &rt, sig, spec)?;
     }
     api::api_functions(ctx, &m, &rt, library_name, metadata)?;
@@ -145,7 +154,7 @@ mod tests {
     fn host_module_verifies_and_has_the_api() {
         let ctx = Context::create();
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
-        let m = host_module(&ctx, "demo", &sigs, "{}").unwrap();
+        let m = host_module(&ctx, "demo", &sigs, "{}", &Default::default()).unwrap();
         let text = m.print_to_string().to_string();
         assert!(
             text.contains("define i32 @demo_add_bias(ptr %x, ptr %b, ptr %out0)"),

@@ -3,7 +3,9 @@
 //! ```c
 //! struct TensorSpec { const char* name; int32_t code, bits; int64_t ndim; const int64_t* dims; };
 //! struct FuncSpec { const char* name; int64_t nparams, nresults, nsyms;
-//!                   const char* const* sym_names; const TensorSpec* params, *results; };
+//!                   const char* const* sym_names; const TensorSpec* params, *results;
+//!                   int64_t nstate; const TensorSpec* state;     /* the context's variables */
+//!                   int64_t nassigns; const int64_t* assigns; }; /* those the export assigns */
 //! ```
 //!
 //! A dim `d >= 0` is static, [`DIM_UNKNOWN`] a result dim no parameter
@@ -55,25 +57,28 @@ pub(crate) fn c_string<'ctx>(
     private_const(m, name, &ctx.const_string(s.as_bytes(), true)).as_pointer_value()
 }
 
+/// How a dim is encoded in a spec: static sizes as themselves, a symbolic
+/// dim as `-1 - k` for symbolic dim `k` of the signature, else unknown.
+fn encoded_dim(d: &Dim, sym_index: &dyn Fn(&str) -> Option<usize>) -> i64 {
+    match d {
+        Dim::Static(n) => *n,
+        Dim::Sym(s) => sym_index(s).map_or(DIM_UNKNOWN, |k| -1 - k as i64),
+    }
+}
+
 fn tensor_spec<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
-    sig: &ExportSig,
     t: &TensorSig,
     prefix: &str,
+    sym_index: &dyn Fn(&str) -> Option<usize>,
 ) -> inkwell::values::StructValue<'ctx> {
     let i64t = ctx.i64_type();
     let i32t = ctx.i32_type();
     let dims: Vec<_> = t
         .dims
         .iter()
-        .map(|d| {
-            let v = match d {
-                Dim::Static(n) => *n,
-                Dim::Sym(s) => sig.sym_index(s).map_or(DIM_UNKNOWN, |k| -1 - k as i64),
-            };
-            i64t.const_int(v as u64, true)
-        })
+        .map(|d| i64t.const_int(encoded_dim(d, sym_index) as u64, true))
         .collect();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let dims_ptr = if dims.is_empty() {
@@ -94,6 +99,42 @@ fn tensor_spec<'ctx>(
     )
 }
 
+/// A constant array of `TensorSpec`s named `name` (NULL when empty); a
+/// `None` entry is an all-zero spec (a NULL name).
+pub(crate) fn tensor_specs<'ctx>(
+    ctx: &'ctx Context,
+    m: &Module<'ctx>,
+    list: &[Option<&TensorSig>],
+    name: &str,
+    sym_index: &dyn Fn(&str) -> Option<usize>,
+) -> PointerValue<'ctx> {
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let i64t = ctx.i64_type();
+    let i32t = ctx.i32_type();
+    if list.is_empty() {
+        return ptr.const_null();
+    }
+    let tensor_ty = ctx.struct_type(
+        &[
+            ptr.into(),
+            i32t.into(),
+            i32t.into(),
+            i64t.into(),
+            ptr.into(),
+        ],
+        false,
+    );
+    let items: Vec<_> = list
+        .iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            Some(t) => tensor_spec(ctx, m, t, &format!("{name}{i}"), sym_index),
+            None => tensor_ty.const_zero(),
+        })
+        .collect();
+    private_const(m, name, &tensor_ty.const_array(&items)).as_pointer_value()
+}
+
 /// Emits `sig`'s `FuncSpec` constant and returns a pointer to it.
 pub(crate) fn func_spec<'ctx>(
     ctx: &'ctx Context,
@@ -103,30 +144,24 @@ pub(crate) fn func_spec<'ctx>(
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
     let base = format!("agc.spec.{}", sig.c_name);
-    let tensor_ty = ctx.struct_type(
-        &[
-            ptr.into(),
-            ctx.i32_type().into(),
-            ctx.i32_type().into(),
-            i64t.into(),
-            ptr.into(),
-        ],
-        false,
-    );
+    let syms = |s: &str| sig.sym_index(s);
     let array = |list: &[TensorSig], what: &str| -> PointerValue<'ctx> {
-        if list.is_empty() {
-            return ptr.const_null();
-        }
-        let items: Vec<_> = list
-            .iter()
-            .enumerate()
-            .map(|(i, t)| tensor_spec(ctx, m, sig, t, &format!("{base}.{what}{i}")))
-            .collect();
-        private_const(m, &format!("{base}.{what}"), &tensor_ty.const_array(&items))
-            .as_pointer_value()
+        let list: Vec<Option<&TensorSig>> = list.iter().map(Some).collect();
+        tensor_specs(ctx, m, &list, &format!("{base}.{what}"), &syms)
     };
     let params = array(&sig.params, "param");
     let results = array(&sig.results, "result");
+    let state = array(&sig.state, "state");
+    let assigns = if sig.assigns.is_empty() {
+        ptr.const_null()
+    } else {
+        let ks: Vec<_> = sig
+            .assigns
+            .iter()
+            .map(|&k| i64t.const_int(k as u64, false))
+            .collect();
+        private_const(m, &format!("{base}.assigns"), &i64t.const_array(&ks)).as_pointer_value()
+    };
     let sym_names = if sig.syms.is_empty() {
         ptr.const_null()
     } else {
@@ -147,6 +182,10 @@ pub(crate) fn func_spec<'ctx>(
             sym_names.into(),
             params.into(),
             results.into(),
+            i64t.const_int(sig.state.len() as u64, false).into(),
+            state.into(),
+            i64t.const_int(sig.assigns.len() as u64, false).into(),
+            assigns.into(),
         ],
         false,
     );
