@@ -203,6 +203,34 @@ class Library:
             raise Error(f"{self.name}: the library's context was closed")
         return self._ctx
 
+    def save(self, path):
+        """`<NAME>_save`: writes the context's variables to the safetensors file `path`."""
+        self._context_call("save", path)
+
+    def restore(self, path):
+        """`<NAME>_restore`: sets the context's variables from the safetensors file `path`."""
+        self._context_call("restore", path)
+
+    @property
+    def variables(self):
+        """{name: ndarray}: a copy of the context's variables now."""
+        import tempfile
+
+        from ._weights import _read_safetensors
+
+        if not self.has_context:
+            return {}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "variables.safetensors"
+            self.save(path)
+            return _read_safetensors(str(path))
+
+    def _context_call(self, what, path):
+        fn = self._symbol(f"{self.name}_{what}", ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p])
+        status = fn(self._context(), str(path).encode())
+        if status != 0:
+            raise Error(self.last_error() or f"{self.name}_{what} failed with status {status}", status)
+
     def close(self):
         """Destroys the library's context (calls afterwards raise `agc.Error`)."""
         if self._ctx is not None:
