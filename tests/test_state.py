@@ -193,3 +193,15 @@ def test_bad_external_weights_are_load_errors(case, agc_bin, tmp_path):
         bad.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{not json at all")
     with pytest.raises(agc.Error, match=r"m_create: "):
         agc.load(out / "libm.so", weights=bad)
+
+
+def test_variables_through_staged_control_flow(builds):
+    path = STATE / "control_flow.py"
+    lib = agc.load(builds.get(path))
+    model = fresh_eager(path)
+    exports = harness.exports(model)
+    rng = np.random.default_rng(5)
+    for trial in range(12):
+        name = ["step", "repeat"][trial % 2]
+        inputs = harness.make_inputs(model, exports[name], rng, {})
+        harness.check_call(lib.functions[name], exports[name], inputs, f"{name} call {trial}")

@@ -27,6 +27,7 @@ pub fn stage_module(file: &SourceFile, module_name: &str) -> Result<agc_ir::Modu
     stager.facts = stage::flow_facts::FlowFacts::of_module(body);
     let globals = Scope::module();
     globals.set("__name__", stage::value::Value::str(module_name));
+    stager.module_scope = Some(globals.clone());
     match stager.exec_block(body, &globals)? {
         Flow::Normal => {}
         _ => {

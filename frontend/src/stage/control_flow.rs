@@ -130,6 +130,7 @@ impl Stager {
         names.extend(EXIT_FLAGS.iter().map(|s| s.to_string()));
         names.insert(RETVAL.to_string());
         names.extend(super::lists::tensor_list_names(scope));
+        names.extend(self.variable_state_names());
         let mut names: Vec<String> = names.into_iter().collect();
         let dead: Vec<String> = dead.into_iter().collect();
         let before: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();

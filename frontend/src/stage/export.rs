@@ -73,9 +73,9 @@ impl Stager {
         let f = Function::new(req.name.clone(), &params, c.span);
         let (saved, tensors) = self.begin_function(f);
         self.last_return = Span::UNKNOWN;
-        for (v, t) in self.variables.iter_mut().zip(&tensors[user_params..]) {
-            v.entry = Some(t.clone());
-            v.current = Some(t.clone());
+        for (k, t) in tensors[user_params..].iter().enumerate() {
+            self.variables[k].entry = Some(t.clone());
+            self.set_variable_value(k, t.clone());
         }
         for ((positional, slot), t) in staged_slots.into_iter().zip(tensors) {
             let v = Value::Tensor(t);
@@ -99,18 +99,22 @@ impl Stager {
         let mut assigns = Vec::new();
         let outs = outs.map(|mut outs| {
             for (k, v) in self.variables.iter().enumerate() {
-                if let (Some(cur), Some(entry)) = (&v.current, &v.entry) {
-                    if cur.value != entry.value || cur.origin != entry.origin {
-                        assigns.push(k);
-                        outs.push(cur.clone());
-                    }
+                let cur = self.variable_value(k);
+                if v.entry
+                    .as_ref()
+                    .is_some_and(|e| cur.value != e.value || cur.origin != e.origin)
+                {
+                    assigns.push(k);
+                    outs.push(cur);
                 }
             }
             outs
         });
-        for v in &mut self.variables {
-            v.current = None;
-            v.entry = None;
+        for k in 0..self.variables.len() {
+            self.variables[k].entry = None;
+            if let Some(s) = &self.module_scope {
+                s.remove(&format!("{}{k}", super::scope::VARIABLE_STATE));
+            }
         }
         let id = self.end_function(saved, outs, c.span)?;
         Ok((id, assigns))

@@ -105,6 +105,7 @@ impl Stager {
             scope.set_local(RETURNED, Value::Bool(false));
         }
         names.extend(super::lists::tensor_list_names(scope));
+        names.extend(self.variable_state_names());
         let mut names: Vec<String> = names.into_iter().collect();
         let mut initial: Vec<Option<Value>> = names.iter().map(|n| self.peek(scope, n)).collect();
 

@@ -142,6 +142,9 @@ pub struct Stager {
     pub facts: flow_facts::FlowFacts,
     /// The module's `agc.Variable`s.
     pub variables: Vec<variables::VariableState>,
+    /// The module's global scope (where variables' current values are bound
+    /// while an export is staged).
+    pub module_scope: Option<std::rc::Rc<scope::Scope>>,
 }
 
 /// A user-function call in progress.
@@ -195,6 +198,7 @@ impl Stager {
             fresh_dims: 0,
             facts: flow_facts::FlowFacts::default(),
             variables: Vec::new(),
+            module_scope: None,
         }
     }
 

@@ -6,6 +6,12 @@ use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
+/// The prefix of the state names `__agc_var#<k>` that hold the current
+/// value of variable `k` while an export is staged: bound in the module
+/// scope from any frame, so that staged control flow carries them like the
+/// frame's own variables.
+pub const VARIABLE_STATE: &str = "__agc_var#";
+
 /// What a scope belongs to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ScopeKind {
@@ -100,10 +106,23 @@ impl Scope {
         Err(LookupError::Undefined)
     }
 
+    /// The module scope at the root of the chain, by reference.
+    fn module_scope(&self) -> &Scope {
+        let mut s = self;
+        while let Some(p) = &s.parent {
+            s = p;
+        }
+        s
+    }
+
     /// The binding in this very scope. A state name `obj.attr` (staged
     /// control flow carries the attributes its body assigns like variables)
-    /// is the attribute of the instance bound to `obj` here.
+    /// is the attribute of the instance bound to `obj` here; the state name
+    /// of an `agc.Variable` ([`VARIABLE_STATE`]) is bound in the module scope.
     pub fn get_here(&self, name: &str) -> Option<Value> {
+        if name.starts_with(VARIABLE_STATE) && self.parent.is_some() {
+            return self.module_scope().get_here(name);
+        }
         match name.split_once('.') {
             Some((base, attr)) => match self.vars.borrow().get(base) {
                 Some(Value::Instance(i)) => i.attrs.borrow().get(attr).cloned(),
@@ -139,6 +158,9 @@ impl Scope {
     /// Binds a name in this very scope (the interpreter's own bookkeeping
     /// names, and state names `obj.attr`: see [`Scope::get_here`]).
     pub fn set_local(&self, name: &str, value: Value) {
+        if name.starts_with(VARIABLE_STATE) && self.parent.is_some() {
+            return self.module_scope().set_local(name, value);
+        }
         match name.split_once('.') {
             Some((base, attr)) => {
                 if let Some(Value::Instance(i)) = self.vars.borrow().get(base) {
@@ -153,6 +175,9 @@ impl Scope {
 
     /// Removes a binding (`del x`), or an attribute for a state name `obj.attr`.
     pub fn remove(&self, name: &str) -> bool {
+        if name.starts_with(VARIABLE_STATE) && self.parent.is_some() {
+            return self.module_scope().remove(name);
+        }
         match name.split_once('.') {
             Some((base, attr)) => match self.vars.borrow().get(base) {
                 Some(Value::Instance(i)) => i.attrs.borrow_mut().remove(attr).is_some(),

@@ -10,8 +10,11 @@
 //!
 //! Tensor operations (operators, indexing, numpy and builtin calls, the
 //! results of an export) read a variable's current value; user functions
-//! receive the variable itself, so that they can assign it. Assigning is
-//! allowed in the export's own function outside staged `if`s and loops.
+//! receive the variable itself, so that they can assign it. While an export
+//! is staged the current values are bound in the module scope under state
+//! names ([`super::scope::VARIABLE_STATE`]), which staged `if`s and loops
+//! carry like variables: assigning is allowed anywhere in the export's own
+//! IR function (not inside a staged recursive function).
 
 use super::args::Args;
 use super::value::{Tensor, Value};
@@ -27,9 +30,7 @@ pub struct VariableState {
     pub initial: Tensor,
     /// The name given with `name=`, if any.
     pub name: Option<String>,
-    /// Its current value in the export being staged (`None` outside exports).
-    pub current: Option<Tensor>,
-    /// The value it had when the export began (its hidden parameter).
+    /// The value it had when the export began (its hidden parameter; `None` outside exports).
     pub entry: Option<Tensor>,
     /// Where it was created.
     pub span: Span,
@@ -84,7 +85,6 @@ impl Stager {
         self.variables.push(VariableState {
             initial,
             name,
-            current: None,
             entry: None,
             span,
         });
@@ -94,7 +94,29 @@ impl Stager {
     /// The current value of variable `k`.
     pub fn variable_value(&self, k: usize) -> Tensor {
         let v = &self.variables[k];
-        v.current.clone().unwrap_or_else(|| v.initial.clone())
+        match self
+            .module_scope
+            .as_ref()
+            .and_then(|s| s.get_here(&state_name(k)))
+        {
+            Some(Value::Tensor(t)) if v.entry.is_some() => t,
+            _ => v.initial.clone(),
+        }
+    }
+
+    /// Binds variable `k`'s current value (in an export being staged).
+    pub fn set_variable_value(&self, k: usize, t: Tensor) {
+        if let Some(s) = &self.module_scope {
+            s.set_local(&state_name(k), Value::Tensor(t));
+        }
+    }
+
+    /// The state names staged control flow carries: every variable's, while an export is staged.
+    pub fn variable_state_names(&self) -> Vec<String> {
+        (0..self.variables.len())
+            .filter(|&k| self.variables[k].entry.is_some())
+            .map(state_name)
+            .collect()
     }
 
     /// `v`, or its current value if it is a variable.
@@ -182,26 +204,20 @@ impl Stager {
                 "assign takes one argument: the new value",
             ));
         };
-        let in_export_body = self.variables[k]
-            .entry
-            .as_ref()
-            .is_some_and(|e| e.origin == self.generation && self.open_regions.len() == 1);
-        if !in_export_body {
-            let why = if self.func.is_none() {
-                "outside an exported function"
-            } else if self.variables[k]
-                .entry
-                .as_ref()
-                .is_some_and(|e| e.origin != self.generation)
-            {
-                "inside a staged recursive function"
-            } else {
-                "inside a staged `if` or loop (one whose condition or bounds are tensors)"
-            };
-            return Err(Diagnostic::unsupported(
-                span,
-                format!("a variable is assigned {why}; assign it in the exported function's own body (compute the new value with np.where or in the loop, and assign it after)"),
-            ));
+        match &self.variables[k].entry {
+            None => {
+                return Err(Diagnostic::error(
+                    span,
+                    "a variable is assigned outside an exported function",
+                ))
+            }
+            Some(e) if e.origin != self.generation => {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    "a variable is assigned inside a staged recursive function; return the new value and assign it in the exported function",
+                ))
+            }
+            Some(_) => {}
         }
         let ty = self.variables[k].ty().clone();
         let new = self.read_variables(new, span)?;
@@ -216,7 +232,7 @@ impl Stager {
                 format!("a variable of type {ty} cannot be assigned a value of type {new_ty}"),
             ));
         }
-        self.variables[k].current = Some(new);
+        self.set_variable_value(k, new);
         Ok(Value::None)
     }
 }
@@ -267,6 +283,11 @@ impl Stager {
         self.module.init = Some(id);
         Ok(())
     }
+}
+
+/// The state name of variable `k`'s current value.
+fn state_name(k: usize) -> String {
+    format!("{}{k}", super::scope::VARIABLE_STATE)
 }
 
 /// Whether `v` is a variable or a tuple or list holding one.
