@@ -456,7 +456,7 @@ pub(crate) mod tests {
             ("add_bias", "demo_add_bias")
         );
         assert!(signatures(&add_bias_module(), "my-lib").is_err());
-        assert_eq!(api_symbols("demo", &sigs).len(), 7);
+        assert_eq!(api_symbols("demo", &sigs, false).len(), 7);
         assert_eq!(
             sigs[0].symbols(),
             [

@@ -105,11 +105,11 @@ impl Stager {
             .iter()
             .any(|p| name.starts_with(p))
         {
-            self.read_variables_in(args, true)?
+            self.read_variables_in(args, true)
         } else if name.starts_with("list.") || name.starts_with("dict.") {
             args
         } else {
-            self.read_variables_in(args, false)?
+            self.read_variables_in(args, false)
         };
         let absorbs = !name.starts_with("list.") && !name.starts_with("dict.");
         if absorbs

@@ -72,7 +72,7 @@ impl Stager {
                 "agc.Variable creates state: create it at module level, outside exported functions",
             ));
         }
-        let initial = match self.read_variables(initial, span)? {
+        let initial = match self.read_variables(initial) {
             Value::Tensor(t) => t,
             other => self.to_tensor(&other, None, span)?,
         };
@@ -129,55 +129,39 @@ impl Stager {
 
     /// `v` with every variable (also inside tuples and lists, which are
     /// copied) replaced by its current value: what array arguments read.
-    pub fn read_variables(&mut self, v: &Value, span: Span) -> R<Value> {
-        Ok(match v {
+    pub fn read_variables(&self, v: &Value) -> Value {
+        match v {
             Value::Variable(k) => Value::Tensor(self.variable_value(*k)),
-            Value::Tuple(items) if items.iter().any(holds_variable) => Value::tuple(
-                items
-                    .iter()
-                    .map(|x| self.read_variables(x, span))
-                    .collect::<R<_>>()?,
-            ),
-            Value::List(items) if items.borrow().iter().any(holds_variable) => {
-                let items = items.borrow().clone();
-                Value::list(
-                    items
-                        .iter()
-                        .map(|x| self.read_variables(x, span))
-                        .collect::<R<_>>()?,
-                )
+            Value::Tuple(items) if items.iter().any(holds_variable) => {
+                Value::tuple(items.iter().map(|x| self.read_variables(x)).collect())
             }
+            Value::List(items) if items.borrow().iter().any(holds_variable) => Value::list(
+                items
+                    .borrow()
+                    .iter()
+                    .map(|x| self.read_variables(x))
+                    .collect(),
+            ),
             other => other.clone(),
-        })
+        }
     }
 
     /// `args` with the variables among them read: inside tuples and lists
     /// too when `deep` (numpy's array arguments), else only variables
     /// passed directly (Python's builtins, which keep the objects in a list).
-    pub fn read_variables_in(&mut self, args: Args, deep: bool) -> R<Args> {
-        if !args
-            .pos
-            .iter()
-            .chain(args.kw.iter().map(|(_, v)| v))
-            .any(holds_variable)
-        {
-            return Ok(args);
-        }
-        let span = args.span;
-        let mut read = |v: &Value| -> R<Value> {
+    pub fn read_variables_in(&self, args: Args, deep: bool) -> Args {
+        let read = |v: &Value| {
             if deep {
-                self.read_variables(v, span)
+                self.read_variables(v)
             } else {
-                Ok(self.read_variable(v))
+                self.read_variable(v)
             }
         };
-        let pos = args.pos.iter().map(&mut read).collect::<R<_>>()?;
-        let kw = args
-            .kw
-            .iter()
-            .map(|(k, v)| Ok((k.clone(), read(v)?)))
-            .collect::<R<_>>()?;
-        Ok(Args { pos, kw, span })
+        Args {
+            pos: args.pos.iter().map(read).collect(),
+            kw: args.kw.iter().map(|(k, v)| (k.clone(), read(v))).collect(),
+            span: args.span,
+        }
     }
 
     /// An attribute of variable `k`: `assign`, `value`, or the value's own.
@@ -220,7 +204,7 @@ impl Stager {
             Some(_) => {}
         }
         let ty = self.variables[k].ty().clone();
-        let new = self.read_variables(new, span)?;
+        let new = self.read_variables(new);
         let mut new = self.to_tensor(&new, Some(ty.dtype), span)?;
         if new.weak {
             new = self.cast(&new, ty.dtype, span)?;
