@@ -2,6 +2,7 @@
 library against the same loop run eagerly, `save`/`restore` across processes, the saved file
 read by the `safetensors` package, external weights mapped and swapped, and the errors."""
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -205,3 +206,31 @@ def test_variables_through_staged_control_flow(builds):
         name = ["step", "repeat"][trial % 2]
         inputs = harness.make_inputs(model, exports[name], rng, {})
         harness.check_call(lib.functions[name], exports[name], inputs, f"{name} call {trial}")
+
+
+def test_three_gigabytes_of_external_weights(agc_bin, tmp_path):
+    """A sparse 3 GiB weight file: built with --weights external (the copy keeps its holes),
+    a call reads its last gigabyte; embedding it is refused with a clear message."""
+    n_big = 3 * 2**30 // 4
+    header = {"big": {"dtype": "F32", "shape": [n_big], "data_offsets": [0, n_big * 4]},
+              "tail": {"dtype": "F32", "shape": [4], "data_offsets": [n_big * 4, n_big * 4 + 16]}}
+    text = json.dumps(header).encode()
+    text += b" " * (-len(text) % 8)
+    weights = tmp_path / "w.safetensors"
+    with open(weights, "wb") as f:
+        f.write(len(text).to_bytes(8, "little") + text)
+        start = f.tell()
+        f.seek(start + (n_big - 4) * 4)
+        f.write(np.array([10, 20, 30, 40], np.float32).tobytes())
+        f.write(np.array([1, 2, 3, 4], np.float32).tobytes())
+    model = tmp_path / "big.py"
+    model.write_text('import agc\nP = agc.weights("w.safetensors")\n\n\n'
+                     '@agc.export\ndef f(x: agc.f32[4]):\n    return x + P["big"][-4:] + P["tail"]\n')
+    refused = harness.run_agc(agc_bin, "build", model, "-o", tmp_path / "embedded")
+    assert refused.returncode == 1 and "limited to 2 GiB" in refused.stderr and "--weights external" in refused.stderr
+    built = harness.run_agc(agc_bin, "build", model, "-o", tmp_path / "out", "--weights", "external")
+    assert built.returncode == 0, built.stderr
+    stored = tmp_path / "out" / "big.weights"
+    assert stored.stat().st_size > 3 * 2**30 and stored.stat().st_blocks * 512 < 2**24, "the holes were kept"
+    lib = agc.load(tmp_path / "out" / "libbig.so")
+    np.testing.assert_array_equal(lib.f(np.ones(4, np.float32)), [12, 23, 34, 45])

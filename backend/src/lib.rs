@@ -95,7 +95,10 @@ impl Artifact {
         match &self.contents {
             Contents::Bytes(b) => std::fs::write(to, b),
             Contents::Spooled(p) => {
-                std::fs::rename(p, &to).or_else(|_| std::fs::copy(p, &to).map(|_| ()))
+                std::fs::rename(p, &to).or_else(|_| std::fs::copy(p, &to).map(|_| ()))?;
+                // A temporary file is private to its owner; an output is not.
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644))
             }
         }
     }
