@@ -108,9 +108,9 @@ impl Artifact {
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
-    let text = mlir::emit_module(m, opts.weights)?;
-    build_with_kernels(m, opts, Some(&text), |ctx| {
-        mlir::lower_to_llvm(&text, opts.opt_level, ctx)
+    let emitted = mlir::emit_module(m, opts.weights)?;
+    build_with_kernels(m, opts, Some(&emitted), |ctx| {
+        mlir::lower_to_llvm(&emitted.text, opts.opt_level, ctx)
     })
 }
 
@@ -121,20 +121,22 @@ fn check_target(opts: &BuildOptions) -> Result<(), BackendError> {
     }
 }
 
-/// [`build`] with the kernels supplied by the caller: `mlir_text` is
-/// returned as `<NAME>.mlir` when requested, and `lower` produces the kernel
+/// [`build`] with the kernels supplied by the caller: `mlir` (its text is
+/// returned as `<NAME>.mlir` when requested, and the weights it reads
+/// packed are packed here), and `lower` produces the kernel
 /// LLVM module (defining every `_mlir_ciface_agc_impl_<f>`) in the context it
 /// is given. [`build`] passes the [`mlir`] pipeline; tests pass hand-written
 /// LLVM IR.
 pub fn build_with_kernels(
     m: &agc_ir::Module,
     opts: &BuildOptions,
-    mlir_text: Option<&str>,
+    mlir: Option<&mlir::Emitted>,
     lower: impl for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, BackendError>,
 ) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
     let name = &opts.name;
-    let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m));
+    let packed = mlir.map_or(&[][..], |e| &e.packed[..]);
+    let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m), packed);
     let sigs = signature::signatures_with(m, name, &state)?;
     let api = signature::api_symbols(name, &sigs, state.context);
     let tm = object::host_target_machine(opts.opt_level)?;
@@ -149,7 +151,7 @@ pub fn build_with_kernels(
     )?;
     let mut spooled = Vec::new();
     match opts.weights {
-        mlir::Placement::Embedded => llvm::weights::define(&ctx, &host, m)?,
+        mlir::Placement::Embedded => llvm::weights::define(&ctx, &host, m, packed)?,
         mlir::Placement::External => {
             let used = mlir::weight::used(m);
             if used.contains(&true) {
@@ -184,7 +186,7 @@ pub fn build_with_kernels(
     out.extend(spooled);
     for e in &opts.emit {
         let (ext, text) = match e {
-            Emit::Mlir => ("mlir", mlir_text.map(str::to_string)),
+            Emit::Mlir => ("mlir", mlir.map(|e| e.text.clone())),
             Emit::Llvm => ("ll", compiled.llvm_ir.clone()),
             Emit::Asm => ("s", compiled.asm.clone()),
         };

@@ -4,7 +4,8 @@
 //! when it has either; then every entry point takes it first, and
 //! `<NAME>_create`, `_destroy`, `_save` and `_restore` exist.
 
-use crate::mlir::{weight, Placement};
+use crate::mlir::weight::{self, PackedWeight};
+use crate::mlir::Placement;
 use crate::signature::TensorSig;
 use agc_ir::Module;
 
@@ -23,12 +24,20 @@ pub struct LibraryState {
     pub variables: Vec<TensorSig>,
     /// The kernel entry of the variables' initialiser.
     pub init_kernel: Option<String>,
+    /// With external weights: the weights the code reads packed, which a
+    /// context packs when it is created (table slots after the weights').
+    pub packed: Vec<PackedWeight>,
 }
 
 impl LibraryState {
     /// The state of module `m` built with weights `placement`; `symbols`
     /// are the MLIR symbols of its functions.
-    pub fn of(m: &Module, placement: Placement, symbols: &[String]) -> LibraryState {
+    pub fn of(
+        m: &Module,
+        placement: Placement,
+        symbols: &[String],
+        packed: &[PackedWeight],
+    ) -> LibraryState {
         let used = weight::used(m);
         let names = crate::weights_file::names(m);
         let weights: Vec<Option<TensorSig>> = match placement {
@@ -58,6 +67,7 @@ impl LibraryState {
             .collect();
         LibraryState {
             context: !weights.is_empty() || !variables.is_empty(),
+            packed: if weights.is_empty() { Vec::new() } else { packed.to_vec() },
             init_kernel: m
                 .init
                 .filter(|_| !variables.is_empty())

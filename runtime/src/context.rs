@@ -38,6 +38,11 @@ pub struct StateSpec {
     /// Runs the variables' initialiser with the weight table given, writing
     /// one result descriptor per variable into the buffer given.
     pub init: Option<unsafe extern "C" fn(*const *const u8, *mut i64)>,
+    /// Number of packed weights: the GEMM panels of weights the code reads
+    /// as B, made at creation in table slots `nweights..`.
+    pub npacked: i64,
+    /// `npacked` pairs (weight index, B is its transpose).
+    pub packed: *const i64,
 }
 
 impl StateSpec {
@@ -164,8 +169,11 @@ pub struct Context {
     magic: u64,
     /// The library's state spec.
     pub(crate) spec: *const StateSpec,
-    /// The address of each weight's data (NULL for weights never read).
+    /// The address of each weight's data (NULL for weights never read),
+    /// then of each packed weight's panels.
     table: Vec<*const u8>,
+    /// The packed panels (the runtime allocator's blocks).
+    panels: Vec<*mut c_void>,
     _weights: Option<Mapping>,
     lock: Lock,
     /// The variables' buffers; written only by the holder of the exclusive lock.
@@ -176,6 +184,10 @@ pub struct Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
+        for p in self.panels.drain(..) {
+            // SAFETY: blocks `pack_weights` allocated, freed once.
+            unsafe { crate::alloc::release(p) };
+        }
         for b in self
             .vars
             .get_mut()
@@ -221,6 +233,44 @@ fn weight_table(spec: &StateSpec, map: &Mapping, path: &str) -> Result<Vec<*cons
         table.push(bytes[t.offset as usize..].as_ptr());
     }
     Ok(table)
+}
+
+/// `table` with the GEMM panels of the packed weights of `spec` appended,
+/// and the blocks holding them.
+fn pack_weights(
+    spec: &StateSpec,
+    mut table: Vec<*const u8>,
+) -> Result<(Vec<*const u8>, Vec<*mut c_void>), String> {
+    // SAFETY: the spec is a well-formed constant.
+    let pairs = unsafe { slice(spec.packed, spec.npacked.saturating_mul(2)) };
+    // SAFETY: as above.
+    let weights = unsafe { slice(spec.weights, spec.nweights) };
+    let mut blocks = Vec::with_capacity(pairs.len() / 2);
+    for pair in pairs.chunks_exact(2) {
+        let (w, transposed) = (pair[0] as usize, pair[1] != 0);
+        let (Some(spec_w), Some(&src)) = (weights.get(w), table.get(w)) else {
+            return Err("a packed weight without its weight".into());
+        };
+        let dims = spec_w.dims();
+        let (k, n) = match (dims, transposed) {
+            ([k, n], false) | ([n, k], true) => (*k as usize, *n as usize),
+            _ => return Err("a packed weight that is not a matrix".into()),
+        };
+        let len = crate::panels::panels_len(k, n);
+        let block = crate::alloc::allocate(len * 4);
+        if block.is_null() {
+            blocks.into_iter().for_each(|b| unsafe { crate::alloc::release(b) });
+            return Err("out of memory".into());
+        }
+        // SAFETY: a fresh block of `len` floats (the allocator aligns to 64).
+        let out = unsafe { std::slice::from_raw_parts_mut(block as *mut f32, len) };
+        // SAFETY: the weight's `k * n` floats, mapped; maybe unaligned.
+        let at = |i: usize| unsafe { (src as *const f32).add(i).read_unaligned() };
+        crate::panels::pack(at, k, n, transposed, out);
+        blocks.push(block);
+        table.push(block as *const u8);
+    }
+    Ok((table, blocks))
 }
 
 /// Whether the library reads any weight from its weights file.
@@ -282,6 +332,10 @@ pub unsafe extern "C" fn agc_rt_context_create(
         },
         None => Vec::new(),
     };
+    let (table, panels) = match pack_weights(spec, table) {
+        Ok(t) => t,
+        Err(e) => return fail(Status::OutOfMemory, format!("{library}_create: {e}")),
+    };
     let vars = match crate::variables::initial_values(spec, &table) {
         Ok(v) => v,
         Err((status, e)) => return fail(status, format!("{library}_create: {e}")),
@@ -290,6 +344,7 @@ pub unsafe extern "C" fn agc_rt_context_create(
         magic: MAGIC,
         spec,
         table,
+        panels,
         _weights: weights.map(|(m, _)| m),
         lock: Lock::default(),
         vars: UnsafeCell::new(vars),

@@ -46,6 +46,7 @@ pub mod import;
 pub mod into;
 pub mod json;
 pub mod pairwise;
+pub mod panels;
 pub mod pool;
 pub mod result_shapes;
 pub mod safetensors;

@@ -8,7 +8,8 @@
 //! ```c
 //! struct StateSpec { const char* library; int64_t nweights; const TensorSpec* weights;
 //!                    int64_t nvars; const TensorSpec* vars;
-//!                    void (*init)(const void* const* table, int64_t* ret); };
+//!                    void (*init)(const void* const* table, int64_t* ret);
+//!                    int64_t npacked; const int64_t* packed; };  /* {weight, transposed} pairs */
 //! ```
 
 use super::builder_err;
@@ -121,6 +122,17 @@ pub(crate) fn context_functions<'ctx>(
             .as_pointer_value(),
         None => ptr.const_null(),
     };
+    let packed = if state.packed.is_empty() {
+        ptr.const_null()
+    } else {
+        let pairs: Vec<_> = state
+            .packed
+            .iter()
+            .flat_map(|p| [u64::from(p.weight), u64::from(p.transposed)])
+            .map(|v| i64t.const_int(v, false))
+            .collect();
+        private_const(m, "agc.state.packed", &i64t.const_array(&pairs)).as_pointer_value()
+    };
     let spec = ctx.const_struct(
         &[
             c_string(ctx, m, "agc.state.library", name).into(),
@@ -129,6 +141,8 @@ pub(crate) fn context_functions<'ctx>(
             i64t.const_int(vars.len() as u64, false).into(),
             tensor_specs(ctx, m, &vars, "agc.state.var", &no_syms).into(),
             init.into(),
+            i64t.const_int(state.packed.len() as u64, false).into(),
+            packed.into(),
         ],
         false,
     );

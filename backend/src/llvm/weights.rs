@@ -4,7 +4,8 @@
 //! the weight file at build time. Internalized with the rest of the library,
 //! it lands in the library's read-only data.
 
-use crate::mlir::weight;
+use crate::mlir::weight::{self, PackedWeight};
+use agc_runtime::panels;
 use crate::BackendError;
 use agc_weights::{Entry, WeightFile};
 use inkwell::context::Context;
@@ -23,6 +24,7 @@ pub fn define<'ctx>(
     ctx: &'ctx Context,
     host: &Module<'ctx>,
     ir: &agc_ir::Module,
+    packed: &[PackedWeight],
 ) -> Result<(), BackendError> {
     let used = weight::used(ir);
     let total: u64 = ir
@@ -53,14 +55,33 @@ pub fn define<'ctx>(
         let bytes = file
             .read(entry)
             .map_err(|e| BackendError::Weights(e.to_string()))?;
-        let data = ctx.const_string(&bytes, false);
-        let g = host.add_global(data.get_type(), None, &weight::symbol(k as u32));
-        g.set_initializer(&data);
-        g.set_constant(true);
-        g.set_alignment(ALIGN);
-        g.set_linkage(Linkage::External);
+        for p in packed.iter().filter(|p| p.weight as usize == k) {
+            define_data(ctx, host, &weight::packed_symbol(*p), &packed_bytes(w, *p, &bytes));
+        }
+        define_data(ctx, host, &weight::symbol(k as u32), &bytes);
     }
     Ok(())
+}
+
+/// A read-only, 64-byte aligned global `symbol` holding `bytes`.
+fn define_data<'ctx>(ctx: &'ctx Context, host: &Module<'ctx>, symbol: &str, bytes: &[u8]) {
+    let data = ctx.const_string(bytes, false);
+    let g = host.add_global(data.get_type(), None, symbol);
+    g.set_initializer(&data);
+    g.set_constant(true);
+    g.set_alignment(ALIGN);
+    g.set_linkage(Linkage::External);
+}
+
+/// The GEMM panels of weight `w` (its little-endian `f32` data `bytes`) as `p` reads it.
+fn packed_bytes(w: &agc_ir::WeightDecl, p: PackedWeight, bytes: &[u8]) -> Vec<u8> {
+    let dims = weight::static_shape(&w.ty);
+    let (k, n) = if p.transposed { (dims[1], dims[0]) } else { (dims[0], dims[1]) };
+    let (k, n) = (k as usize, n as usize);
+    let mut out = vec![0f32; panels::panels_len(k, n)];
+    let at = |i: usize| f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+    panels::pack(at, k, n, p.transposed, &mut out);
+    out.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
 /// The tensor of `file` that `w` names, still of the type the model was

@@ -185,7 +185,7 @@ pub fn accumulate(e: &mut FnEmitter, mm: &OpData, acc: Value) -> Result<String, 
 pub const GEMM_MIN_FLOPS: i64 = 2 * 16 * 16 * 16;
 
 /// Columns of B's packed panels: the runtime's `gemm::NR`.
-const NR: i64 = 16;
+pub const NR: i64 = 16;
 
 /// The runtime's GEMM (`runtime/src/gemm.rs`), for the module header.
 pub const RUNTIME_DECLS: &str =
@@ -240,6 +240,14 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
 fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let b_ty = e.ty(od.operands[1]);
     let nr = NR;
+    if let Some(p) = super::weight::packed_operand(e.f, od.operands[1]) {
+        // A weight: packed once, at build time or when a context is created.
+        let (k, n) = (b_ty.dims[0].as_static(), b_ty.dims[1].as_static());
+        if let (Some(k), Some(n)) = (k, n) {
+            let ty = super::weight::panels_type(k, n, nr);
+            return Ok(super::weight::packed_view(e, p, &ty));
+        }
+    }
     let b_src = transposed_source(e.f, od.operands[1]);
     let b = e.val(b_src.unwrap_or(od.operands[1]))?;
     let bt = types::tensor(e.ty(b_src.unwrap_or(od.operands[1])));

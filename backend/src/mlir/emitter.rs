@@ -64,8 +64,8 @@ pub struct FnEmitter<'f> {
     pub conts: std::rc::Rc<super::continuation::ContTable>,
     /// Uses of each value of `f` ([`Function::use_counts`]).
     uses: Vec<u32>,
-    /// Where the module's weights are.
-    pub weights: super::weight::Placement,
+    /// How the module's functions read weights.
+    pub weights: std::rc::Rc<super::weight::WeightUse>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -84,7 +84,7 @@ impl<'f> FnEmitter<'f> {
             globals: Vec::new(),
             conts: Default::default(),
             uses: f.use_counts(),
-            weights: super::weight::Placement::Embedded,
+            weights: Default::default(),
         }
     }
 

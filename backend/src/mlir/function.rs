@@ -22,7 +22,7 @@ use super::{
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
 use std::rc::Rc;
-use weight::Placement;
+use weight::{Placement, WeightUse};
 
 /// The prefix of every emitted function symbol: `agc_impl_<name>`.
 pub const IMPL_PREFIX: &str = "agc_impl_";
@@ -38,7 +38,12 @@ const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i
 ";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
-pub fn emit_module(m: &Module, weights: Placement) -> Result<String, BackendError> {
+pub fn emit_module(m: &Module, placement: Placement) -> Result<Emitted, BackendError> {
+    let weights = Rc::new(WeightUse {
+        placement,
+        nweights: m.weights.len(),
+        packed: Default::default(),
+    });
     let callees = function_symbols(m);
     let called = called_functions(m);
     let conts = Rc::new(ContTable::of(m, &callees));
@@ -51,7 +56,7 @@ pub fn emit_module(m: &Module, weights: Placement) -> Result<String, BackendErro
             called[i],
             &m.line_starts,
             conts.clone(),
-            weights,
+            weights.clone(),
         )?);
     }
     if !conts.is_empty() {
@@ -62,12 +67,22 @@ pub fn emit_module(m: &Module, weights: Placement) -> Result<String, BackendErro
             out.push_str(&control::buffer_call_decl(&callees[i], f));
         }
     }
-    out.push_str(&weight::declarations(m, weights));
+    out.push_str(&weight::declarations(m, &weights, contraction::NR));
     out.push_str(RUNTIME_DECLS);
     out.push_str(pairwise_sum::RUNTIME_DECLS);
     out.push_str(contraction::RUNTIME_DECLS);
     out.push_str("}\n");
-    Ok(out)
+    let packed = weights.packed.borrow().clone();
+    Ok(Emitted { text: out, packed })
+}
+
+/// A module's MLIR text, and the packed weights it reads (in table-slot order).
+#[derive(Debug)]
+pub struct Emitted {
+    /// The MLIR module.
+    pub text: String,
+    /// The weights the code reads packed for the GEMM ([`weight::PackedWeight`]).
+    pub packed: Vec<weight::PackedWeight>,
 }
 
 /// The MLIR symbol of each function of `m`, by `FuncId` index:
@@ -165,7 +180,7 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
         false,
         &[],
         Default::default(),
-        Placement::Embedded,
+        Default::default(),
     )
 }
 
@@ -181,7 +196,7 @@ fn emit_function_in(
     called: bool,
     line_starts: &[u32],
     conts: Rc<ContTable>,
-    weights: Placement,
+    weights: Rc<WeightUse>,
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
     e.weights = weights;
