@@ -115,3 +115,41 @@ def test_concurrent_python_threads(builds):
     for th in threads:
         th.join()
     assert not failures, failures[0]
+
+
+def test_one_dtype_policy_for_lists_arrays_and_dlpack(builds):
+    """Python numbers and lists take the parameter's dtype where numpy would cast their kind;
+    arrays, numpy's or any DLPack producer's, must have it (never a silent cast)."""
+    path = harness.MODELS / "maximum_minimum.py"
+    lib = agc.load(builds.get(path))
+    a = np.arange(6, dtype=np.int32)
+    np.testing.assert_array_equal(lib.int_max_min([0, 1, 2, 3, 4, 5], a)[0], a)
+    with pytest.raises(agc.Error, match="float64 value cannot be passed for a int32"):
+        lib.int_max_min([0.5] * 6, a)
+    with pytest.raises(agc.Error, match="int64|dtype"):
+        lib.int_max_min(a.astype(np.int64), a)
+
+    class Producer:
+        """A DLPack producer that is not a numpy array."""
+
+        def __init__(self, array):
+            self.array = array
+
+        def __dlpack__(self, **kwargs):
+            return self.array.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.array.__dlpack_device__()
+
+    x = np.ones((4, 3), np.float32)
+    np.testing.assert_array_equal(lib.max_min(Producer(x), Producer(x * 2))[0], x * 2)
+    with pytest.raises(agc.Error, match="float64|dtype"):
+        lib.max_min(Producer(x.astype(np.float64)), Producer(x))
+
+
+def test_results_view_the_library_buffers(results_lib):
+    """A result is a numpy array over the library's tensor (no copy), writable, DLPack-exportable."""
+    x = np.arange(4, dtype=np.float32)
+    y = results_lib.same_value_twice(x)[0]
+    assert y.flags.writeable and not y.flags.owndata
+    np.testing.assert_array_equal(np.from_dlpack(y), x * 2)

@@ -114,13 +114,15 @@ class Function:
         if status != 0:
             msg = self._library.last_error() or f"{self.__name__} failed with status {status}"
             raise Error(msg, status)
+        results, release = [], self._library._release
         try:
-            results = tuple(_to_numpy(o) for o in outs)
-        finally:
             for o in outs:
+                results.append(_adopt(o, release))
+        finally:
+            for o in outs[len(results):]:
                 if o:
-                    self._library._release(o)
-        return results[0] if len(results) == 1 else results
+                    release(o)
+        return results[0] if len(results) == 1 else tuple(results)
 
     def _bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -308,10 +310,25 @@ class _CallScratch(threading.local):
 
 
 def _as_input(value, declared):
+    """The C-contiguous array passed for a parameter of dtype `declared`.
+
+    The dtype policy: an array (numpy, or any DLPack producer, taken without a
+    copy through `np.from_dlpack`) is passed with its own dtype, and the library
+    refuses one that is not the parameter's (never a silent cast); Python
+    numbers and (nested) lists and tuples of them take the parameter's dtype,
+    as numpy's weak scalars do, when numpy casts their kind to it
+    (`same_kind`: ints to floats, not floats to ints)."""
+    if not isinstance(value, np.ndarray) and hasattr(value, "__dlpack__"):
+        value = np.from_dlpack(value)
     if isinstance(value, np.ndarray):
         arr = value
     else:
-        arr = np.asarray(value, dtype=declared)
+        arr = np.asarray(value)
+        if arr.dtype != declared:
+            if not np.can_cast(arr.dtype, declared, "same_kind"):
+                raise Error(f"a {arr.dtype} value cannot be passed for a {declared} parameter "
+                            f"(numpy would not cast it: convert it explicitly)")
+            arr = arr.astype(declared)
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
     if not arr.flags.c_contiguous:
@@ -357,6 +374,40 @@ def _input_tensor(arr):
     tensor, shape = _new_input(arr.ndim)
     _fill_input(tensor, shape, arr)
     return tensor, shape
+
+
+class _ResultOwner:
+    """Keeps a result tensor of the library alive while a numpy array views its data."""
+
+    __slots__ = ("address", "release")
+
+    def __init__(self, address, release):
+        self.address, self.release = address, release
+
+    def __del__(self):
+        self.release(ctypes.cast(self.address, ctypes.POINTER(DLTensor)))
+
+
+def _adopt(ptr, release):
+    """A numpy array of result tensor `ptr`: a view of its data without a copy
+    (the tensor is released when the array dies) where its layout is compact,
+    else a copy (and the tensor released now)."""
+    if not ptr:
+        raise Error("the library returned a NULL result")
+    t = ptr.contents
+    dtype = np_dtype(t.dtype) if t.device.device_type == KDL_CPU else None
+    shape = tuple(t.shape[: t.ndim])
+    nbytes = math.prod(shape) * (dtype.itemsize if dtype is not None else 0)
+    compact = not t.strides or tuple(t.strides[: t.ndim]) == tuple(
+        s // dtype.itemsize for s in _contiguous_strides(shape, dtype.itemsize))
+    if dtype is None or nbytes == 0 or not t.data or not compact:
+        try:
+            return _to_numpy(ptr)
+        finally:
+            release(ptr)
+    buf = (ctypes.c_char * nbytes).from_address(t.data + t.byte_offset)
+    buf._owner = _ResultOwner(ctypes.cast(ptr, ctypes.c_void_p).value, release)
+    return np.frombuffer(buf, dtype).reshape(shape)
 
 
 def _to_numpy(ptr):

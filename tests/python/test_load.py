@@ -34,14 +34,23 @@ def test_metadata_and_functions(fake):
     assert "scale2(x: float32[N]) -> (float32[N])" in repr(fake.scale2)
 
 
-def test_call_copies_results_and_releases(fake):
+def test_results_are_views_released_with_their_arrays(fake):
+    import gc
+
     x = np.arange(5, dtype=np.float32)
     y = fake.scale2(x)
     assert y.dtype == np.float32 and y.shape == (5,)
     np.testing.assert_array_equal(y, 2 * x)
-    assert live(fake) == 0
-    y[0] = 100  # an owned copy
+    assert live(fake) == 1, "the array views the library's result without a copy"
+    view = y[1:]
+    del y
+    gc.collect()
+    assert live(fake) == 1, "a view of the array keeps the result alive"
+    view[0] = 100  # the caller owns the result
     np.testing.assert_array_equal(fake.scale2(x), 2 * x)
+    del view
+    gc.collect()
+    assert live(fake) == 0
 
 
 def test_keyword_list_and_noncontiguous_inputs(fake):
@@ -58,6 +67,10 @@ def test_several_results_zero_d_and_strided(fake):
     assert total.shape == () and total.dtype == np.float64 and total == x.sum()
     assert cast.dtype == np.int64 and cast.shape == (3, 2)
     np.testing.assert_array_equal(cast, x.astype(np.int64))
+    del total, cast
+    import gc
+
+    gc.collect()
     assert live(fake) == 0
 
 
