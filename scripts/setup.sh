@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools clang-22 lld-22 libpolly-22-dev
-                 libclang-22-dev libzstd-dev zlib1g-dev valgrind g++)
+                 libclang-22-dev libzstd-dev zlib1g-dev valgrind g++ cmake pkg-config)
 missing=()
 for p in "${DEBIAN_PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -18,6 +18,7 @@ pub mod llvm;
 pub mod metadata;
 pub mod mlir;
 pub mod object;
+pub mod packaging;
 pub mod signature;
 pub mod state;
 pub mod weights_file;
@@ -183,6 +184,11 @@ pub fn build_with_kernels(
             header::header(name, &sigs, &state).into_bytes(),
         ),
     ];
+    out.push(Artifact::bytes(format!("{name}.pc"), packaging::pkg_config(name).into_bytes()));
+    out.push(Artifact::bytes(
+        format!("{name}Config.cmake"),
+        packaging::cmake_config(name, state.external_weights()).into_bytes(),
+    ));
     out.extend(spooled);
     for e in &opts.emit {
         let (ext, text) = match e {
