@@ -1,9 +1,10 @@
-"""Contexts from C (CONTRACT.md section 5, docs/c-abi.md "Contexts: weights and variables"):
-tests/c/state.c trains tests/c/state_model.py inside the library and is compared with the same loop
-run eagerly; the saved variables restore bit-exactly in a new process and read with the
-`safetensors` package; bad uses are error statuses with messages; readers, writers and savers
+"""Contexts from C and C++ (CONTRACT.md section 5, docs/c-abi.md "Contexts: weights and
+variables"): tests/c/state.c trains tests/c/state_model.py inside the library and is compared with
+the same loop run eagerly; the saved variables restore bit-exactly in a new process and read with
+the `safetensors` package; bad uses are error statuses with messages; readers, writers and savers
 share one context (tests/c/state_threads.c); external weights (tests/c/state_weights_model.py)
-are mapped from a file the test writes."""
+are mapped from a file the test writes; a C++ program owns its context through a unique_ptr
+(tests/c/state.cpp)."""
 
 import re
 import shutil
@@ -415,3 +416,17 @@ def test_external_weights_under_valgrind(drivers, lib_dir, weights_build, work):
     exe = weights_driver(drivers, lib_dir, weights_build)
     memcheck([exe, "weights", out / "state_weights_model.weights", 3, work / "valgrind_vars.safetensors"])
     memcheck([exe, "weights", work / "no_such_weights.safetensors"])
+
+
+# ---------------------------------------------------------------- C++
+
+
+def test_cpp_program_owns_a_context(drivers, data, eager):
+    steps = 50
+    got = check_ok(run([drivers("state.cpp"), steps, data.path]))
+    harness.assert_matches(got["losses"], eager["losses"][:steps].astype(np.float32), "losses from C++")
+    model = fresh_eager(MODEL)
+    for s in range(steps):
+        model.train_step(data.x[s], data.y[s])
+    harness.assert_matches(got["pred"], model.predict(data.eval), "predictions from C++")
+    assert int(got["steps"]) == steps
