@@ -99,3 +99,30 @@ def test_training_example_from_c(agc_bin, tmp_path):
     assert sorted(losses) == sorted(eager)
     for step in eager:
         np.testing.assert_allclose(losses[step], eager[step], rtol=1e-4, err_msg=f"loss at step {step}")
+
+
+def test_pkg_config_makefile(builds, tmp_path):
+    """A Makefile consumer through `pkg-config --cflags --libs mlp`, run from the output folder
+    as built (pkg-config finds the library from the .pc file's own place)."""
+    import hashlib
+
+    so = builds.get(EXAMPLES / "mlp.py")
+    out = so.parent
+    (tmp_path / "Makefile").write_text(
+        "CFLAGS += $(shell pkg-config --cflags mlp)\n"
+        "LDLIBS += $(shell pkg-config --libs mlp)\n"
+        f"demo: {EXAMPLES / 'main.c'}\n"
+        "\t$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)\n")
+    env = {**os.environ, "PKG_CONFIG_PATH": str(out)}
+    make = subprocess.run(["make", "-s", "-C", str(tmp_path)], capture_output=True, text=True, env=env)
+    assert make.returncode == 0, make.stderr
+    run = subprocess.run([str(tmp_path / "demo")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    readelf = subprocess.run(["readelf", "-d", str(so)], capture_output=True, text=True).stdout
+    assert "Library soname: [libmlp.so]" in readelf
+    import agc
+
+    meta = agc.load(so).metadata
+    assert meta["source_sha256"] == hashlib.sha256((EXAMPLES / "mlp.py").read_bytes()).hexdigest()
+    assert meta["target"]["triple"].split("-")[0] in ("x86_64", "aarch64") and meta["agc_version"]
+    assert "#define AGC_ABI_VERSION 1" in (out / "mlp.h").read_text()

@@ -80,6 +80,11 @@ typedef struct {
 } DLTensor;
 #endif
 
+/* The version of the C ABI this header follows (docs/c-abi.md; also "abi_version" in the metadata). */
+#ifndef AGC_ABI_VERSION
+#define AGC_ABI_VERSION 1
+#endif
+
 /* Status codes returned by every exported function (shared by all agc libraries). */
 #ifndef AGC_STATUS_CODES_
 #define AGC_STATUS_CODES_

@@ -61,6 +61,8 @@ pub struct BuildOptions {
     pub emit: Vec<Emit>,
     /// Where the weights go (`--weights embed|external`).
     pub weights: mlir::Placement,
+    /// SHA-256 of the model's source (hex), for the metadata.
+    pub source_sha256: String,
 }
 
 /// One output file, in memory or spooled to a temporary file.
@@ -147,7 +149,12 @@ pub fn build_with_kernels(
         &ctx,
         name,
         &sigs,
-        &metadata::metadata_json(name, &sigs, &state),
+        &metadata::metadata_json(
+            name,
+            &sigs,
+            &state,
+            &object::build_info(&tm, &opts.source_sha256),
+        ),
         &state,
     )?;
     let mut spooled = Vec::new();
@@ -184,10 +191,17 @@ pub fn build_with_kernels(
             header::header(name, &sigs, &state).into_bytes(),
         ),
     ];
-    out.push(Artifact::bytes(format!("{name}.pc"), packaging::pkg_config(name).into_bytes()));
+    out.push(Artifact::bytes(
+        format!("{name}.pc"),
+        packaging::pkg_config(name).into_bytes(),
+    ));
     out.push(Artifact::bytes(
         format!("{name}Config.cmake"),
         packaging::cmake_config(name, state.external_weights()).into_bytes(),
+    ));
+    out.push(Artifact::bytes(
+        format!("{name}ConfigVersion.cmake"),
+        packaging::cmake_version().into_bytes(),
     ));
     out.extend(spooled);
     for e in &opts.emit {

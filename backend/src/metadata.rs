@@ -30,9 +30,28 @@ fn tensor(t: &TensorSig) -> Value {
     json!({"name": t.name, "dtype": t.dtype.numpy_name(), "shape": shape})
 }
 
+/// What built a library: agc's version, the target, the model.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BuildInfo {
+    /// The LLVM target triple.
+    pub triple: String,
+    /// The CPU the code is tuned for.
+    pub cpu: String,
+    /// The CPU features it may use.
+    pub features: String,
+    /// SHA-256 of the model's source, hex.
+    pub source_sha256: String,
+}
+
 /// The metadata document of a library whose context holds `state`: with a
-/// context, `"context": {"weights": "external" | "embedded", "variables": [...]}`.
-pub fn metadata_json(module_name: &str, sigs: &[ExportSig], state: &LibraryState) -> String {
+/// context, `"context": {"weights": "external" | "embedded", "variables": [...]}`;
+/// `"agc_version"`, `"target": {"triple", "cpu", "features"}` and `"source_sha256"` from `build`.
+pub fn metadata_json(
+    module_name: &str,
+    sigs: &[ExportSig],
+    state: &LibraryState,
+    build: &BuildInfo,
+) -> String {
     let functions: Vec<Value> = sigs
         .iter()
         .map(|s| {
@@ -45,8 +64,14 @@ pub fn metadata_json(module_name: &str, sigs: &[ExportSig], state: &LibraryState
             })
         })
         .collect();
-    let mut doc =
-        json!({"module": module_name, "abi_version": ABI_VERSION, "functions": functions});
+    let mut doc = json!({
+        "module": module_name,
+        "abi_version": ABI_VERSION,
+        "agc_version": env!("CARGO_PKG_VERSION"),
+        "target": {"triple": build.triple, "cpu": build.cpu, "features": build.features},
+        "source_sha256": build.source_sha256,
+        "functions": functions,
+    });
     if state.context {
         doc["context"] = json!({
             "weights": if state.external_weights() { "external" } else { "embedded" },
@@ -64,8 +89,13 @@ mod tests {
     #[test]
     fn json_shape() {
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
-        let v: Value =
-            serde_json::from_str(&metadata_json("demo", &sigs, &LibraryState::default())).unwrap();
+        let v: Value = serde_json::from_str(&metadata_json(
+            "demo",
+            &sigs,
+            &LibraryState::default(),
+            &BuildInfo::default(),
+        ))
+        .unwrap();
         assert_eq!(v["module"], "demo");
         assert_eq!(v["functions"][0]["params"][0]["shape"], json!(["B", 3]));
         assert_eq!(v["functions"][0]["results"][0]["dtype"], "float32");

@@ -105,6 +105,16 @@ pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError>
         })
 }
 
+/// The target of `tm` and the model's source hash, for the metadata.
+pub fn build_info(tm: &TargetMachine, source_sha256: &str) -> crate::metadata::BuildInfo {
+    crate::metadata::BuildInfo {
+        triple: tm.get_triple().as_str().to_string_lossy().into_owned(),
+        cpu: tm.get_cpu().to_string_lossy().into_owned(),
+        features: tm.get_feature_string().to_string_lossy().into_owned(),
+        source_sha256: source_sha256.to_string(),
+    }
+}
+
 /// Gives every defined function and global but `api` internal linkage.
 fn internalize(m: &Module, api: &[String]) {
     let keep = |name: &[u8]| name.starts_with(b"llvm.") || api.iter().any(|a| a.as_bytes() == name);

@@ -55,6 +55,23 @@ pub fn cmake_config(name: &str, external: bool) -> String {
     )
 }
 
+/// `<NAME>ConfigVersion.cmake`: `find_package(NAME 0.1)` accepts this
+/// build when the version asked for is not newer than agc's.
+pub fn cmake_version() -> String {
+    format!(
+        "set(PACKAGE_VERSION \"{v}\")\n\
+         if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)\n\
+         \x20 set(PACKAGE_VERSION_COMPATIBLE FALSE)\n\
+         else()\n\
+         \x20 set(PACKAGE_VERSION_COMPATIBLE TRUE)\n\
+         \x20 if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)\n\
+         \x20   set(PACKAGE_VERSION_EXACT TRUE)\n\
+         \x20 endif()\n\
+         endif()\n",
+        v = env!("CARGO_PKG_VERSION")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,11 +79,17 @@ mod tests {
     #[test]
     fn files_name_the_library() {
         let pc = pkg_config("mlp");
-        assert!(pc.contains("Libs: -L${libdir} -lmlp -Wl,-rpath,${libdir}"), "{pc}");
+        assert!(
+            pc.contains("Libs: -L${libdir} -lmlp -Wl,-rpath,${libdir}"),
+            "{pc}"
+        );
         let cm = cmake_config("mlp", true);
         assert!(cm.contains("add_library(mlp::mlp SHARED IMPORTED)"), "{cm}");
         assert!(cm.contains("\"${_agc_mlp_dir}/libmlp.so\""), "{cm}");
-        assert!(cm.contains("set(mlp_WEIGHTS \"${_agc_mlp_dir}/mlp.weights\")"), "{cm}");
+        assert!(
+            cm.contains("set(mlp_WEIGHTS \"${_agc_mlp_dir}/mlp.weights\")"),
+            "{cm}"
+        );
         assert!(!cmake_config("mlp", false).contains("WEIGHTS"));
     }
 }

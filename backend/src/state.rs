@@ -67,7 +67,11 @@ impl LibraryState {
             .collect();
         LibraryState {
             context: !weights.is_empty() || !variables.is_empty(),
-            packed: if weights.is_empty() { Vec::new() } else { packed.to_vec() },
+            packed: if weights.is_empty() {
+                Vec::new()
+            } else {
+                packed.to_vec()
+            },
             init_kernel: m
                 .init
                 .filter(|_| !variables.is_empty())

@@ -5,8 +5,8 @@
 //! it lands in the library's read-only data.
 
 use crate::mlir::weight::{self, PackedWeight};
-use agc_runtime::panels;
 use crate::BackendError;
+use agc_runtime::panels;
 use agc_weights::{Entry, WeightFile};
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
@@ -56,7 +56,12 @@ pub fn define<'ctx>(
             .read(entry)
             .map_err(|e| BackendError::Weights(e.to_string()))?;
         for p in packed.iter().filter(|p| p.weight as usize == k) {
-            define_data(ctx, host, &weight::packed_symbol(*p), &packed_bytes(w, *p, &bytes));
+            define_data(
+                ctx,
+                host,
+                &weight::packed_symbol(*p),
+                &packed_bytes(w, *p, &bytes),
+            );
         }
         define_data(ctx, host, &weight::symbol(k as u32), &bytes);
     }
@@ -76,10 +81,21 @@ fn define_data<'ctx>(ctx: &'ctx Context, host: &Module<'ctx>, symbol: &str, byte
 /// The GEMM panels of weight `w` (its little-endian `f32` data `bytes`) as `p` reads it.
 fn packed_bytes(w: &agc_ir::WeightDecl, p: PackedWeight, bytes: &[u8]) -> Vec<u8> {
     let dims = weight::static_shape(&w.ty);
-    let (k, n) = if p.transposed { (dims[1], dims[0]) } else { (dims[0], dims[1]) };
+    let (k, n) = if p.transposed {
+        (dims[1], dims[0])
+    } else {
+        (dims[0], dims[1])
+    };
     let (k, n) = (k as usize, n as usize);
     let mut out = vec![0f32; panels::panels_len(k, n)];
-    let at = |i: usize| f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+    let at = |i: usize| {
+        f32::from_le_bytes([
+            bytes[4 * i],
+            bytes[4 * i + 1],
+            bytes[4 * i + 2],
+            bytes[4 * i + 3],
+        ])
+    };
     panels::pack(at, k, n, p.transposed, &mut out);
     out.iter().flat_map(|x| x.to_le_bytes()).collect()
 }

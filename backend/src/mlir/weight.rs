@@ -63,21 +63,33 @@ pub fn packed_operand(f: &Function, b: Value) -> Option<PackedWeight> {
 
 /// The symbol of an embedded packed weight.
 pub fn packed_symbol(p: PackedWeight) -> String {
-    format!("agc_weight_{}_packed{}", p.weight, if p.transposed { "_t" } else { "" })
+    format!(
+        "agc_weight_{}_packed{}",
+        p.weight,
+        if p.transposed { "_t" } else { "" }
+    )
 }
 
 /// The type `[ceil(N/nr), K, nr]` of the panels of a `[K, N]` B.
 pub fn panels_type(k: i64, n: i64, nr: i64) -> TensorType {
     TensorType::new(
         DType::F32,
-        vec![Dim::Static((n + nr - 1) / nr), Dim::Static(k), Dim::Static(nr)],
+        vec![
+            Dim::Static((n + nr - 1) / nr),
+            Dim::Static(k),
+            Dim::Static(nr),
+        ],
     )
 }
 
 /// The panels' type of packed weight `p` of a module with weights `weights`.
 pub fn packed_type(weights: &[agc_ir::WeightDecl], p: PackedWeight, nr: i64) -> TensorType {
     let dims = static_shape(&weights[p.weight as usize].ty);
-    let (k, n) = if p.transposed { (dims[1], dims[0]) } else { (dims[0], dims[1]) };
+    let (k, n) = if p.transposed {
+        (dims[1], dims[0])
+    } else {
+        (dims[0], dims[1])
+    };
     panels_type(k, n, nr)
 }
 
@@ -96,9 +108,15 @@ pub fn packed_view(e: &mut FnEmitter, p: PackedWeight, ty: &TensorType) -> Strin
         Placement::Embedded => e.assign(&format!("memref.get_global @{} : {m}", packed_symbol(p))),
         Placement::External => external_view(e, ty, slot as u32),
     };
-    let t = e.assign(&format!("bufferization.to_tensor {view} restrict : {m} to {}", types::tensor(ty)));
+    let t = e.assign(&format!(
+        "bufferization.to_tensor {view} restrict : {m} to {}",
+        types::tensor(ty)
+    ));
     let nr = ty.dims[2].as_static().unwrap_or(0);
-    e.assign(&format!("tensor.cast {t} : {} to tensor<?x?x{nr}xf32>", types::tensor(ty)))
+    e.assign(&format!(
+        "tensor.cast {t} : {} to tensor<?x?x{nr}xf32>",
+        types::tensor(ty)
+    ))
 }
 
 /// Where a library's weights live.
@@ -199,31 +217,35 @@ pub fn declarations(m: &Module, uses: &WeightUse, nr: i64) -> String {
             .iter()
             .map(|&p| {
                 let ty = packed_type(&m.weights, p, nr);
-                format!("  memref.global @{} : {}\n", packed_symbol(p), types::memref(&ty))
+                format!(
+                    "  memref.global @{} : {}\n",
+                    packed_symbol(p),
+                    types::memref(&ty)
+                )
             })
             .collect(),
         Placement::External => String::new(),
     };
     packed
         + &match uses.placement {
-        Placement::External if used.contains(&true) => {
-            format!("  llvm.mlir.global external thread_local @{TLS_SYMBOL}() {{addr_space = 0 : i32}} : !llvm.ptr\n")
+            Placement::External if used.contains(&true) => {
+                format!("  llvm.mlir.global external thread_local @{TLS_SYMBOL}() {{addr_space = 0 : i32}} : !llvm.ptr\n")
+            }
+            Placement::External => String::new(),
+            Placement::Embedded => m
+                .weights
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| used[*k])
+                .map(|(k, w)| {
+                    format!(
+                        "  memref.global @{} : {}\n",
+                        symbol(k as u32),
+                        types::memref(&w.ty)
+                    )
+                })
+                .collect(),
         }
-        Placement::External => String::new(),
-        Placement::Embedded => m
-            .weights
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| used[*k])
-            .map(|(k, w)| {
-                format!(
-                    "  memref.global @{} : {}\n",
-                    symbol(k as u32),
-                    types::memref(&w.ty)
-                )
-            })
-            .collect(),
-    }
 }
 
 /// The static dims of a weight's type.

@@ -78,6 +78,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
                 _ => None,
             })
             .collect(),
+        source_sha256: source::sha256_hex(&args.model),
         weights: match args.weights {
             WeightsArg::Embed => agc_backend::mlir::Placement::Embedded,
             WeightsArg::External => agc_backend::mlir::Placement::External,

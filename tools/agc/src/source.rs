@@ -31,3 +31,16 @@ pub fn default_name(path: &std::path::Path) -> String {
     }
     name
 }
+
+/// SHA-256 of the model file's bytes, hex ("" when it cannot be read: staging reports that).
+pub fn sha256_hex(path: &std::path::Path) -> String {
+    use sha2::Digest;
+    std::fs::read(path)
+        .map(|bytes| {
+            sha2::Sha256::digest(&bytes)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
