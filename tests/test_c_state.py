@@ -126,6 +126,19 @@ def test_static_library_trains_the_same(drivers, data, trained, work):
         assert got[label].tobytes() == trained[0][label].tobytes(), f"{label}: static vs shared"
 
 
+@LINKAGE
+def test_into_with_a_context_allocates_nothing_in_the_steady_state(drivers, data, static):
+    """CONTRACT section 6: after warm-up, 100 calls of each export's _into on one context (the
+    assigning train_step and bump as well as the readers) make no malloc/calloc/realloc/memalign."""
+    proc = run([drivers("state.c", static=static), "allocs", data.path])
+    got = check_ok(proc)
+    allocs = {what: int(n) for what, n in re.findall(r"^ALLOCS (\S+) (\d+)$", proc.stdout, re.M)}
+    assert allocs.pop("probe") == 1, f"the driver's malloc counter does not count: {proc.stdout}"
+    assert int(got["steps"]) == 105 and float(got["level0"]) == 105.0
+    assert set(allocs) == {"train_step_into", "bump_into", "predict_into", "step_count_into", "read_level_into"}
+    assert allocs == dict.fromkeys(allocs, 0), f"heap allocations in 100 steady-state calls: {allocs}"
+
+
 def test_saved_file_is_safetensors(trained, eager, data):
     got, saved = trained
     assert sorted(p.name for p in saved.parent.iterdir()) == [saved.name], "a temporary file was left behind"

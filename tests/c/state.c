@@ -10,6 +10,8 @@
  *   state errors data.bin wrong.safetensors missing.safetensors unwritable.safetensors
  *                                             bad uses, each a BAD line; each failed call leaves the
  *                                             variables as they were (an UNCHANGED line)
+ *   state allocs data.bin                     heap allocations of 100 steady-state _into calls of
+ *                                             each export, counted by this program's own malloc
  *   state weights PATH|- [B [saved]]          (state_weights_model) a context on the weights file
  *                                             PATH (- for NULL): results (and its variables saved
  *                                             to `saved`), or the BAD create line
@@ -35,6 +37,35 @@
 
 #define FEATURES 6
 #define CLASSES 3
+
+/* ---- counting allocator (as in into.c): every malloc/calloc/realloc/memalign of the process
+ * while `counting`, forwarded to glibc's __libc_* functions */
+extern void* __libc_malloc(size_t);
+extern void* __libc_calloc(size_t, size_t);
+extern void* __libc_realloc(void*, size_t);
+extern void* __libc_memalign(size_t, size_t);
+extern void __libc_free(void*);
+
+static volatile int counting = 0;
+static volatile long allocations = 0;
+
+static void count(void) {
+  if (counting) allocations++;
+}
+void* malloc(size_t n) { count(); return __libc_malloc(n); }
+void* calloc(size_t n, size_t m) { count(); return __libc_calloc(n, m); }
+void* realloc(void* p, size_t n) { count(); return __libc_realloc(p, n); }
+void free(void* p) { __libc_free(p); }
+void* memalign(size_t a, size_t n) { count(); return __libc_memalign(a, n); }
+void* aligned_alloc(size_t a, size_t n) { count(); return __libc_memalign(a, n); }
+int posix_memalign(void** out, size_t a, size_t n) {
+  void* p;
+  count();
+  p = __libc_memalign(a, n);
+  if (p == NULL) return 12; /* ENOMEM */
+  *out = p;
+  return 0;
+}
 
 static DLTensor make_tensor(void* data, int32_t ndim, int64_t* shape, uint8_t code, uint8_t bits) {
   DLTensor t;
@@ -396,6 +427,74 @@ static int errors(const char* data_path, const char* wrong, const char* missing,
   return 0;
 }
 
+/* ---------------------------------------------------------------- allocations */
+
+/* CONTRACT section 6: in the steady state (same shapes, same thread, after a few calls) a call of
+ * NAME_f_into makes no heap allocation; with a context too, for readers and assigning exports. */
+static int allocs(const char* data_path) {
+  Data d;
+  state_model_context* ctx = NULL;
+  int64_t xshape[2], yshape[1], pshape[2], lshape[1] = {4096};
+  float loss = 0, *pred;
+  double* level = (double*)malloc(sizeof(double) * 4096);
+  double by = 1.0, sum = 0;
+  int64_t steps = 0;
+  DLTensor tx, ty, tl, tp, tv, tb, ts, tc;
+  int status = 0, k, f;
+  const char* names[5] = {"train_step_into", "bump_into", "predict_into", "step_count_into", "read_level_into"};
+  if (!read_data(data_path, &d)) return failed("reading the data file", 0, data_path);
+  xshape[0] = d.b;
+  xshape[1] = FEATURES;
+  yshape[0] = d.b;
+  pshape[0] = d.b;
+  pshape[1] = CLASSES;
+  pred = (float*)malloc(sizeof(float) * (size_t)(d.b * CLASSES));
+  tx = make_tensor(d.x, 2, xshape, kDLFloat, 32);
+  ty = make_tensor(d.y, 1, yshape, kDLInt, 32);
+  tl = make_tensor(&loss, 0, NULL, kDLFloat, 32);
+  tp = make_tensor(pred, 2, pshape, kDLFloat, 32);
+  tv = make_tensor(level, 1, lshape, kDLFloat, 64);
+  tb = make_tensor(&by, 0, NULL, kDLFloat, 64);
+  ts = make_tensor(&sum, 0, NULL, kDLFloat, 64);
+  tc = make_tensor(&steps, 0, NULL, kDLInt, 64);
+  if ((status = state_model_create(&ctx, NULL)) != 0) return failed("create", status, state_model_last_error());
+  for (f = 0; f < 5; f++) {
+    for (k = 0; k < 105; k++) {
+      if (k == 5) { /* 5 warm-up calls, then 100 counted ones */
+        allocations = 0;
+        counting = 1;
+      }
+      switch (f) {
+        case 0: status |= state_model_train_step_into(ctx, &tx, &ty, &tl); break;
+        case 1: status |= state_model_bump_into(ctx, &tb, &ts); break;
+        case 2: status |= state_model_predict_into(ctx, &tx, &tp); break;
+        case 3: status |= state_model_step_count_into(ctx, &tc); break;
+        default: status |= state_model_read_level_into(ctx, &tv); break;
+      }
+    }
+    counting = 0;
+    if (status) return failed(names[f], status, state_model_last_error());
+    printf("ALLOCS %s %ld\n", names[f], allocations);
+  }
+  printf("RESULT steps int64 0 : %lld\n", (long long)steps);
+  printf("RESULT level0 float64 0 : %.17g\n", level[0]);
+  /* the counter counts */
+  counting = 1;
+  allocations = 0;
+  {
+    void* volatile probe = malloc(16);
+    free(probe);
+  }
+  counting = 0;
+  printf("ALLOCS probe %ld\n", allocations);
+  state_model_destroy(ctx);
+  free(pred);
+  free(level);
+  free_data(&d);
+  printf("DONE\n");
+  return 0;
+}
+
 /* ---------------------------------------------------------------- external weights */
 
 #ifdef HAVE_WEIGHTS_MODEL
@@ -497,6 +596,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "train") == 0 && argc == 5) return train(atoll(argv[2]), argv[3], argv[4]);
   if (strcmp(mode, "restore") == 0 && argc == 4) return restore(argv[2], argv[3]);
   if (strcmp(mode, "errors") == 0 && argc == 6) return errors(argv[2], argv[3], argv[4], argv[5]);
+  if (strcmp(mode, "allocs") == 0 && argc == 3) return allocs(argv[2]);
 #ifdef HAVE_WEIGHTS_MODEL
   if (strcmp(mode, "weights") == 0 && argc >= 3 && argc <= 5)
     return weights(strcmp(argv[2], "-") == 0 ? NULL : argv[2], argc >= 4 ? atoll(argv[3]) : 3,
@@ -504,7 +604,7 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "cross") == 0 && argc == 3) return cross(argv[2]);
 #endif
   fprintf(stderr, "usage: state train N data.bin out.safetensors | restore in.safetensors data.bin | "
-                  "errors data.bin wrong.safetensors missing.safetensors unwritable.safetensors"
+                  "errors data.bin wrong.safetensors missing.safetensors unwritable.safetensors | allocs data.bin"
 #ifdef HAVE_WEIGHTS_MODEL
                   " | weights PATH|- [B [saved]] | cross PATH"
 #endif
