@@ -388,7 +388,9 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
     for f in funcs {
         m.add_function(f.clone());
     }
-    let mlir = emit_module(&m, agc_backend::mlir::Placement::Embedded).expect("emit_module");
+    let mlir = emit_module(&m, agc_backend::mlir::Placement::Embedded)
+        .expect("emit_module")
+        .text;
     std::fs::write(dir.join("k.mlir"), &mlir).unwrap();
     // AGC_MLIR_DUMP=<dir>: keep the MLIR of every test module for mlir-opt.
     if let Some(d) = std::env::var_os("AGC_MLIR_DUMP") {
