@@ -300,11 +300,6 @@ def test_concurrent_saves_to_one_path(drivers, work):
     assert [p.name for p in folder.iterdir()] == ["vars.safetensors"], "temporary files were left behind"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "helgrind does not see the context's readers-writer lock: the runtime builds it from Rust std's "
-    "Mutex+Condvar, which are futex-based (no pthread_mutex_*/pthread_cond_* calls to intercept), so "
-    "every access it orders is reported as a race (Locks held: none). Remove this marker once the "
-    "lock is one helgrind understands (pthread_rwlock_t/pthread_mutex_t) or is annotated."))
 def test_readers_and_writers_under_helgrind(drivers, work):
     valgrind = valgrind_or_skip()
     # Statically linked: the runtime's local symbols name the frames of any report.

@@ -11,12 +11,13 @@
 //! holds it alone ([`Lock`]).
 
 use crate::error::{begin_call, fail, Status};
+use crate::mapping::Mapping;
+use crate::rwlock::RwLock;
 use crate::safetensors::{self, code_of, TensorInfo};
 use crate::spec::{slice, SpecName, TensorSpec};
 use crate::variables::VarBuffer;
 use std::cell::UnsafeCell;
 use std::ffi::{c_char, c_void, CStr};
-use std::sync::{Condvar, Mutex};
 
 /// Marks a live context.
 const MAGIC: u64 = 0x6167_635f_6374_7874;
@@ -53,117 +54,6 @@ impl StateSpec {
     }
 }
 
-/// A read-only mapping of a whole file.
-struct Mapping {
-    base: *mut c_void,
-    len: usize,
-}
-
-extern "C" {
-    fn mmap(
-        addr: *mut c_void,
-        len: usize,
-        prot: i32,
-        flags: i32,
-        fd: i32,
-        offset: i64,
-    ) -> *mut c_void;
-    fn munmap(addr: *mut c_void, len: usize) -> i32;
-}
-const PROT_READ: i32 = 1;
-const MAP_PRIVATE: i32 = 2;
-const MAP_FAILED: *mut c_void = !0usize as *mut c_void;
-
-impl Mapping {
-    fn open(path: &str) -> Result<Mapping, String> {
-        use std::os::fd::AsRawFd;
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot open '{path}': {e}"))?;
-        let len = file
-            .metadata()
-            .map_err(|e| format!("cannot read '{path}': {e}"))?
-            .len();
-        let len = usize::try_from(len).map_err(|_| format!("'{path}' is too large"))?;
-        if len == 0 {
-            return Err(format!("'{path}' is empty"));
-        }
-        // SAFETY: a fresh read-only private mapping of an open file.
-        let base = unsafe {
-            mmap(
-                std::ptr::null_mut(),
-                len,
-                PROT_READ,
-                MAP_PRIVATE,
-                file.as_raw_fd(),
-                0,
-            )
-        };
-        if base == MAP_FAILED {
-            return Err(format!(
-                "cannot map '{path}': {}",
-                std::io::Error::last_os_error()
-            ));
-        }
-        Ok(Mapping { base, len })
-    }
-
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: the mapping is live and `len` bytes long.
-        unsafe { std::slice::from_raw_parts(self.base as *const u8, self.len) }
-    }
-}
-
-impl Drop for Mapping {
-    fn drop(&mut self) {
-        // SAFETY: unmapping what `open` mapped, once.
-        unsafe { munmap(self.base, self.len) };
-    }
-}
-
-/// A readers-writer lock held across the FFI boundary (no guard objects):
-/// writers wait for readers to leave, and new readers wait for waiting writers.
-#[derive(Default)]
-struct Lock {
-    state: Mutex<LockState>,
-    changed: Condvar,
-}
-
-#[derive(Default)]
-struct LockState {
-    readers: usize,
-    writer: bool,
-    waiting_writers: usize,
-}
-
-impl Lock {
-    fn enter(&self, exclusive: bool) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if exclusive {
-            s.waiting_writers += 1;
-            while s.writer || s.readers > 0 {
-                s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-            }
-            s.waiting_writers -= 1;
-            s.writer = true;
-        } else {
-            while s.writer || s.waiting_writers > 0 {
-                s = self.changed.wait(s).unwrap_or_else(|e| e.into_inner());
-            }
-            s.readers += 1;
-        }
-    }
-
-    fn leave(&self, exclusive: bool) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if exclusive {
-            s.writer = false;
-        } else {
-            s.readers = s.readers.saturating_sub(1);
-        }
-        drop(s);
-        self.changed.notify_all();
-    }
-}
-
 /// A context: the mapped weights and their addresses, the variables.
 pub struct Context {
     magic: u64,
@@ -175,11 +65,14 @@ pub struct Context {
     /// The packed panels (the runtime allocator's blocks).
     panels: Vec<*mut c_void>,
     _weights: Option<Mapping>,
-    lock: Lock,
+    lock: Box<RwLock>,
     /// The variables' buffers; written only by the holder of the exclusive lock.
     pub(crate) vars: UnsafeCell<Vec<VarBuffer>>,
     /// Buffers replaced during the current exclusive call, freed when it ends.
     pub(crate) retired: UnsafeCell<Vec<VarBuffer>>,
+    /// The new buffers of an assigning call before they replace the
+    /// variables' (kept, empty, so that calls allocate nothing).
+    pub(crate) fresh: UnsafeCell<Vec<(usize, VarBuffer)>>,
 }
 
 impl Drop for Context {
@@ -259,7 +152,9 @@ fn pack_weights(
         let len = crate::panels::panels_len(k, n);
         let block = crate::alloc::allocate(len * 4);
         if block.is_null() {
-            blocks.into_iter().for_each(|b| unsafe { crate::alloc::release(b) });
+            blocks
+                .into_iter()
+                .for_each(|b| unsafe { crate::alloc::release(b) });
             return Err("out of memory".into());
         }
         // SAFETY: a fresh block of `len` floats (the allocator aligns to 64).
@@ -309,7 +204,13 @@ pub unsafe extern "C" fn agc_rt_context_create(
     unsafe { *out = std::ptr::null_mut() };
     let needs_weights = spec.nweights > 0 && wanted_weights(spec);
     let weights = match (needs_weights, weights_path.is_null()) {
-        (false, _) => None,
+        (false, true) => None,
+        (false, false) => {
+            return fail(
+                Status::InvalidArgument,
+                format!("{library}_create: the library reads no weights file (its weights are embedded, or it has none): pass NULL"),
+            )
+        }
         (true, true) => {
             return fail(
                 Status::InvalidArgument,
@@ -346,28 +247,29 @@ pub unsafe extern "C" fn agc_rt_context_create(
         table,
         panels,
         _weights: weights.map(|(m, _)| m),
-        lock: Lock::default(),
+        lock: RwLock::new(),
+        retired: UnsafeCell::new(Vec::with_capacity(vars.len())),
+        fresh: UnsafeCell::new(Vec::with_capacity(vars.len())),
         vars: UnsafeCell::new(vars),
-        retired: UnsafeCell::new(Vec::new()),
     });
     // SAFETY: checked non-NULL above.
     unsafe { *out = Box::into_raw(ctx) };
     0
 }
 
-/// `<NAME>_destroy`: frees a context (NULL is ignored).
+/// `<NAME>_destroy`: frees a context (NULL is ignored, and so is anything
+/// that is not a live context of the library `spec` describes).
 ///
 /// # Safety
 /// `ctx` is NULL or a context from [`agc_rt_context_create`] that no call is using.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_context_destroy(ctx: *mut Context) {
-    // SAFETY: NULL or a live context (caller contract); the magic catches a double destroy.
-    if let Some(c) = unsafe { ctx.as_mut() } {
-        if c.magic == MAGIC {
-            c.magic = 0;
-            // SAFETY: made by Box::into_raw in create.
-            drop(unsafe { Box::from_raw(ctx) });
-        }
+pub unsafe extern "C" fn agc_rt_context_destroy(spec: *const StateSpec, ctx: *mut Context) {
+    // SAFETY: NULL or a context of this library (caller contract); the marker
+    // catches a double destroy where the memory was not reused.
+    if unsafe { live(ctx, spec) }.is_some() {
+        // SAFETY: a live context made by Box::into_raw in create.
+        let mut c = unsafe { Box::from_raw(ctx) };
+        c.magic = 0;
     }
 }
 
@@ -375,15 +277,15 @@ pub unsafe extern "C" fn agc_rt_context_destroy(ctx: *mut Context) {
 ///
 /// # Safety
 /// `ctx` is NULL or a pointer the caller got from `<NAME>_create`.
-pub(crate) unsafe fn live<'a>(ctx: *mut Context) -> Option<&'a Context> {
+pub(crate) unsafe fn live<'a>(ctx: *mut Context, spec: *const StateSpec) -> Option<&'a Context> {
     // SAFETY: NULL or a context pointer (caller contract).
-    unsafe { ctx.as_ref() }.filter(|c| c.magic == MAGIC)
+    unsafe { ctx.as_ref() }.filter(|c| c.magic == MAGIC && std::ptr::eq(c.spec, spec))
 }
 
 impl Context {
     /// Waits for the lock (`exclusive` for a call that assigns state).
     pub(crate) fn enter(&self, exclusive: bool) {
-        self.lock.enter(exclusive);
+        self.lock.lock(exclusive);
     }
 
     /// Releases the lock; an exclusive call frees the buffers it replaced.
@@ -394,7 +296,7 @@ impl Context {
                 b.free();
             }
         }
-        self.lock.leave(exclusive);
+        self.lock.unlock();
     }
 }
 
@@ -419,7 +321,7 @@ pub unsafe extern "C" fn agc_rt_context_enter(
         return std::ptr::null();
     };
     // SAFETY: as this function's.
-    match unsafe { live(ctx) } {
+    match unsafe { live(ctx, spec.context_spec) } {
         Some(c) => {
             c.enter(spec.nassigns > 0);
             // SAFETY: the lock is held; `descs` is the export's buffer.
@@ -450,7 +352,11 @@ pub unsafe extern "C" fn agc_rt_context_leave(
     spec: *const crate::spec::FuncSpec,
 ) {
     // SAFETY: a live context and the export's signature (caller contract).
-    if let (Some(c), Some(spec)) = (unsafe { live(ctx) }, unsafe { spec.as_ref() }) {
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return;
+    };
+    // SAFETY: as above.
+    if let Some(c) = unsafe { live(ctx, spec.context_spec) } {
         c.leave(spec.nassigns > 0);
     }
 }

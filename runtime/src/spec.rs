@@ -75,6 +75,9 @@ pub struct FuncSpec {
     pub nassigns: i64,
     /// `nassigns` indices into `state`.
     pub assigns: *const i64,
+    /// The library's state spec (NULL without a context): a context is the
+    /// library's own when it was made from this spec.
+    pub context_spec: *const crate::context::StateSpec,
 }
 
 /// A name in a spec, read from its C string only when formatted: a call
@@ -270,6 +273,7 @@ pub(crate) mod tests {
             state: std::ptr::null(),
             nassigns: 0,
             assigns: std::ptr::null(),
+            context_spec: std::ptr::null(),
         });
         OwnedSpec {
             _strings: strings,

@@ -183,45 +183,58 @@ pub unsafe extern "C" fn agc_rt_context_commit(
     ret: *const i64,
     descs: *const i64,
 ) -> i32 {
+    // SAFETY: the export's constant signature (caller contract).
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return fail(Status::Internal, "agc: commit without a signature");
+    };
     // SAFETY: caller contract.
-    let (Some(c), Some(spec)) = (unsafe { live(ctx) }, unsafe { spec.as_ref() }) else {
+    let Some(c) = (unsafe { live(ctx, spec.context_spec) }) else {
         return fail(Status::Internal, "agc: commit without a context");
     };
     let state = spec.state();
-    let mut off: usize = spec
+    let first: usize = spec
         .results()
         .iter()
         .map(|r| descriptor_words(r.rank()))
         .sum();
-    let results: Vec<i64> = spec
-        .results()
-        .iter()
-        .scan(0usize, |o, r| {
-            // SAFETY: `ret` holds the results' descriptors.
-            let a = unsafe { *ret.add(*o) };
-            *o += descriptor_words(r.rank());
-            Some(a)
+    // The assigned variables' (index, spec, descriptor), found again on each
+    // use: the call allocates nothing (CONTRACT section 6).
+    let assigned = || {
+        spec.assigns().iter().scan(first, |off, &k| {
+            let v = state.get(k as usize)?;
+            // SAFETY: the kernel's descriptors of the assigned variables follow its results.
+            let d = unsafe { view(ret, *off, v.rank()) };
+            *off += descriptor_words(v.rank());
+            Some((k as usize, v, d))
         })
-        .collect();
-    let mut assigned = Vec::with_capacity(spec.assigns().len());
-    for &k in spec.assigns() {
-        let Some(v) = state.get(k as usize) else {
-            return fail(Status::Internal, "agc: a bad variable index");
-        };
-        // SAFETY: the kernel's descriptors of the assigned variables follow its results.
-        assigned.push((k as usize, v, unsafe { view(ret, off, v.rank()) }));
-        off += descriptor_words(v.rank());
-    }
-    // SAFETY: `descs` holds the parameters' and variables' descriptors.
-    let params: Vec<i64> = unsafe { spec.param_buffers(descs) }.collect();
-    let kernel_owned = |a: i64| {
-        a != 0 && a != MLIR_GLOBAL_SENTINEL && !params.contains(&a) && !results.contains(&a)
     };
-    let holders = |a: i64| assigned.iter().filter(|(_, _, d)| d.0 == a).count();
+    let is_result = |a: i64| {
+        spec.results()
+            .iter()
+            .scan(0usize, |off, r| {
+                // SAFETY: `ret` holds the results' descriptors.
+                let x = unsafe { *ret.add(*off) };
+                *off += descriptor_words(r.rank());
+                Some(x)
+            })
+            .any(|x| x == a)
+    };
+    // SAFETY: `descs` holds the parameters' and variables' descriptors.
+    let is_param = |a: i64| unsafe { spec.param_buffers(descs) }.any(|x| x == a);
+    let kernel_owned =
+        |a: i64| a != 0 && a != MLIR_GLOBAL_SENTINEL && !is_param(a) && !is_result(a);
+    let holders = |a: i64| assigned().filter(|(_, _, d)| d.0 == a).count();
     let failed = pending() != 0;
-    let mut fresh: Vec<(usize, VarBuffer)> = Vec::new();
+    // SAFETY: the exclusive lock is held: the context's buffers are this call's.
+    let (vars, retired, fresh) = unsafe {
+        (
+            &mut *c.vars.get(),
+            &mut *c.retired.get(),
+            &mut *c.fresh.get(),
+        )
+    };
     let mut oom = false;
-    for (k, v, d) in &assigned {
+    for (k, v, d) in assigned() {
         if failed || oom {
             break;
         }
@@ -237,36 +250,76 @@ pub unsafe extern "C" fn agc_rt_context_commit(
             })
         } else {
             // SAFETY: the kernel's view of the variable's new value.
-            unsafe { copy_of(v, *d) }
+            unsafe { copy_of(v, d) }
         };
         match buf {
-            Some(b) => fresh.push((*k, b)),
+            Some(b) => fresh.push((k, b)),
             None => oom = true,
         }
     }
     // Kernel buffers no variable adopted are freed, once each.
-    let adopted: Vec<*mut c_void> = fresh.iter().map(|(_, b)| b.allocated).collect();
-    let mut freed: Vec<i64> = Vec::new();
-    for (_, _, d) in &assigned {
-        if kernel_owned(d.0) && !adopted.contains(&(d.0 as *mut c_void)) && !freed.contains(&d.0) {
-            freed.push(d.0);
+    for (i, (_, _, d)) in assigned().enumerate() {
+        let adopted = fresh.iter().any(|(_, b)| b.allocated as i64 == d.0);
+        let seen = assigned().take(i).any(|(_, _, e)| e.0 == d.0);
+        if kernel_owned(d.0) && !adopted && !seen {
             // SAFETY: a kernel buffer nobody else holds.
             unsafe { release(d.0 as *mut c_void) };
         }
     }
     if oom {
         // Adopted kernel buffers and copies alike are this call's alone.
-        fresh.into_iter().for_each(|(_, b)| b.free());
+        fresh.drain(..).for_each(|(_, b)| b.free());
         // Raised, so that finishing the call frees the results and reports it.
         crate::error::raise(Status::OutOfMemory, "out of memory".into());
         return Status::OutOfMemory as i32;
     }
-    // SAFETY: the exclusive lock is held.
-    let (vars, retired) = unsafe { (&mut *c.vars.get(), &mut *c.retired.get()) };
-    for (k, b) in fresh {
+    for (k, b) in fresh.drain(..) {
         retired.push(std::mem::replace(&mut vars[k], b));
     }
     0
+}
+
+/// The live context `ctx` of the library `spec` describes and the path
+/// `path` of its `what` function (`save`, `restore`), or the failed status.
+///
+/// # Safety
+/// As [`agc_rt_context_save`].
+unsafe fn context_and_path<'a>(
+    spec: *const StateSpec,
+    ctx: *mut Context,
+    path: *const c_char,
+    what: &str,
+) -> Result<(&'a Context, &'a StateSpec, String), i32> {
+    // SAFETY: the library's constant spec (caller contract).
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return Err(fail(Status::Internal, "agc: missing state spec"));
+    };
+    let library = crate::spec::SpecName(spec.library);
+    // SAFETY: caller contract.
+    let Some(c) = (unsafe { live(ctx, spec) }) else {
+        return Err(fail(
+            Status::InvalidArgument,
+            format!("{library}_{what}: ctx is not a live context of this library"),
+        ));
+    };
+    if path.is_null() {
+        return Err(fail(
+            Status::InvalidArgument,
+            format!("{library}_{what}: path is NULL"),
+        ));
+    }
+    // SAFETY: NUL-terminated (caller contract).
+    let path = unsafe { CStr::from_ptr(path) }
+        .to_string_lossy()
+        .into_owned();
+    Ok((c, spec, path))
+}
+
+/// A temporary file name next to `path`, unique to this call.
+fn temporary_name(path: &str) -> String {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    format!("{path}.tmp{}.{n}", std::process::id())
 }
 
 /// Writes `ctx`'s variables to the safetensors file `path` (replacing it
@@ -275,28 +328,18 @@ pub unsafe extern "C" fn agc_rt_context_commit(
 /// # Safety
 /// `ctx` is NULL or from `<NAME>_create`; `path` NULL or NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_context_save(ctx: *mut Context, path: *const c_char) -> i32 {
+pub unsafe extern "C" fn agc_rt_context_save(
+    spec: *const StateSpec,
+    ctx: *mut Context,
+    path: *const c_char,
+) -> i32 {
     begin_call();
     // SAFETY: caller contract.
-    let Some(c) = (unsafe { live(ctx) }) else {
-        return fail(
-            Status::InvalidArgument,
-            "save: ctx is not a live context of this library",
-        );
+    let (c, spec, path) = match unsafe { context_and_path(spec, ctx, path, "save") } {
+        Ok(x) => x,
+        Err(status) => return status,
     };
-    // SAFETY: the context's constant spec.
-    let spec = unsafe { &*c.spec };
     let library = crate::spec::SpecName(spec.library);
-    if path.is_null() {
-        return fail(
-            Status::InvalidArgument,
-            format!("{library}_save: path is NULL"),
-        );
-    }
-    // SAFETY: NUL-terminated (caller contract).
-    let path = unsafe { CStr::from_ptr(path) }
-        .to_string_lossy()
-        .into_owned();
     c.enter(false);
     let bytes = {
         // SAFETY: the shared lock is held.
@@ -316,7 +359,7 @@ pub unsafe extern "C" fn agc_rt_context_save(ctx: *mut Context, path: *const c_c
         safetensors::encode(&tensors)
     };
     c.leave(false);
-    let tmp = format!("{path}.tmp{}", std::process::id());
+    let tmp = temporary_name(&path);
     match std::fs::write(&tmp, &bytes).and_then(|_| std::fs::rename(&tmp, &path)) {
         Ok(()) => 0,
         Err(e) => {
@@ -335,28 +378,18 @@ pub unsafe extern "C" fn agc_rt_context_save(ctx: *mut Context, path: *const c_c
 /// # Safety
 /// As [`agc_rt_context_save`].
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_context_restore(ctx: *mut Context, path: *const c_char) -> i32 {
+pub unsafe extern "C" fn agc_rt_context_restore(
+    spec: *const StateSpec,
+    ctx: *mut Context,
+    path: *const c_char,
+) -> i32 {
     begin_call();
     // SAFETY: caller contract.
-    let Some(c) = (unsafe { live(ctx) }) else {
-        return fail(
-            Status::InvalidArgument,
-            "restore: ctx is not a live context of this library",
-        );
+    let (c, spec, path) = match unsafe { context_and_path(spec, ctx, path, "restore") } {
+        Ok(x) => x,
+        Err(status) => return status,
     };
-    // SAFETY: the context's constant spec.
-    let spec = unsafe { &*c.spec };
     let library = crate::spec::SpecName(spec.library);
-    if path.is_null() {
-        return fail(
-            Status::InvalidArgument,
-            format!("{library}_restore: path is NULL"),
-        );
-    }
-    // SAFETY: NUL-terminated (caller contract).
-    let path = unsafe { CStr::from_ptr(path) }
-        .to_string_lossy()
-        .into_owned();
     let fresh = match read_variables(spec, &path) {
         Ok(v) => v,
         Err((status, e)) => return fail(status, format!("{library}_restore: {e}")),
@@ -374,6 +407,12 @@ pub unsafe extern "C" fn agc_rt_context_restore(ctx: *mut Context, path: *const 
 
 /// Fresh buffers holding the variables of `spec` read from the safetensors file `path`.
 fn read_variables(spec: &StateSpec, path: &str) -> Result<Vec<VarBuffer>, (Status, String)> {
+    let malformed = |e: String| {
+        (
+            Status::InvalidArgument,
+            format!("'{path}' is not a valid safetensors file: {e}"),
+        )
+    };
     let bad = |e: String| (Status::InvalidArgument, format!("'{path}': {e}"));
     let bytes = std::fs::read(path).map_err(|e| {
         (
@@ -381,8 +420,9 @@ fn read_variables(spec: &StateSpec, path: &str) -> Result<Vec<VarBuffer>, (Statu
             format!("cannot read '{path}': {e}"),
         )
     })?;
-    let n = safetensors::header_len(&bytes, bytes.len() as u64).map_err(bad)? as usize;
-    let tensors = safetensors::parse_header(&bytes[8..8 + n], bytes.len() as u64).map_err(bad)?;
+    let n = safetensors::header_len(&bytes, bytes.len() as u64).map_err(malformed)? as usize;
+    let tensors =
+        safetensors::parse_header(&bytes[8..8 + n], bytes.len() as u64).map_err(malformed)?;
     let mut out: Vec<VarBuffer> = Vec::new();
     for v in spec.vars() {
         let name = v.name().to_string();

@@ -102,14 +102,15 @@ impl<'ctx> ContextFns<'ctx> {
 }
 
 /// Emits the `StateSpec` of `state`, the initialiser entry and the context
-/// functions of library `name`.
+/// functions of library `name`; returns the spec (each export's `FuncSpec`
+/// points to it: a context is checked to be this library's).
 pub(crate) fn context_functions<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
     fns: &ContextFns<'ctx>,
     name: &str,
     state: &LibraryState,
-) -> Result<(), BackendError> {
+) -> Result<PointerValue<'ctx>, BackendError> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i32t = ctx.i32_type();
     let i64t = ctx.i64_type();
@@ -155,7 +156,8 @@ pub(crate) fn context_functions<'ctx>(
         };
         m.add_function(fname, ty, Some(Linkage::External))
     };
-    // (C function, runtime function, returns a status, parameter names)
+    // (C function, runtime function, returns a status, parameter names); the
+    // runtime function takes the library's spec first.
     let forwards = [
         (
             "create",
@@ -165,19 +167,19 @@ pub(crate) fn context_functions<'ctx>(
         ),
         (
             "destroy",
-            rt("agc_rt_context_destroy", None, 1),
+            rt("agc_rt_context_destroy", None, 2),
             false,
             &["ctx"][..],
         ),
         (
             "save",
-            rt("agc_rt_context_save", Some(i32t), 2),
+            rt("agc_rt_context_save", Some(i32t), 3),
             true,
             &["ctx", "path"][..],
         ),
         (
             "restore",
-            rt("agc_rt_context_restore", Some(i32t), 2),
+            rt("agc_rt_context_restore", Some(i32t), 3),
             true,
             &["ctx", "path"][..],
         ),
@@ -192,10 +194,7 @@ pub(crate) fn context_functions<'ctx>(
         };
         let f = m.add_function(&format!("{name}_{fname}"), ty, Some(Linkage::External));
         b.position_at_end(ctx.append_basic_block(f, "entry"));
-        let mut args: Vec<BasicMetadataValueEnum> = Vec::new();
-        if fname == "create" {
-            args.push(spec.into());
-        }
+        let mut args: Vec<BasicMetadataValueEnum> = vec![spec.into()];
         for (p, pname) in f.get_param_iter().zip(params) {
             p.set_name(pname);
             args.push(p.into());
@@ -207,7 +206,7 @@ pub(crate) fn context_functions<'ctx>(
         }
         .map_err(builder_err)?;
     }
-    Ok(())
+    Ok(spec)
 }
 
 /// `static void agc_init(const void* const* table, int64_t* ret)`: runs the

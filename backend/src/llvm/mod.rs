@@ -126,15 +126,15 @@ pub fn host_module<'ctx>(
 ) -> Result<Module<'ctx>, BackendError> {
     let m = ctx.create_module(&format!("{library_name}_host"));
     let rt = RuntimeFns::declare(ctx, &m);
-    let cf = if state.context {
+    let (cf, state_spec) = if state.context {
         let cf = context::ContextFns::declare(ctx, &m, state)?;
-        context::context_functions(ctx, &m, &cf, library_name, state)?;
-        Some(cf)
+        let spec = context::context_functions(ctx, &m, &cf, library_name, state)?;
+        (Some(cf), Some(spec))
     } else {
-        None
+        (None, None)
     };
     for sig in sigs {
-        let spec = spec::func_spec(ctx, &m, sig);
+        let spec = spec::func_spec(ctx, &m, sig, state_spec);
         entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Results, cf.as_ref())?;
         entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Into, cf.as_ref())?;
         shapes::result_shapes_entry(ctx, &m, &rt, sig, spec)?;

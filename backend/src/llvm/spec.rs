@@ -5,7 +5,8 @@
 //! struct FuncSpec { const char* name; int64_t nparams, nresults, nsyms;
 //!                   const char* const* sym_names; const TensorSpec* params, *results;
 //!                   int64_t nstate; const TensorSpec* state;     /* the context's variables */
-//!                   int64_t nassigns; const int64_t* assigns; }; /* those the export assigns */
+//!                   int64_t nassigns; const int64_t* assigns;   /* those the export assigns */
+//!                   const StateSpec* context_spec; };           /* the library's, with a context */
 //! ```
 //!
 //! A dim `d >= 0` is static, [`DIM_UNKNOWN`] a result dim no parameter
@@ -140,6 +141,7 @@ pub(crate) fn func_spec<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
     sig: &ExportSig,
+    state_spec: Option<PointerValue<'ctx>>,
 ) -> PointerValue<'ctx> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
@@ -186,6 +188,7 @@ pub(crate) fn func_spec<'ctx>(
             state.into(),
             i64t.const_int(sig.assigns.len() as u64, false).into(),
             assigns.into(),
+            state_spec.unwrap_or(ptr.const_null()).into(),
         ],
         false,
     );
