@@ -55,3 +55,6 @@ pub mod safetensors;
 pub mod spec;
 pub mod stack;
 pub mod variables;
+
+#[cfg(test)]
+mod fuzz_tests;
