@@ -8,6 +8,7 @@
 //! bytes, and [`WeightFile::copy_to`] streams it into a writer. Nothing in a
 //! file is ever executed: pickled (`object`) arrays are refused.
 
+mod npy_header;
 mod npz;
 mod safetensors_file;
 
@@ -135,7 +136,8 @@ impl WeightFile {
 
     /// `entry`'s data (little-endian, C order).
     pub fn read(&self, entry: &Entry) -> Result<Vec<u8>, WeightsError> {
-        let mut out = Vec::with_capacity(usize::try_from(entry.nbytes()).unwrap_or(0));
+        // Grown as the data arrives: a corrupted file may claim any size.
+        let mut out = Vec::new();
         self.copy_to(entry, &mut out)?;
         Ok(out)
     }

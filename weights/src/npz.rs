@@ -5,7 +5,7 @@
 
 use crate::{checked_nbytes, io_error, Entry, Location, WeightsError};
 use agc_ir::DType;
-use npyz::{NpyHeader, Order};
+use npyz::Order;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -61,7 +61,7 @@ pub(crate) fn entries(path: &Path) -> Result<Vec<Entry>, WeightsError> {
         };
         let name = name.to_string();
         let size = member.size();
-        let header = NpyHeader::from_reader(member)
+        let header = crate::npy_header::read(member)
             .map_err(|e| malformed(path, format!("member '{member_name}': {e}")))?;
         let descr = match header.dtype() {
             npyz::DType::Plain(t) => t.to_string(),
@@ -110,14 +110,21 @@ pub(crate) fn copy(
     let mut reader = zip
         .by_name(member)
         .map_err(|e| malformed(path, e.to_string()))?;
-    NpyHeader::from_reader(&mut reader)
+    crate::npy_header::read(&mut reader)
         .map_err(|e| malformed(path, format!("member '{member}': {e}")))?;
     let elem = entry.dtype.byte_size();
     let short = || malformed(path, format!("member '{member}' ends before its data does"));
     let io = |e| io_error(path, e);
     if fortran && entry.shape.len() > 1 {
-        let mut data = vec![0u8; usize::try_from(entry.nbytes()).map_err(|_| short())?];
-        reader.read_exact(&mut data).map_err(|_| short())?;
+        // Read as far as the member goes: a claimed size is not allocated up front.
+        let mut data = Vec::new();
+        (&mut reader)
+            .take(entry.nbytes())
+            .read_to_end(&mut data)
+            .map_err(|_| short())?;
+        if data.len() as u64 != entry.nbytes() {
+            return Err(short());
+        }
         swap_if(&mut data, elem, big_endian);
         let c_order = fortran_to_c(&data, &entry.shape, elem);
         return out.write_all(&c_order).map_err(io);
