@@ -13,6 +13,10 @@
 
 use crate::json::{self, Json};
 use crate::safetensors::{header, header_len, parse_header, MAX_HEADER};
+use agc_mutate::{
+    mutate_bytes, number_spans, panic_message, spans_after, Interesting, Rng, DTYPES, JSON_NUMBERS,
+    SEED_TENSORS, SHAPES, STRUCTURAL,
+};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
@@ -22,45 +26,19 @@ const CASES: u64 = 10_000;
 /// A single case slower than this is reported.
 const SLOW: Duration = Duration::from_secs(1);
 
-/// xorshift64*: small, deterministic, good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (0 when `n` is 0).
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-
-    fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Mutations.
 
-const INTERESTING_BYTES: [u8; 14] = [
-    0x00, 0xff, 0x7f, 0x80, b'"', b'{', b'9', b'}', b'[', b']', b'\\', b'-', b',', b':',
-];
+/// What `mutate_bytes` writes: JSON punctuation, length words around
+/// `MAX_HEADER` and the integer limits.
+const INTERESTING: Interesting = Interesting {
+    bytes: &[
+        0x00, 0xff, 0x7f, 0x80, b'"', b'{', b'9', b'}', b'[', b']', b'\\', b'-', b',', b':',
+    ],
+    u16s: &[],
+    u32s: &[],
+    u64s: &INTERESTING_U64,
+};
 
 const INTERESTING_U64: [u64; 12] = [
     0,
@@ -77,209 +55,6 @@ const INTERESTING_U64: [u64; 12] = [
     u64::MAX,
 ];
 
-/// One random mutation of `data`, in place; returns its name.
-fn mutate_bytes(rng: &mut Rng, data: &mut Vec<u8>) -> &'static str {
-    let len = data.len();
-    match rng.below(9) {
-        0 => {
-            if len == 0 {
-                data.push(rng.next() as u8);
-            } else {
-                for _ in 0..1 + rng.below(4) {
-                    let i = rng.below(len);
-                    data[i] ^= 1 << rng.below(8);
-                }
-            }
-            "bit flips"
-        }
-        1 if len > 0 => {
-            let i = rng.below(len);
-            data[i] = rng.pick(&INTERESTING_BYTES);
-            "interesting byte"
-        }
-        2 => {
-            data.truncate(rng.below(len + 1));
-            "truncation"
-        }
-        3 => {
-            let at = rng.below(len + 1);
-            let most = if rng.chance(1, 8) { 4096 } else { 16 };
-            let n = 1 + rng.below(most);
-            let fill: Vec<u8> = if rng.chance(1, 2) {
-                (0..n).map(|_| rng.next() as u8).collect()
-            } else {
-                vec![rng.pick(&INTERESTING_BYTES); n]
-            };
-            data.splice(at..at, fill);
-            "insertion"
-        }
-        4 if len > 0 => {
-            let at = rng.below(len);
-            let n = 1 + rng.below((len - at).min(64));
-            data.drain(at..at + n);
-            "deletion"
-        }
-        5 if len > 0 => {
-            let at = rng.below(len);
-            let n = 1 + rng.below((len - at).min(256));
-            let chunk = data[at..at + n].to_vec();
-            let to = rng.below(len + 1);
-            data.splice(to..to, chunk);
-            "duplicated chunk"
-        }
-        6 if len >= 8 => {
-            let i = rng.below(len - 7);
-            let v = rng.pick(&INTERESTING_U64);
-            data[i..i + 8].copy_from_slice(&v.to_le_bytes());
-            "interesting u64"
-        }
-        7 if len > 0 => {
-            let i = rng.below(len);
-            let n = 1 + rng.below((len - i).min(32));
-            for b in &mut data[i..i + n] {
-                *b = rng.next() as u8;
-            }
-            "random bytes"
-        }
-        _ => {
-            data.push(rng.pick(&INTERESTING_BYTES));
-            "appended byte"
-        }
-    }
-}
-
-/// Spans of the JSON number tokens of `text` (outside strings).
-fn number_spans(text: &[u8]) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let (mut i, mut in_string) = (0, false);
-    while i < text.len() {
-        let c = text[i];
-        if in_string {
-            match c {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-        } else if c == b'"' {
-            in_string = true;
-            i += 1;
-        } else if c == b'-' || c.is_ascii_digit() {
-            let start = i;
-            while i < text.len()
-                && matches!(text[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-            {
-                i += 1;
-            }
-            spans.push((start, i));
-        } else {
-            i += 1;
-        }
-    }
-    spans
-}
-
-/// Spans of the quoted contents following every `"key":` + `open` of `text`
-/// up to `close`.
-fn spans_after(text: &[u8], key: &str, close: u8) -> Vec<(usize, usize)> {
-    let pat = key.as_bytes();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while let Some(p) = text[i..].windows(pat.len()).position(|w| w == pat) {
-        let start = i + p + pat.len();
-        match text[start..].iter().position(|&c| c == close) {
-            Some(q) => spans.push((start, start + q)),
-            None => break,
-        }
-        i = start;
-    }
-    spans
-}
-
-const NUMBERS: [&str; 26] = [
-    "18446744073709551615",
-    "18446744073709551616",
-    "18446744073709551614",
-    "9223372036854775807",
-    "9223372036854775808",
-    "-9223372036854775808",
-    "170141183460469231731687303715884105727",
-    "170141183460469231731687303715884105728",
-    "-1",
-    "-0",
-    "0",
-    "00012",
-    "1e999",
-    "-1e999",
-    "1.5",
-    "1e2",
-    "4294967296",
-    "99999999999999999999999999999999999999999999999999",
-    "-",
-    "",
-    "1-",
-    "0x10",
-    "NaN",
-    "1E+2",
-    "+1",
-    "1.0",
-];
-
-const SHAPES: [&str; 15] = [
-    "4294967296,4294967296,4294967296",
-    "18446744073709551615",
-    "0,18446744073709551615,2",
-    "18446744073709551615,2,0",
-    "4611686018427387904,4",
-    "4611686018427387904",
-    "2305843009213693952",
-    "9223372036854775807,2",
-    "-1",
-    "",
-    "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
-    "3,2",
-    "6",
-    "1.5",
-    "\"2\"",
-];
-
-const DTYPES: [&str; 15] = [
-    "F32",
-    "F64",
-    "I32",
-    "I64",
-    "BOOL",
-    "F16",
-    "BF16",
-    "U8",
-    "U64",
-    "F8_E4M3",
-    "",
-    "f32",
-    "F32 ",
-    "C64",
-    "\\u0046\\u0033\\u0032",
-];
-
-const STRUCTURAL: [&str; 16] = [
-    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
-    "{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":",
-    "\"\\ud800\"",
-    "\"\\ud800\\u0041\"",
-    "\"\\udc00\\ud800\"",
-    "\"\\ud83d\\ude00\"",
-    "\"\\u00zz\"",
-    "\"\\u+041\"",
-    "\"\\x41\"",
-    "\"\u{0}\"",
-    "\"\\",
-    "null",
-    "true,",
-    ",,",
-    "\"__metadata__\":{},",
-    "\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},",
-];
-
 /// One JSON-aware mutation of `text`; returns its name.
 fn mutate_json(rng: &mut Rng, text: &mut Vec<u8>) -> &'static str {
     let replace = |text: &mut Vec<u8>, spans: Vec<(usize, usize)>, rng: &mut Rng, with: &str| {
@@ -290,7 +65,7 @@ fn mutate_json(rng: &mut Rng, text: &mut Vec<u8>) -> &'static str {
     };
     match rng.below(7) {
         0 => {
-            let with = rng.pick(&NUMBERS);
+            let with = rng.pick(&JSON_NUMBERS);
             replace(text, number_spans(text), rng, with);
             "JSON number"
         }
@@ -300,7 +75,7 @@ fn mutate_json(rng: &mut Rng, text: &mut Vec<u8>) -> &'static str {
             "shape"
         }
         2 => {
-            let (a, b) = (rng.pick(&NUMBERS), rng.pick(&NUMBERS));
+            let (a, b) = (rng.pick(&JSON_NUMBERS), rng.pick(&JSON_NUMBERS));
             let with = match rng.below(4) {
                 0 => format!("{a},{b}"),
                 1 => format!("0,{b}"),
@@ -338,7 +113,7 @@ fn mutate_json(rng: &mut Rng, text: &mut Vec<u8>) -> &'static str {
             };
             "long or deep text"
         }
-        _ => mutate_bytes(rng, text),
+        _ => mutate_bytes(rng, text, &INTERESTING),
     }
 }
 
@@ -348,15 +123,17 @@ fn mutate_json(rng: &mut Rng, text: &mut Vec<u8>) -> &'static str {
 /// A valid safetensors file (header, then data) from `encode`'s writer:
 /// every dtype, a 0-d and an empty tensor.
 fn written_seed() -> Vec<u8> {
-    let tensors: [(&str, &str, &[i64], u64); 7] = [
-        ("w", "F32", &[2, 3], 24),
-        ("d", "F64", &[2], 16),
-        ("i", "I32", &[3], 12),
-        ("l", "I64", &[1, 2], 16),
-        ("m", "BOOL", &[5], 5),
-        ("s", "F32", &[], 4),
-        ("e\"\n", "F32", &[0, 3], 0),
-    ];
+    let shapes: Vec<Vec<i64>> = SEED_TENSORS
+        .iter()
+        .map(|t| t.2.iter().map(|&d| d as i64).collect())
+        .collect();
+    let mut tensors: Vec<(&str, &str, &[i64], u64)> = SEED_TENSORS
+        .iter()
+        .zip(&shapes)
+        .map(|(t, shape)| (t.0, t.1, &shape[..], t.3))
+        .collect();
+    // A name the writer must escape.
+    tensors[6].0 = "e\"\n";
     let mut out = header(&tensors);
     out.extend((0..77u8).map(|i| i.wrapping_mul(7)));
     out
@@ -468,14 +245,7 @@ fn run(
     }
     match result {
         Ok(problems) => failures.extend(problems.into_iter().map(|p| format!("{label}: {p}"))),
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            failures.push(format!("{label}: panicked: {msg}"));
-        }
+        Err(panic) => failures.push(format!("{label}: panicked: {}", panic_message(&*panic))),
     }
 }
 
@@ -568,14 +338,14 @@ fn mutated_safetensors_files_are_errors_or_inside_the_file() {
             text.len() as u64
         } else {
             (text.len() as u64)
-                .wrapping_add(rng.next() % 64)
+                .wrapping_add(rng.next_u64() % 64)
                 .wrapping_sub(32)
         };
         let mut bytes = word.to_le_bytes().to_vec();
         bytes.extend_from_slice(&text);
         bytes.extend_from_slice(&data);
         if rng.chance(1, 3) {
-            names.push(mutate_bytes(&mut rng, &mut bytes));
+            names.push(mutate_bytes(&mut rng, &mut bytes, &INTERESTING));
         }
         cases += 1;
         run(
@@ -640,12 +410,12 @@ fn headers_at_the_boundaries_are_judged_exactly() {
                 .collect();
             let size = element_bytes(dtype)
                 .and_then(|e| shape.iter().try_fold(e, |a, &d| a.checked_mul(d)))
-                .unwrap_or(rng.next() % 16);
+                .unwrap_or(rng.next_u64() % 16);
             let s = match rng.below(4) {
                 0 => 0,
                 1 => rng.below(data_len as usize + 1) as u64,
                 2 => rng.pick(&[u64::MAX, 1 << 63, data_len, data_len + 1]),
-                _ => rng.next() % 64,
+                _ => rng.next_u64() % 64,
             };
             let e = match rng.below(5) {
                 0 => s.wrapping_add(size),
@@ -772,10 +542,10 @@ fn random_json(rng: &mut Rng, depth: usize) -> Json {
     match rng.below(if depth == 0 { 3 } else { 5 }) {
         0 => Json::Str((0..rng.below(3)).map(|_| rng.pick(&strings)).collect()),
         1 => Json::Int(match rng.below(4) {
-            0 => rng.next() as i64 as i128,
+            0 => rng.next_u64() as i64 as i128,
             1 => rng.below(100) as i128,
             2 => rng.pick(&[i128::MAX, i128::MIN, u64::MAX as i128, -1, 0]),
-            _ => (rng.next() as i128) << 40,
+            _ => (rng.next_u64() as i128) << 40,
         }),
         2 => Json::Other,
         3 => Json::Array(

@@ -20,6 +20,10 @@
 //! with nested Python literals (parsed by `npyz` in time exponential in the
 //! depth).
 
+use agc_mutate::{
+    mutate_bytes, number_spans, panic_message, spans_after, Interesting, Rng, DTYPES, JSON_NUMBERS,
+    SEED_TENSORS, SHAPES, STRUCTURAL,
+};
 use agc_weights::WeightFile;
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -33,45 +37,19 @@ const READ_LIMIT: u64 = 64 << 20;
 /// A single case slower than this is reported.
 const SLOW: Duration = Duration::from_secs(1);
 
-/// xorshift64*: small, deterministic, good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03 | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n` (0 when `n` is 0).
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-
-    fn chance(&mut self, num: usize, den: usize) -> bool {
-        self.below(den) < num
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Generic byte mutations.
 
-const INTERESTING_BYTES: [u8; 12] = [
-    0x00, 0xff, 0x7f, 0x80, b'"', b'{', b'9', b'}', b'[', b'\\', b'-', b'\n',
-];
+/// What `mutate_bytes` writes: JSON punctuation, zip and npy header
+/// fields' extremes, length words around 100 MiB and the integer limits.
+const INTERESTING: Interesting = Interesting {
+    bytes: &[
+        0x00, 0xff, 0x7f, 0x80, b'"', b'{', b'9', b'}', b'[', b'\\', b'-', b'\n',
+    ],
+    u16s: &INTERESTING_U16,
+    u32s: &INTERESTING_U32,
+    u64s: &INTERESTING_U64,
+};
 
 const INTERESTING_U16: [u16; 7] = [0, 1, 0x7fff, 0x8000, 0xfffe, 0xffff, 64];
 
@@ -102,89 +80,6 @@ const INTERESTING_U64: [u64; 12] = [
     u64::MAX,
 ];
 
-/// One random mutation of `data`, in place; returns its name.
-fn mutate_bytes(rng: &mut Rng, data: &mut Vec<u8>) -> &'static str {
-    let len = data.len();
-    match rng.below(10) {
-        0 => {
-            if len == 0 {
-                data.push(rng.next() as u8);
-            } else {
-                for _ in 0..1 + rng.below(4) {
-                    let i = rng.below(len);
-                    data[i] ^= 1 << rng.below(8);
-                }
-            }
-            "bit flips"
-        }
-        1 if len > 0 => {
-            let i = rng.below(len);
-            data[i] = rng.pick(&INTERESTING_BYTES);
-            "interesting byte"
-        }
-        2 => {
-            data.truncate(rng.below(len + 1));
-            "truncation"
-        }
-        3 => {
-            let at = rng.below(len + 1);
-            let most = if rng.chance(1, 8) { 4096 } else { 16 };
-            let n = 1 + rng.below(most);
-            let fill: Vec<u8> = if rng.chance(1, 2) {
-                (0..n).map(|_| rng.next() as u8).collect()
-            } else {
-                vec![rng.pick(&INTERESTING_BYTES); n]
-            };
-            data.splice(at..at, fill);
-            "insertion"
-        }
-        4 if len > 0 => {
-            let at = rng.below(len);
-            let n = 1 + rng.below((len - at).min(64));
-            data.drain(at..at + n);
-            "deletion"
-        }
-        5 if len > 0 => {
-            let at = rng.below(len);
-            let n = 1 + rng.below((len - at).min(256));
-            let chunk = data[at..at + n].to_vec();
-            let to = rng.below(len + 1);
-            data.splice(to..to, chunk);
-            "duplicated chunk"
-        }
-        6 if len >= 2 => {
-            let i = rng.below(len - 1);
-            let v = rng.pick(&INTERESTING_U16);
-            data[i..i + 2].copy_from_slice(&v.to_le_bytes());
-            "interesting u16"
-        }
-        7 if len >= 4 => {
-            let i = rng.below(len - 3);
-            let v = rng.pick(&INTERESTING_U32);
-            data[i..i + 4].copy_from_slice(&v.to_le_bytes());
-            "interesting u32"
-        }
-        8 if len >= 8 => {
-            let i = rng.below(len - 7);
-            let v = rng.pick(&INTERESTING_U64);
-            data[i..i + 8].copy_from_slice(&v.to_le_bytes());
-            "interesting u64"
-        }
-        9 if len > 0 => {
-            let i = rng.below(len);
-            let n = 1 + rng.below((len - i).min(32));
-            for b in &mut data[i..i + n] {
-                *b = rng.next() as u8;
-            }
-            "random bytes"
-        }
-        _ => {
-            data.push(rng.pick(&INTERESTING_BYTES));
-            "appended byte"
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------
 // safetensors seeds and mutations.
 
@@ -210,18 +105,9 @@ impl St {
 /// A valid file: F32, F64, I32, I64, BOOL tensors, a 0-d and an empty one,
 /// and a `__metadata__` object; the JSON members are not in data order.
 fn safetensors_seed() -> St {
-    let tensors: [(&str, &str, &[u64], usize); 7] = [
-        ("w", "F32", &[2, 3], 24),
-        ("d", "F64", &[2], 16),
-        ("i", "I32", &[3], 12),
-        ("l", "I64", &[1, 2], 16),
-        ("m", "BOOL", &[5], 5),
-        ("s", "F32", &[], 4),
-        ("e", "F32", &[0, 3], 0),
-    ];
     let mut parts = Vec::new();
     let mut offset = 0;
-    for (name, dtype, shape, nbytes) in tensors {
+    for (name, dtype, shape, nbytes) in SEED_TENSORS {
         let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
         parts.push(format!(
             "\"{name}\":{{\"dtype\":\"{dtype}\",\"shape\":[{}],\"data_offsets\":[{offset},{}]}}",
@@ -245,135 +131,6 @@ fn safetensors_seed() -> St {
     }
 }
 
-/// Spans of the JSON number tokens of `text` (outside strings).
-fn number_spans(text: &[u8]) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let (mut i, mut in_string) = (0, false);
-    while i < text.len() {
-        let c = text[i];
-        if in_string {
-            match c {
-                b'\\' => i += 1,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            i += 1;
-        } else if c == b'"' {
-            in_string = true;
-            i += 1;
-        } else if c == b'-' || c.is_ascii_digit() {
-            let start = i;
-            while i < text.len()
-                && matches!(text[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
-            {
-                i += 1;
-            }
-            spans.push((start, i));
-        } else {
-            i += 1;
-        }
-    }
-    spans
-}
-
-/// Spans of the contents of every `"key":[...]` array of `text`.
-fn array_spans(text: &[u8], key: &str) -> Vec<(usize, usize)> {
-    let pat = format!("\"{key}\":[");
-    let pat = pat.as_bytes();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while let Some(p) = text[i..].windows(pat.len()).position(|w| w == pat) {
-        let start = i + p + pat.len();
-        match text[start..].iter().position(|&c| c == b']') {
-            Some(q) => spans.push((start, start + q)),
-            None => break,
-        }
-        i = start;
-    }
-    spans
-}
-
-/// Spans of the dtype strings (inside the quotes) of `text`.
-fn dtype_spans(text: &[u8]) -> Vec<(usize, usize)> {
-    let pat = b"\"dtype\":\"";
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while let Some(p) = text[i..].windows(pat.len()).position(|w| w == pat) {
-        let start = i + p + pat.len();
-        match text[start..].iter().position(|&c| c == b'"') {
-            Some(q) => spans.push((start, start + q)),
-            None => break,
-        }
-        i = start;
-    }
-    spans
-}
-
-const NUMBERS: [&str; 24] = [
-    "18446744073709551615",
-    "18446744073709551616",
-    "18446744073709551614",
-    "9223372036854775807",
-    "9223372036854775808",
-    "-9223372036854775808",
-    "-1",
-    "-0",
-    "0",
-    "00012",
-    "1e999",
-    "-1e999",
-    "1.5",
-    "1e2",
-    "4294967295",
-    "4294967296",
-    "340282366920938463463374607431768211456",
-    "99999999999999999999999999999999999999999999999999",
-    "-",
-    "",
-    "1-",
-    "0x10",
-    "NaN",
-    "1E+2",
-];
-
-const SHAPES: [&str; 16] = [
-    "4294967296,4294967296,4294967296",
-    "18446744073709551615",
-    "0,18446744073709551615,2",
-    "18446744073709551615,2,0",
-    "4611686018427387904,4",
-    "4611686018427387904",
-    "2305843009213693952",
-    "9223372036854775807,2",
-    "-1",
-    "",
-    "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
-    "3,2",
-    "6",
-    "1.5",
-    "[2]",
-    "\"2\"",
-];
-
-const DTYPES: [&str; 16] = [
-    "F32",
-    "F64",
-    "I32",
-    "I64",
-    "BOOL",
-    "F16",
-    "BF16",
-    "U8",
-    "I8",
-    "U64",
-    "F8_E4M3",
-    "",
-    "f32",
-    "F32 ",
-    "C64",
-    "\\u0046\\u0033\\u0032",
-];
-
 /// Replaces `text[span]` with `with`.
 fn splice(text: &mut Vec<u8>, span: (usize, usize), with: &str) {
     text.splice(span.0..span.1, with.bytes());
@@ -385,7 +142,7 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
         if rng.chance(7, 8) {
             None
         } else {
-            Some(rng.next() % 4096)
+            Some(rng.next_u64() % 4096)
         }
     };
     match rng.below(8) {
@@ -393,12 +150,12 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
             let spans = number_spans(&st.header);
             if !spans.is_empty() {
                 let span = rng.pick(&spans);
-                splice(&mut st.header, span, rng.pick(&NUMBERS));
+                splice(&mut st.header, span, rng.pick(&JSON_NUMBERS));
             }
             ("JSON number", fix(rng))
         }
         1 => {
-            let spans = array_spans(&st.header, "shape");
+            let spans = spans_after(&st.header, "\"shape\":[", b']');
             if !spans.is_empty() {
                 let span = rng.pick(&spans);
                 splice(&mut st.header, span, rng.pick(&SHAPES));
@@ -406,11 +163,11 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
             ("shape", fix(rng))
         }
         2 => {
-            let spans = array_spans(&st.header, "data_offsets");
+            let spans = spans_after(&st.header, "\"data_offsets\":[", b']');
             if !spans.is_empty() {
                 let span = rng.pick(&spans);
-                let a = rng.pick(&NUMBERS).to_string();
-                let b = rng.pick(&NUMBERS).to_string();
+                let a = rng.pick(&JSON_NUMBERS).to_string();
+                let b = rng.pick(&JSON_NUMBERS).to_string();
                 let with = match rng.below(4) {
                     0 => format!("{a},{b}"),
                     1 => format!("0,{b}"),
@@ -422,7 +179,7 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
             ("data_offsets", fix(rng))
         }
         3 => {
-            let spans = dtype_spans(&st.header);
+            let spans = spans_after(&st.header, "\"dtype\":\"", b'"');
             if !spans.is_empty() {
                 let span = rng.pick(&spans);
                 splice(&mut st.header, span, rng.pick(&DTYPES));
@@ -459,25 +216,8 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
             ("consistent huge tensor", fix(rng))
         }
         5 => {
-            let structural = [
-                "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
-                "{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":{\"a\":",
-                "\"\\ud800\"",
-                "\"\\udc00\\ud800\"",
-                "\"\\u00zz\"",
-                "\"\\x41\"",
-                "\"\u{0}\"",
-                "\"\\",
-                "null",
-                "true,",
-                ",,",
-                ":",
-                "\"__metadata__\":{},",
-                "\"__metadata__\":[1,2],",
-                "\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},",
-            ];
             let at = rng.below(st.header.len() + 1);
-            let s = rng.pick(&structural);
+            let s = rng.pick(&STRUCTURAL);
             st.header.splice(at..at, s.bytes());
             ("JSON structure", fix(rng))
         }
@@ -497,7 +237,7 @@ fn mutate_safetensors(rng: &mut Rng, st: &mut St) -> (&'static str, Option<u64>)
             ("long or deep header", fix(rng))
         }
         _ => {
-            mutate_bytes(rng, &mut st.header);
+            mutate_bytes(rng, &mut st.header, &INTERESTING);
             ("header bytes", fix(rng))
         }
     }
@@ -845,12 +585,12 @@ fn mutate_npy(rng: &mut Rng, m: &mut Npy) -> &'static str {
             let lead = m.magic.len() + if m.version.0 >= 2 { 6 } else { 4 };
             let all = m.bytes();
             let mut text = all[lead.min(all.len())..all.len() - m.data.len()].to_vec();
-            mutate_bytes(rng, &mut text);
+            mutate_bytes(rng, &mut text, &INTERESTING);
             m.text = Some(text);
             "npy header text bytes"
         }
         _ => {
-            mutate_bytes(rng, &mut m.magic);
+            mutate_bytes(rng, &mut m.magic, &INTERESTING);
             "npy magic"
         }
     }
@@ -934,7 +674,7 @@ fn safetensors_case(i: u64) -> Option<Case> {
         names.push("length word");
     }
     for name in names.iter_mut().filter(|n| n.is_empty()) {
-        *name = mutate_bytes(&mut rng, &mut bytes);
+        *name = mutate_bytes(&mut rng, &mut bytes, &INTERESTING);
     }
     st(
         format!("safetensors random case {k} ({})", names.join(", ")),
@@ -1010,7 +750,7 @@ fn npz_case(i: u64) -> Option<Case> {
         _ => {
             let mut z = zip_of(&members, deflate, zip64);
             for _ in 0..1 + rng.below(3) {
-                names.push(mutate_bytes(&mut rng, &mut z));
+                names.push(mutate_bytes(&mut rng, &mut z, &INTERESTING));
             }
             z
         }
@@ -1161,11 +901,7 @@ fn run_one(path: &Path, c: &Case) -> Outcome {
         }
     }));
     if let Err(panic) = result {
-        let msg = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_default();
+        let msg = panic_message(&*panic);
         let at = PANIC_AT.with(|p| p.borrow().clone());
         o.problems.push(format!("panicked at {at}: {msg}"));
     }
