@@ -129,3 +129,23 @@ def test_verbose_output_into_a_pipe_has_no_colour_codes(agc_bin, tmp_path):
     proc = harness.run_agc(agc_bin, "build", MODEL, "-o", tmp_path / "out", "-v")
     assert proc.returncode == 0, proc.stderr
     assert "INFO" in proc.stderr and "\x1b[" not in proc.stderr
+
+
+def test_target_and_fast_math_options(agc_bin, tmp_path):
+    """--target-cpu/--target-features pick the code's CPU (recorded in the metadata); --fast-math
+    builds code that still agrees with numpy to float32 tolerance; a foreign --target-triple is a
+    clear error (cross-compiling is not supported yet), the host's is accepted."""
+    out = tmp_path / "v3"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", out, "--target-cpu", "x86-64-v3",
+                           "--target-features", "+avx2,+fma", "--target-triple", "x86_64-linux-gnu")
+    assert proc.returncode == 0, proc.stderr
+    lib = _check_numbers(out / "libmlp_mnist.so")
+    assert lib.metadata["target"]["cpu"] == "x86-64-v3" and "+avx2" in lib.metadata["target"]["features"]
+    fast = tmp_path / "fast"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", fast, "--fast-math", "--emit", "mlir")
+    assert proc.returncode == 0, proc.stderr
+    assert "fastmath<reassoc" in (fast / "mlp_mnist.mlir").read_text()
+    _check_numbers(fast / "libmlp_mnist.so")
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", tmp_path / "arm", "--target-triple", "aarch64-linux-gnu")
+    assert proc.returncode == 1 and "cross-compiling is not supported yet" in proc.stderr
+    assert not (tmp_path / "arm").exists()

@@ -63,6 +63,12 @@ pub struct BuildOptions {
     pub weights: mlir::Placement,
     /// SHA-256 of the model's source (hex), for the metadata.
     pub source_sha256: String,
+    /// `--fast-math` ([`mlir::EmitOptions::fast_math`]).
+    pub fast_math: bool,
+    /// `--target-cpu`: the LLVM CPU to compile for (default: see [`object`]).
+    pub target_cpu: Option<String>,
+    /// `--target-features`: LLVM feature string (`+avx2,-avx512f`), with `target_cpu` or alone.
+    pub target_features: Option<String>,
 }
 
 /// One output file, in memory or spooled to a temporary file.
@@ -111,7 +117,13 @@ impl Artifact {
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
     check_target(opts)?;
-    let emitted = mlir::emit_module(m, opts.weights)?;
+    let emitted = mlir::emit_module(
+        m,
+        &mlir::EmitOptions {
+            weights: opts.weights,
+            fast_math: opts.fast_math,
+        },
+    )?;
     build_with_kernels(m, opts, Some(&emitted), |ctx| {
         mlir::lower_to_llvm(&emitted.text, opts.opt_level, ctx)
     })
@@ -142,7 +154,11 @@ pub fn build_with_kernels(
     let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m), packed);
     let sigs = signature::signatures_with(m, name, &state)?;
     let api = signature::api_symbols(name, &sigs, state.context);
-    let tm = object::host_target_machine(opts.opt_level)?;
+    let tm = object::host_target_machine(
+        opts.opt_level,
+        opts.target_cpu.as_deref(),
+        opts.target_features.as_deref(),
+    )?;
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
     let host = llvm::host_module(

@@ -73,8 +73,15 @@ fn target_cpu() -> (String, String) {
     }
 }
 
-/// A target machine for the CPU [`TARGET_CPU_ENV`] selects, position-independent code.
-pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError> {
+/// A target machine for the host triple, position-independent code: for
+/// CPU `cpu` with `features` where given (`--target-cpu`,
+/// `--target-features`; features alone apply to the host CPU), else the
+/// CPU [`TARGET_CPU_ENV`] selects.
+pub fn host_target_machine(
+    opt_level: u8,
+    cpu: Option<&str>,
+    features: Option<&str>,
+) -> Result<TargetMachine, BackendError> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| llvm_err("initializing the native target", e))?;
     let triple = TargetMachine::get_default_triple();
@@ -86,8 +93,17 @@ pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError>
         2 => OptimizationLevel::Default,
         _ => OptimizationLevel::Aggressive,
     };
-    let (cpu, features) = target_cpu();
-    tracing::debug!(%cpu, "target CPU");
+    let (cpu, features) = match (cpu, features) {
+        (Some(c), f) => (c.to_string(), f.unwrap_or("").to_string()),
+        (None, Some(f)) => (
+            TargetMachine::get_host_cpu_name()
+                .to_string_lossy()
+                .into_owned(),
+            f.to_string(),
+        ),
+        (None, None) => target_cpu(),
+    };
+    tracing::debug!(%cpu, %features, "target CPU");
     target
         .create_target_machine(
             &triple,
@@ -103,6 +119,36 @@ pub fn host_target_machine(opt_level: u8) -> Result<TargetMachine, BackendError>
                 triple.as_str().to_string_lossy()
             ))
         })
+}
+
+/// The host's LLVM target triple (`x86_64-pc-linux-gnu`).
+pub fn host_triple() -> String {
+    TargetMachine::get_default_triple()
+        .as_str()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Whether triples `a` and `b` name the same target: the same architecture
+/// and OS (the vendor may be omitted or differ: `x86_64-linux-gnu` is
+/// `x86_64-pc-linux-gnu`).
+pub fn same_triple(a: &str, b: &str) -> bool {
+    let parts = |t: &str| -> (String, String) {
+        let p: Vec<&str> = t.split('-').collect();
+        let arch = p.first().copied().unwrap_or("").replace("amd64", "x86_64");
+        let rest = if p.len() >= 4 {
+            p[2..].join("-")
+        } else {
+            p.get(1..).map(|r| r.join("-")).unwrap_or_default()
+        };
+        (
+            arch,
+            rest.trim_start_matches("unknown-")
+                .trim_start_matches("pc-")
+                .to_string(),
+        )
+    };
+    parts(a) == parts(b)
 }
 
 /// The target of `tm` and the model's source hash, for the metadata.

@@ -583,7 +583,7 @@ fn fill_and_iota_sizes_computed_from_derived_names() {
     let f = b.op(OpKind::Fill, &[v], ty(F32, &["_n7"]));
     let mut m = agc_ir::Module::new("m");
     m.add_function(b.ret_unverified(&[f]));
-    let err = agc_backend::mlir::emit_module(&m, agc_backend::mlir::Placement::Embedded)
+    let err = agc_backend::mlir::emit_module(&m, &agc_backend::mlir::EmitOptions::default())
         .unwrap_err()
         .to_string();
     assert!(

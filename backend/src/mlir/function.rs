@@ -38,9 +38,10 @@ const RUNTIME_DECLS: &str = "  func.func private @agc_rt_raise_index(i64, i64, i
 ";
 
 /// Emits a whole module as MLIR text (one `func.func` per IR function).
-pub fn emit_module(m: &Module, placement: Placement) -> Result<Emitted, BackendError> {
+pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendError> {
     let weights = Rc::new(WeightUse {
-        placement,
+        placement: opts.weights,
+        fast_math: opts.fast_math,
         nweights: m.weights.len(),
         packed: Default::default(),
     });
@@ -74,6 +75,17 @@ pub fn emit_module(m: &Module, placement: Placement) -> Result<Emitted, BackendE
     out.push_str("}\n");
     let packed = weights.packed.borrow().clone();
     Ok(Emitted { text: out, packed })
+}
+
+/// What [`emit_module`] is asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EmitOptions {
+    /// Where the weights are.
+    pub weights: Placement,
+    /// `--fast-math`: float `+ - * /` may be reassociated and contracted
+    /// (results may differ from numpy in the last bits; NaN and infinity
+    /// behave as without it).
+    pub fast_math: bool,
 }
 
 /// A module's MLIR text, and the packed weights it reads (in table-slot order).

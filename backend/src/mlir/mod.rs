@@ -109,6 +109,6 @@ mod take;
 mod types;
 pub mod weight;
 
-pub use function::{emit_module, function_symbols, makes_calls, Emitted, IMPL_PREFIX};
+pub use function::{emit_module, function_symbols, makes_calls, EmitOptions, Emitted, IMPL_PREFIX};
 pub use pipeline::lower_to_llvm;
 pub use weight::Placement;

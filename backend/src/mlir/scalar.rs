@@ -122,11 +122,20 @@ pub fn binary(
         });
     }
     if dtype.is_float() {
+        // `--fast-math`: reassociate and contract (no change to NaN or infinity).
+        let fast = |e: &mut FnEmitter, op: &str| {
+            let flags = if e.weights.fast_math {
+                " fastmath<reassoc,contract,arcp,afn>"
+            } else {
+                ""
+            };
+            e.assign(&format!("arith.{op} {a}, {b}{flags} : {t}"))
+        };
         return Ok(match op {
-            BinaryOp::Add => e.arith("addf", a, b, t),
-            BinaryOp::Sub => e.arith("subf", a, b, t),
-            BinaryOp::Mul => e.arith("mulf", a, b, t),
-            BinaryOp::Div => e.arith("divf", a, b, t),
+            BinaryOp::Add => fast(e, "addf"),
+            BinaryOp::Sub => fast(e, "subf"),
+            BinaryOp::Mul => fast(e, "mulf"),
+            BinaryOp::Div => fast(e, "divf"),
             BinaryOp::Max => e.arith("maximumf", a, b, t),
             BinaryOp::Min => e.arith("minimumf", a, b, t),
             BinaryOp::Pow => e.arith_math("powf", a, b, t),

@@ -38,6 +38,9 @@ pub struct WeightUse {
     pub placement: Placement,
     /// The module's number of weights (the first packed table slot).
     pub nweights: usize,
+    /// `--fast-math` (see [`super::EmitOptions`]): kept here, with the
+    /// other module-wide facts every function's emitter shares.
+    pub fast_math: bool,
     /// The packed weights the code reads.
     pub packed: RefCell<Vec<PackedWeight>>,
 }

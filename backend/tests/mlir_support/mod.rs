@@ -388,7 +388,7 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
     for f in funcs {
         m.add_function(f.clone());
     }
-    let mlir = emit_module(&m, agc_backend::mlir::Placement::Embedded)
+    let mlir = emit_module(&m, &agc_backend::mlir::EmitOptions::default())
         .expect("emit_module")
         .text;
     std::fs::write(dir.join("k.mlir"), &mlir).unwrap();

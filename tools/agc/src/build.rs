@@ -17,6 +17,13 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         eprintln!("error: --name '{name}' is not a C identifier");
         return 1;
     }
+    if let Some(triple) = &args.target_triple {
+        let host = agc_backend::object::host_triple();
+        if !agc_backend::object::same_triple(triple, &host) {
+            eprintln!("error: --target-triple {triple}: cross-compiling is not supported yet (this agc builds for {host})");
+            return 1;
+        }
+    }
     if args.emit.contains(&EmitArg::Ptx) && args.target != TargetArg::Cuda {
         eprintln!("error: --emit ptx needs --target cuda");
         return 1;
@@ -79,6 +86,9 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
             })
             .collect(),
         source_sha256: source::sha256_hex(&args.model),
+        fast_math: args.fast_math,
+        target_cpu: args.target_cpu.clone(),
+        target_features: args.target_features.clone(),
         weights: match args.weights {
             WeightsArg::Embed => agc_backend::mlir::Placement::Embedded,
             WeightsArg::External => agc_backend::mlir::Placement::External,

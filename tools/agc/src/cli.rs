@@ -72,6 +72,18 @@ pub struct BuildArgs {
     /// Target device.
     #[arg(long, value_enum, default_value = "cpu")]
     pub target: TargetArg,
+    /// Target triple; only the host's is supported (cross-compiling is not yet).
+    #[arg(long = "target-triple", value_name = "TRIPLE")]
+    pub target_triple: Option<String>,
+    /// LLVM CPU to compile for (e.g. x86-64-v3, znver4, sapphirerapids; default: the build machine's, without AVX-512).
+    #[arg(long = "target-cpu", value_name = "CPU")]
+    pub target_cpu: Option<String>,
+    /// LLVM CPU features, e.g. +avx2,+fma,-avx512f (with --target-cpu, or for the build machine's CPU).
+    #[arg(long = "target-features", value_name = "FEATURES")]
+    pub target_features: Option<String>,
+    /// Let float + - * / be reassociated and fused (results may differ from numpy in the last bits).
+    #[arg(long = "fast-math")]
+    pub fast_math: bool,
     /// Where the data of `agc.weights` files goes.
     #[arg(long, value_enum, default_value = "embed")]
     pub weights: WeightsArg,
