@@ -149,3 +149,38 @@ def test_target_and_fast_math_options(agc_bin, tmp_path):
     proc = harness.run_agc(agc_bin, "build", MODEL, "-o", tmp_path / "arm", "--target-triple", "aarch64-linux-gnu")
     assert proc.returncode == 1 and "cross-compiling is not supported yet" in proc.stderr
     assert not (tmp_path / "arm").exists()
+
+
+def test_a_cpu_without_the_library_features_gets_a_status(agc_bin, tmp_path):
+    """A library compiled for features the CPU lacks (here: masked with AGC_CPU_MASK, or AVX-512
+    on a CPU without it) returns AGC_STATUS_UNSUPPORTED_CPU naming them, never an illegal
+    instruction. Run in child processes: the check's verdict is kept per process."""
+    out = tmp_path / "avx512"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", out, "--target-features", "+avx512f,+avx512bw,+avx512vl")
+    assert proc.returncode == 0, proc.stderr
+    script = (
+        "import sys, numpy as np, agc\n"
+        "lib = agc.load(sys.argv[1])\n"
+        "args = [np.zeros([d if isinstance(d, int) else 2 for d in p['shape']], p['dtype']) for p in lib.predict.params]\n"
+        "try:\n    lib.predict(*args)\n    print('OK')\n"
+        "except agc.Error as e:\n    print('STATUS', e.status, e)\n")
+    import os
+    import subprocess
+    import sys
+
+    def call(so, mask):
+        env = {**os.environ, "AGC_CPU_MASK": mask}
+        return subprocess.run([sys.executable, "-c", script, str(so)], capture_output=True, text=True,
+                              env=env, timeout=120)
+
+    masked = call(out / "libmlp_mnist.so", "avx512f")
+    assert masked.returncode == 0 and "STATUS 6" in masked.stdout and "avx512f" in masked.stdout, masked
+    default = tmp_path / "default"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", default)
+    assert proc.returncode == 0, proc.stderr
+    features = agc.load(default / "libmlp_mnist.so").metadata["target"]["features"]
+    present = [f[1:] for f in features.split(",") if f in ("+avx2", "+sse4.2", "+avx")]
+    if present:
+        masked = call(default / "libmlp_mnist.so", present[0])
+        assert "STATUS 6" in masked.stdout and present[0] in masked.stdout, masked
+    assert "OK" in call(default / "libmlp_mnist.so", "").stdout

@@ -94,7 +94,8 @@ enum {
   AGC_STATUS_OUT_OF_MEMORY = 2,      /* an allocation failed */
   AGC_STATUS_INDEX_OUT_OF_RANGE = 3, /* an index was out of range at run time */
   AGC_STATUS_RECURSION_TOO_DEEP = 4, /* a staged recursion exceeded the library's depth limit */
-  AGC_STATUS_INTERNAL = 5            /* anything else (a bug in agc) */
+  AGC_STATUS_INTERNAL = 5,           /* anything else (a bug in agc) */
+  AGC_STATUS_UNSUPPORTED_CPU = 6     /* the CPU lacks features the library was compiled for */
 };
 #endif
 "#;

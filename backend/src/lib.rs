@@ -172,6 +172,7 @@ pub fn build_with_kernels(
             &object::build_info(&tm, &opts.source_sha256),
         ),
         &state,
+        &tm.get_feature_string().to_string_lossy(),
     )?;
     let mut spooled = Vec::new();
     match opts.weights {

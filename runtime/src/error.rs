@@ -25,6 +25,8 @@ pub enum Status {
     RecursionTooDeep = 4,
     /// Anything else: a bug in agc or the library.
     Internal = 5,
+    /// The running CPU lacks features the library was compiled for.
+    UnsupportedCpu = 6,
 }
 
 thread_local! {

@@ -6,7 +6,7 @@
 //! laid out one after the other in one buffer owned by the caller's frame.
 
 use crate::dlpack::{dtype_matches, dtype_string, DLDataType, DLTensor, DEVICE_CPU};
-use crate::error::{begin_call, fail, Status};
+use crate::error::{fail, Status};
 use crate::spec::{slice, tuple_string, FuncSpec, SpecName};
 use std::ffi::c_void;
 
@@ -37,10 +37,10 @@ pub unsafe extern "C" fn agc_rt_import_args(
     descs: *mut i64,
     syms: *mut i64,
 ) -> i32 {
-    begin_call();
     // SAFETY: the generated code passes its constant signature.
-    let Some(spec) = (unsafe { spec.as_ref() }) else {
-        return fail(Status::Internal, "agc: missing signature");
+    let spec = match unsafe { crate::spec::begin(spec) } {
+        Ok(s) => s,
+        Err(status) => return status,
     };
     let name = spec.name();
     // SAFETY: `outs` holds `nresults` slots (caller contract).

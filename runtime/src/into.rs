@@ -19,7 +19,7 @@
 
 use crate::alloc::{allocate, release};
 use crate::dlpack::{dtype_string, DLTensor};
-use crate::error::{begin_call, fail, prefix_message, take_pending, Status};
+use crate::error::{fail, prefix_message, take_pending, Status};
 use crate::export::{copy_strided, owns, views, View};
 use crate::import::{
     check_layout, check_shape, descriptor_words, first_element, import_params, is_compact,
@@ -48,10 +48,10 @@ pub unsafe extern "C" fn agc_rt_import_into(
     descs: *mut i64,
     syms: *mut i64,
 ) -> i32 {
-    begin_call();
     // SAFETY: the generated code passes its constant signature.
-    let Some(spec) = (unsafe { spec.as_ref() }) else {
-        return fail(Status::Internal, "agc: missing signature");
+    let spec = match unsafe { crate::spec::begin(spec) } {
+        Ok(s) => s,
+        Err(status) => return status,
     };
     // SAFETY: `syms` holds `nsyms` words (caller contract).
     let syms = unsafe { syms_of(spec, syms) };

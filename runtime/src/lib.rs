@@ -38,6 +38,7 @@
 
 pub mod alloc;
 pub mod context;
+pub mod cpu;
 pub mod dlpack;
 pub mod error;
 pub mod export;

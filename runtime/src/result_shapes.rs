@@ -9,7 +9,7 @@
 //! kernel has run. Allocation-free on success.
 
 use crate::dlpack::DLTensor;
-use crate::error::{begin_call, fail, Status};
+use crate::error::{fail, Status};
 use crate::import::{import_params, syms_of};
 use crate::spec::{resolve_dim, slice, FuncSpec};
 
@@ -30,10 +30,10 @@ pub unsafe extern "C" fn agc_rt_result_shapes(
     shapes: *const *mut i64,
     syms: *mut i64,
 ) -> i32 {
-    begin_call();
     // SAFETY: the generated code passes its constant signature.
-    let Some(spec) = (unsafe { spec.as_ref() }) else {
-        return fail(Status::Internal, "agc: missing signature");
+    let spec = match unsafe { crate::spec::begin(spec) } {
+        Ok(s) => s,
+        Err(status) => return status,
     };
     // SAFETY: `syms` holds `nsyms` words (caller contract).
     let syms = unsafe { syms_of(spec, syms) };

@@ -78,6 +78,33 @@ pub struct FuncSpec {
     /// The library's state spec (NULL without a context): a context is the
     /// library's own when it was made from this spec.
     pub context_spec: *const crate::context::StateSpec,
+    /// The CPU features the library was compiled for (LLVM's `+a,+b,-c`;
+    /// NULL: not checked), the same string in every spec of a library.
+    pub cpu_features: *const c_char,
+}
+
+/// The signature `spec` of a call that starts now: this thread's error
+/// state is cleared, and the CPU is checked for the library's features.
+///
+/// # Safety
+/// `spec` is NULL or a constant signature emitted by agc.
+pub unsafe fn begin<'a>(spec: *const FuncSpec) -> Result<&'a FuncSpec, i32> {
+    crate::error::begin_call();
+    // SAFETY: caller contract.
+    let Some(spec) = (unsafe { spec.as_ref() }) else {
+        return Err(crate::error::fail(
+            crate::error::Status::Internal,
+            "agc: missing signature",
+        ));
+    };
+    // SAFETY: the spec's constant string.
+    if let Err(message) = unsafe { crate::cpu::check(spec.cpu_features) } {
+        return Err(crate::error::fail(
+            crate::error::Status::UnsupportedCpu,
+            format!("{}: {message}", spec.name()),
+        ));
+    }
+    Ok(spec)
 }
 
 /// A name in a spec, read from its C string only when formatted: a call
@@ -274,6 +301,7 @@ pub(crate) mod tests {
             nassigns: 0,
             assigns: std::ptr::null(),
             context_spec: std::ptr::null(),
+            cpu_features: std::ptr::null(),
         });
         OwnedSpec {
             _strings: strings,

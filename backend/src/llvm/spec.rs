@@ -6,7 +6,8 @@
 //!                   const char* const* sym_names; const TensorSpec* params, *results;
 //!                   int64_t nstate; const TensorSpec* state;     /* the context's variables */
 //!                   int64_t nassigns; const int64_t* assigns;   /* those the export assigns */
-//!                   const StateSpec* context_spec; };           /* the library's, with a context */
+//!                   const StateSpec* context_spec;              /* the library's, with a context */
+//!                   const char* cpu_features; };                /* LLVM's "+avx2,..." checked per call */
 //! ```
 //!
 //! A dim `d >= 0` is static, [`DIM_UNKNOWN`] a result dim no parameter
@@ -142,6 +143,7 @@ pub(crate) fn func_spec<'ctx>(
     m: &Module<'ctx>,
     sig: &ExportSig,
     state_spec: Option<PointerValue<'ctx>>,
+    cpu_features: PointerValue<'ctx>,
 ) -> PointerValue<'ctx> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
@@ -189,6 +191,7 @@ pub(crate) fn func_spec<'ctx>(
             i64t.const_int(sig.assigns.len() as u64, false).into(),
             assigns.into(),
             state_spec.unwrap_or(ptr.const_null()).into(),
+            cpu_features.into(),
         ],
         false,
     );
