@@ -7,7 +7,7 @@
 //! bytes become holes: a sparse 3 GB input costs neither 3 GB of memory nor
 //! of disk.
 
-use crate::llvm::weights::checked_entry;
+use crate::llvm::weights::open_entry;
 use crate::BackendError;
 use agc_ir::Module;
 use agc_weights::WeightFile;
@@ -79,16 +79,10 @@ pub fn write(m: &Module, used: &[bool], path: &Path) -> Result<(), BackendError>
     let header = agc_runtime::safetensors::header(&described);
     let mut out = SparseWriter::create(path)?;
     out.write_all(&header)?;
-    let mut files: HashMap<&Path, WeightFile> = HashMap::new();
+    let mut files: HashMap<std::path::PathBuf, WeightFile> = HashMap::new();
     for &k in &order {
         let w = &m.weights[k];
-        if !files.contains_key(w.file.as_path()) {
-            let opened =
-                WeightFile::open(&w.file).map_err(|e| BackendError::Weights(e.to_string()))?;
-            files.insert(w.file.as_path(), opened);
-        }
-        let file = &files[w.file.as_path()];
-        let entry = checked_entry(file, w)?;
+        let (file, entry) = open_entry(&mut files, w)?;
         file.copy_to(entry, &mut out)
             .map_err(|e| BackendError::Weights(e.to_string()))?;
     }

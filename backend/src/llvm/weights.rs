@@ -40,18 +40,12 @@ pub fn define<'ctx>(
             total as f64 / f64::from(1u32 << 30)
         )));
     }
-    let mut files: HashMap<&std::path::Path, WeightFile> = HashMap::new();
+    let mut files: HashMap<std::path::PathBuf, WeightFile> = HashMap::new();
     for (k, w) in ir.weights.iter().enumerate() {
         if !used[k] {
             continue;
         }
-        if !files.contains_key(w.file.as_path()) {
-            let opened =
-                WeightFile::open(&w.file).map_err(|e| BackendError::Weights(e.to_string()))?;
-            files.insert(w.file.as_path(), opened);
-        }
-        let file = &files[w.file.as_path()];
-        let entry = checked_entry(file, w)?;
+        let (file, entry) = open_entry(&mut files, w)?;
         let bytes = file
             .read(entry)
             .map_err(|e| BackendError::Weights(e.to_string()))?;
@@ -98,6 +92,20 @@ fn packed_bytes(w: &agc_ir::WeightDecl, p: PackedWeight, bytes: &[u8]) -> Vec<u8
     };
     panels::pack(at, k, n, p.transposed, &mut out);
     out.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The opened file of weight `w` (opened once into `files`) and its entry,
+/// checked by [`checked_entry`].
+pub(crate) fn open_entry<'f>(
+    files: &'f mut HashMap<std::path::PathBuf, WeightFile>,
+    w: &agc_ir::WeightDecl,
+) -> Result<(&'f WeightFile, &'f Entry), BackendError> {
+    if !files.contains_key(&w.file) {
+        let opened = WeightFile::open(&w.file).map_err(|e| BackendError::Weights(e.to_string()))?;
+        files.insert(w.file.clone(), opened);
+    }
+    let file = &files[&w.file];
+    Ok((file, checked_entry(file, w)?))
 }
 
 /// The tensor of `file` that `w` names, still of the type the model was
