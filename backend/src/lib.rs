@@ -87,6 +87,9 @@ pub enum Contents {
     Bytes(Vec<u8>),
     /// A temporary file (removed when dropped), for contents too large for memory.
     Spooled(tempfile::TempPath),
+    /// An existing file, hard-linked into place (copied where it cannot be):
+    /// its size costs the build nothing.
+    Linked(std::path::PathBuf),
 }
 
 impl Artifact {
@@ -108,6 +111,12 @@ impl Artifact {
                 // A temporary file is private to its owner; an output is not.
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o644))
+            }
+            Contents::Linked(from) => {
+                if to.exists() {
+                    std::fs::remove_file(&to)?;
+                }
+                std::fs::hard_link(from, &to).or_else(|_| std::fs::copy(from, &to).map(|_| ()))
             }
         }
     }
@@ -180,11 +189,18 @@ pub fn build_with_kernels(
         mlir::Placement::External => {
             let used = mlir::weight::used(m);
             if used.contains(&true) {
-                let file = tempfile::NamedTempFile::new()?.into_temp_path();
-                weights_file::write(m, &used, &file)?;
+                let contents = match weights_file::single_source(m, &used) {
+                    // The model's own safetensors file serves as it is.
+                    Some(source) => Contents::Linked(source),
+                    None => {
+                        let file = tempfile::NamedTempFile::new()?.into_temp_path();
+                        weights_file::write(m, &used, &file)?;
+                        Contents::Spooled(file)
+                    }
+                };
                 spooled.push(Artifact {
                     file_name: format!("{name}.weights"),
-                    contents: Contents::Spooled(file),
+                    contents,
                 });
             }
         }

@@ -53,6 +53,27 @@ pub fn dtype_code(d: agc_ir::DType) -> &'static str {
     }
 }
 
+/// The one safetensors file all the used weights of `m` come from, when
+/// they keep their names in `<NAME>.weights` ([`names`]): that file is then a
+/// valid `<NAME>.weights` as it is (a context ignores tensors it does not read).
+pub fn single_source(m: &Module, used: &[bool]) -> Option<std::path::PathBuf> {
+    let names = names(m);
+    let mut files = m
+        .weights
+        .iter()
+        .zip(used)
+        .zip(&names)
+        .filter(|((_, u), _)| **u);
+    let ((first, _), _) = files.clone().next()?;
+    let is_safetensors = first
+        .file
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("safetensors"));
+    (is_safetensors && files.all(|((w, _), name)| w.file == first.file && *name == w.key))
+        .then(|| first.file.clone())
+}
+
 /// Writes the weights of `m` that `used` marks into `path`.
 pub fn write(m: &Module, used: &[bool], path: &Path) -> Result<(), BackendError> {
     let names = names(m);
