@@ -302,9 +302,11 @@ def test_concurrent_saves_to_one_path(drivers, work):
 
 def test_readers_and_writers_under_helgrind(drivers, work):
     valgrind = valgrind_or_skip()
-    # Statically linked: the runtime's local symbols name the frames of any report.
+    # Statically linked: the runtime's local symbols name the frames of any report. Fair
+    # scheduling: valgrind's default lets a reader that releases and retakes the lock at once
+    # keep the CPU, starving the writers for minutes.
     exe = drivers("state_threads.c", static=True)
-    proc = run([valgrind, "--tool=helgrind", exe, 2, 20, work / "helgrind.safetensors"], timeout=600)
+    proc = run([valgrind, "--tool=helgrind", "--fair-sched=yes", exe, 2, 20, work / "helgrind.safetensors"], timeout=600)
     check_threads(proc, 2, 20)
     assert re.search(r"ERROR SUMMARY: 0 errors", proc.stderr), proc.stderr[-8000:]
 
