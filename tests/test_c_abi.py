@@ -290,7 +290,7 @@ def test_only_the_api_is_exported(lib_dir):
     proc = run([nm, "-D", "--defined-only", lib_dir / "libcabi.so"])
     assert proc.returncode == 0, proc.stderr
     # Every symbol starts with the library's NAME (CONTRACT section 3).
-    exports = ("affine", "sumsq", "project", "positives", "tree_grad")
+    exports = ("affine", "sumsq", "project", "positives", "tree_grad", "chain")
     api = {f"cabi_{e}{suffix}" for e in exports for suffix in ("", "_into", "_result_shapes")}
     api |= {"cabi_last_error", "cabi_release", "cabi_metadata", "cabi_set_num_threads"}
     linker = {"_init", "_fini", "_edata", "_end", "__bss_start"}

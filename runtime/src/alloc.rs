@@ -16,12 +16,20 @@
 //! freed when the thread exits, so memory does not grow with the number of
 //! calls.
 //!
-//! Blocks come from `malloc`, over-allocated by [`HEADER`] bytes and aligned
+//! Blocks come from `malloc`, over-allocated by [`OVERHEAD`] bytes and aligned
 //! by hand: `posix_memalign` splits a larger chunk and frees its ends, and
 //! with the thousands of small buffers a deep recursion keeps alive the
 //! heap's fragments cost more than the work (`unlink_chunk`, consolidation).
+//!
+//! While a kernel call runs ([`begin_call`] to [`end_call`]), the blocks it
+//! allocates are kept in a list (two words of each block's header): a call
+//! abandoned because an allocation failed ([`crate::abandon`]) frees the
+//! blocks it still held, and a call that returns detaches the blocks that
+//! outlive it (its results).
 
-use std::cell::RefCell;
+use crate::abandon::abandon;
+use crate::error::Status;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 
 extern "C" {
@@ -39,11 +47,14 @@ pub const BLOCKS_PER_CLASS: usize = 16;
 /// small temporaries alive at once (a recursion's continuations, one per
 /// level) finds all of them cached in the next call.
 pub const SMALL_CLASS_BYTES: usize = 1 << 20;
-/// The payload's alignment, and the bytes a block holds beyond its payload:
-/// the payload starts 16 to 64 bytes into the `malloc`ed block (which is
-/// 16-byte aligned), after the block's class (`u64` at `payload - 16`) and
-/// its `malloc` address (at `payload - 8`).
-const HEADER: usize = 64;
+/// The payload's alignment.
+const ALIGN: usize = 64;
+/// The bytes a block holds beyond its payload: the payload starts 32 to 80
+/// bytes into the `malloc`ed block (which is 16-byte aligned), after the
+/// links of the call's list (at `payload - 32` and `payload - 24`, see
+/// [`Links`]), the block's class (`u64` at `payload - 16`) and its `malloc`
+/// address (at `payload - 8`).
+const OVERHEAD: usize = 80;
 /// The class of a block that is never cached.
 const UNCACHED: u64 = u64::MAX;
 /// Classes: multiples of 32 bytes up to 256, then four per power of two up
@@ -121,6 +132,8 @@ pub fn allocate(size: usize) -> *mut c_void {
             .ok()
             .flatten();
         if let Some(payload) = reused {
+            // SAFETY: a cached block's header, written by this allocator.
+            unsafe { track(payload) };
             return payload as *mut c_void;
         }
     }
@@ -128,7 +141,7 @@ pub fn allocate(size: usize) -> *mut c_void {
         Some((c, b)) => (c as u64, b),
         None => (UNCACHED, size),
     };
-    let Some(total) = bytes.checked_add(HEADER) else {
+    let Some(total) = bytes.checked_add(OVERHEAD) else {
         return std::ptr::null_mut();
     };
     // SAFETY: a plain allocation.
@@ -136,13 +149,14 @@ pub fn allocate(size: usize) -> *mut c_void {
     if base.is_null() {
         return std::ptr::null_mut();
     }
-    // malloc's 16-byte alignment puts this 16 to 64 bytes into the block,
+    // malloc's 16-byte alignment puts this 32 to 80 bytes into the block,
     // leaving at least `bytes` after it.
-    let payload = (base as usize + 16).next_multiple_of(HEADER);
-    // SAFETY: both header words lie inside the block just allocated.
+    let payload = (base as usize + 32).next_multiple_of(ALIGN);
+    // SAFETY: the header words lie inside the block just allocated.
     unsafe {
         *((payload - 16) as *mut u64) = tag;
         *((payload - 8) as *mut usize) = base as usize;
+        track(payload);
     }
     payload as *mut c_void
 }
@@ -156,6 +170,111 @@ unsafe fn base_of(payload: usize) -> *mut c_void {
     unsafe { *((payload - 8) as *const usize) as *mut c_void }
 }
 
+/// The two link words of a block in the running call's list, at
+/// `payload - 32`: both 0 when the block is in no list. The list is circular
+/// through this thread's [`CALL`] sentinel.
+#[repr(C)]
+struct Links {
+    prev: Cell<usize>,
+    next: Cell<usize>,
+}
+
+thread_local! {
+    /// The sentinel of the running call's block list (links 0: no call runs).
+    static CALL: Links = const { Links { prev: Cell::new(0), next: Cell::new(0) } };
+}
+
+/// The links of the block holding `payload`.
+///
+/// # Safety
+/// `payload` is a payload of this allocator, live or cached.
+unsafe fn links<'a>(payload: usize) -> &'a Links {
+    // SAFETY: the header words at `payload - 32` (caller contract).
+    unsafe { &*((payload - 32) as *const Links) }
+}
+
+/// Puts a block just handed out into the running call's list (or marks it
+/// in none when no call runs).
+///
+/// # Safety
+/// `payload` is a payload of this allocator, in no list.
+unsafe fn track(payload: usize) {
+    // SAFETY: caller contract.
+    let node = unsafe { links(payload) };
+    let linked = CALL.try_with(|head| {
+        let first = head.next.get();
+        if first == 0 {
+            return false;
+        }
+        let me = node as *const Links as usize;
+        node.prev.set(head as *const Links as usize);
+        node.next.set(first);
+        // SAFETY: `first` is the sentinel or a block of the list.
+        unsafe { (*(first as *const Links)).prev.set(me) };
+        head.next.set(me);
+        true
+    });
+    if linked != Ok(true) {
+        node.prev.set(0);
+        node.next.set(0);
+    }
+}
+
+/// Takes a block out of the call list it is in, if any.
+///
+/// # Safety
+/// `payload` is a live payload of this allocator.
+unsafe fn untrack(payload: usize) {
+    // SAFETY: caller contract.
+    let node = unsafe { links(payload) };
+    let (prev, next) = (node.prev.get(), node.next.get());
+    if prev != 0 {
+        // SAFETY: the neighbours of a listed block are listed blocks or the
+        // sentinel, all on this thread.
+        unsafe {
+            (*(prev as *const Links)).next.set(next);
+            (*(next as *const Links)).prev.set(prev);
+        }
+        node.prev.set(0);
+        node.next.set(0);
+    }
+}
+
+/// Starts listing the blocks this thread allocates, for [`end_call`].
+pub fn begin_call() {
+    let _ = CALL.try_with(|head| {
+        let me = head as *const Links as usize;
+        head.prev.set(me);
+        head.next.set(me);
+    });
+}
+
+/// Ends the list started by [`begin_call`]: the blocks still in it are
+/// freed when the call was `abandoned`, and otherwise left to their owners
+/// (the results the exported function hands out).
+pub fn end_call(abandoned: bool) {
+    let _ = CALL.try_with(|head| {
+        let me = head as *const Links as usize;
+        let mut at = head.next.get();
+        while at != 0 && at != me {
+            // SAFETY: a block of the list: its links are at `at`, its
+            // payload 32 bytes after them.
+            let node = unsafe { &*(at as *const Links) };
+            let next = node.next.get();
+            node.prev.set(0);
+            node.next.set(0);
+            if abandoned {
+                // SAFETY: a block the abandoned call allocated and nobody
+                // else can reach any more.
+                unsafe { release((at + 32) as *mut c_void) };
+            }
+            at = next;
+        }
+        head.prev.set(0);
+        head.next.set(0);
+    });
+}
+
 /// Frees a payload from [`allocate`] (NULL is ignored): into this thread's
 /// cache when it has room, else back to libc.
 ///
@@ -165,6 +284,8 @@ pub unsafe fn release(p: *mut c_void) {
     if p.is_null() {
         return;
     }
+    // SAFETY: the header written by `allocate` (caller contract).
+    unsafe { untrack(p as usize) };
     // SAFETY: the header written by `allocate` (caller contract).
     let tag = unsafe { *((p as usize - 16) as *const u64) };
     if tag != UNCACHED {
@@ -200,7 +321,22 @@ pub unsafe fn release(p: *mut c_void) {
 /// `memref.alloc` in generated code: `size` bytes.
 #[no_mangle]
 pub extern "C" fn _mlir_memref_to_llvm_alloc(size: usize) -> *mut c_void {
-    allocate(size)
+    let p = allocate(size);
+    if p.is_null() {
+        out_of_memory(size);
+    }
+    p
+}
+
+/// Abandons the running kernel call: `size` bytes could not be allocated.
+fn out_of_memory(size: usize) {
+    abandon(
+        Status::OutOfMemory,
+        format!(
+            "out of memory: cannot allocate {size} bytes ({:.1} GiB)",
+            size as f64 / f64::from(1u32 << 30)
+        ),
+    );
 }
 
 /// `memref.alloc` with an alignment in generated code: `size` bytes aligned
@@ -208,15 +344,14 @@ pub extern "C" fn _mlir_memref_to_llvm_alloc(size: usize) -> *mut c_void {
 /// alignment is served by over-allocating).
 #[no_mangle]
 pub extern "C" fn _mlir_memref_to_llvm_aligned_alloc(align: usize, size: usize) -> *mut c_void {
-    if align <= HEADER {
-        return allocate(size);
-    }
     // Generated code aligns within the block itself (its `aligned` pointer);
     // `allocated` must be what `allocate` returned.
-    match size.checked_add(align) {
-        Some(total) => allocate(total),
-        None => std::ptr::null_mut(),
+    let extra = if align <= ALIGN { 0 } else { align };
+    let p = allocate(size.saturating_add(extra));
+    if p.is_null() {
+        out_of_memory(size);
     }
+    p
 }
 
 /// `memref.dealloc` in generated code.

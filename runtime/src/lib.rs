@@ -36,6 +36,7 @@
 //! any input (indices are checked, arithmetic on user sizes is checked), since
 //! a panic would abort the host process.
 
+pub mod abandon;
 pub mod alloc;
 pub mod context;
 pub mod cpu;

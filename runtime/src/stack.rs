@@ -11,8 +11,9 @@
 //!   address space per thread, mapped lazily with `MAP_NORESERVE` and
 //!   reused by every call on the thread, unmapped when the thread exits),
 //!   so that deep recursions (and the recursive backward passes of AD
-//!   through long loops) succeed. The switch is three instructions of
-//!   inline assembly on x86-64; the stack is registered with valgrind
+//!   through long loops) succeed. The switch is part of the guarded call
+//!   of [`crate::abandon`] (inline assembly on x86-64, which also lets a
+//!   call that runs out of memory be abandoned); the stack is registered with valgrind
 //!   (a client request, a no-op outside valgrind). Where the mapping fails
 //!   or on another architecture the kernel runs on the caller's stack, and
 //!   the limit comes from `pthread_getattr_np`.
@@ -89,8 +90,6 @@ thread_local! {
     static LIMIT: Cell<usize> = const { Cell::new(0) };
     /// The size of the stack in use, for the message.
     static STACK_SIZE: Cell<usize> = const { Cell::new(0) };
-    /// True while a kernel runs on the dedicated stack.
-    static ON_BIG: Cell<bool> = const { Cell::new(false) };
     /// The lowest stack address a check saw on the dedicated stack.
     static LOWEST: Cell<usize> = const { Cell::new(usize::MAX) };
     static BIG: BigStack = const {
@@ -224,32 +223,37 @@ fn big_stack() -> Option<usize> {
 }
 
 /// Calls `f(env)` on this thread's dedicated stack (on the current one if
-/// that cannot be had, or when already on it).
+/// that cannot be had), guarded: a call abandoned for lack of memory
+/// ([`crate::abandon`]) returns here with its blocks freed. Inside a running
+/// call (a nested run) `f` is called directly.
 ///
 /// # Safety
 /// `f` is a function that may be called with `env`; it must not unwind.
 #[no_mangle]
 pub unsafe extern "C" fn agc_rt_run(f: unsafe extern "C" fn(*mut c_void), env: *mut c_void) {
-    let on_big = ON_BIG.try_with(|b| b.get()).unwrap_or(true);
-    let base = if on_big { None } else { big_stack() };
-    let Some(base) = base else {
+    if crate::abandon::armed() {
         // SAFETY: caller contract.
         unsafe { f(env) };
         return;
+    }
+    let base = big_stack();
+    let top = base.map_or(0, |b| b + BIG_STACK);
+    let saved = base.map(|base| {
+        let limit = LIMIT
+            .try_with(|l| l.replace(base + GUARD + MARGIN))
+            .unwrap_or(0);
+        let size = STACK_SIZE.try_with(|s| s.replace(BIG_STACK)).unwrap_or(0);
+        let _ = LOWEST.try_with(|l| l.set(usize::MAX));
+        (limit, size)
+    });
+    // SAFETY: `top` is 0 or the 16-byte aligned end of a writable mapping
+    // that no frame uses; caller contract for `f`.
+    unsafe { crate::abandon::run_call(top, f, env) };
+    let (Some(base), Some((limit, size))) = (base, saved) else {
+        return;
     };
-    let top = base + BIG_STACK;
-    let saved = LIMIT
-        .try_with(|l| l.replace(base + GUARD + MARGIN))
-        .unwrap_or(0);
-    let saved_size = STACK_SIZE.try_with(|s| s.replace(BIG_STACK)).unwrap_or(0);
-    let _ = ON_BIG.try_with(|b| b.set(true));
-    let _ = LOWEST.try_with(|l| l.set(usize::MAX));
-    // SAFETY: `top` is the 16-byte aligned end of a writable mapping that no
-    // frame uses; f follows the C ABI and returns.
-    unsafe { switch_and_call(top, f, env) };
-    let _ = ON_BIG.try_with(|b| b.set(false));
-    let _ = LIMIT.try_with(|l| l.set(saved));
-    let _ = STACK_SIZE.try_with(|s| s.set(saved_size));
+    let _ = LIMIT.try_with(|l| l.set(limit));
+    let _ = STACK_SIZE.try_with(|s| s.set(size));
     let lowest = LOWEST
         .try_with(|l| l.replace(usize::MAX))
         .unwrap_or(usize::MAX);
@@ -258,32 +262,6 @@ pub unsafe extern "C" fn agc_rt_run(f: unsafe extern "C" fn(*mut c_void), env: *
         // SAFETY: pages of our own mapping that no frame uses any more.
         unsafe { madvise(from as *mut c_void, top - KEEP - from, MADV_DONTNEED) };
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-unsafe fn switch_and_call(top: usize, f: unsafe extern "C" fn(*mut c_void), env: *mut c_void) {
-    // SAFETY: the old stack pointer is kept in r12 (callee-saved, so `f`
-    // preserves it) and restored after the call; `top` is 16-byte aligned
-    // as the ABI wants at a call.
-    unsafe {
-        std::arch::asm!(
-            "mov r12, rsp",
-            "mov rsp, {top}",
-            "call {f}",
-            "mov rsp, r12",
-            top = in(reg) top,
-            f = in(reg) f,
-            in("rdi") env,
-            out("r12") _,
-            clobber_abi("C"),
-        );
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn switch_and_call(_top: usize, f: unsafe extern "C" fn(*mut c_void), env: *mut c_void) {
-    // SAFETY: caller contract.
-    unsafe { f(env) };
 }
 
 #[cfg(test)]

@@ -64,3 +64,17 @@ def b_value(i):
 
 def v_value(i):
     return np.float64(((i * 3) % 7 - 3) / 3.0)
+
+
+def _chain(x, k):
+    if k == 0:
+        n = x.shape[0]
+        return np.sum(np.ones((n, n, n), np.float32))
+    return np.tanh(_chain(x * 2.0, k - 1) + np.sum(x))
+
+
+@agc.export
+def chain(x: agc.f32["N"], k: agc.i64[()]):
+    """A recursion k deep whose levels hold x-sized tensors, ending in an N^3 tensor: out of memory
+    (status 2) for large N, deep inside the recursion."""
+    return _chain(x, k)

@@ -49,6 +49,15 @@ int main(int argc, char** argv) {
       if (cabi_project(&tpx, &tpw, &y) != 0) { printf("project failed: %s\n", cabi_last_error()); return 1; }
       cabi_release(y);
     }
+    if (i % 100 == 50) {  /* out of memory at the bottom of a 20-deep recursion: status 2, nothing leaks */
+      int64_t xshape[1] = {4096}, kshape[1] = {0}, depth = 20;
+      DLTensor tx4 = make_tensor(px, 1, xshape, 2, 32), tk = make_tensor(&depth, 0, kshape, 0, 64);
+      DLTensor* r = NULL;
+      if (cabi_chain(&tx4, &tk, &r) != 2 || r != NULL || strstr(cabi_last_error(), "out of memory") == NULL) {
+        printf("chain did not run out of memory: %s\n", cabi_last_error());
+        return 1;
+      }
+    }
     if (i % 10 == 0) {
       int64_t bad_shape[2] = {2, 3};
       DLTensor bad = make_tensor(x, 2, bad_shape, 2, 32);

@@ -194,39 +194,37 @@ pub(crate) fn entry_point<'ctx>(
             call_args.len()
         )));
     }
-    if sig.calls {
-        // The kernel runs on the large stack: agc_rt_run(tramp, {args}).
-        let tramp = trampoline(ctx, m, sig, kernel, call_args.len())?;
-        let env_ty = ptr.array_type(call_args.len().max(1) as u32);
-        let env = b.build_alloca(env_ty, "env").map_err(builder_err)?;
-        for (i, a) in call_args.iter().enumerate() {
-            // SAFETY: index within the array just allocated.
-            let slot = unsafe {
-                b.build_in_bounds_gep(
-                    env_ty,
-                    env,
-                    &[i32t.const_zero(), i32t.const_int(i as u64, false)],
-                    "",
-                )
-            }
-            .map_err(builder_err)?;
-            let v: BasicValueEnum = (*a)
-                .try_into()
-                .map_err(|_| BackendError::Llvm("kernel arguments are pointers".into()))?;
-            b.build_store(slot, v).map_err(builder_err)?;
+    // The kernel runs guarded (a call that runs out of memory is
+    // abandoned), on the large stack when it calls functions (which may
+    // recurse): agc_rt_run or agc_rt_guard(tramp, {args}).
+    let tramp = trampoline(ctx, m, sig, kernel, call_args.len())?;
+    let env_ty = ptr.array_type(call_args.len().max(1) as u32);
+    let env = b.build_alloca(env_ty, "env").map_err(builder_err)?;
+    for (i, a) in call_args.iter().enumerate() {
+        // SAFETY: index within the array just allocated.
+        let slot = unsafe {
+            b.build_in_bounds_gep(
+                env_ty,
+                env,
+                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
+                "",
+            )
         }
-        b.build_call(
-            rt.run,
-            &[
-                tramp.as_global_value().as_pointer_value().into(),
-                env.into(),
-            ],
-            "",
-        )
         .map_err(builder_err)?;
-    } else {
-        b.build_call(kernel, &call_args, "").map_err(builder_err)?;
+        let v: BasicValueEnum = (*a)
+            .try_into()
+            .map_err(|_| BackendError::Llvm("kernel arguments are pointers".into()))?;
+        b.build_store(slot, v).map_err(builder_err)?;
     }
+    b.build_call(
+        if sig.calls { rt.run } else { rt.guard },
+        &[
+            tramp.as_global_value().as_pointer_value().into(),
+            env.into(),
+        ],
+        "",
+    )
+    .map_err(builder_err)?;
     if let (Some(cf), Some(c), false) = (cf, context, sig.assigns.is_empty()) {
         b.build_call(
             cf.commit,

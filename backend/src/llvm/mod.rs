@@ -13,9 +13,11 @@
 //! Descriptors and results live in `alloca`s of the entry's frame, so calls
 //! are re-entrant and thread-safe as long as the kernels are.
 //!
-//! An export whose function makes calls (staged recursion) runs its kernel
-//! on the runtime's large per-thread stack: the entry point passes a small
-//! trampoline and the kernel's arguments to `agc_rt_run`.
+//! Every kernel runs as a guarded call, so that one that runs out of memory
+//! is abandoned with a status: the entry point passes a small trampoline
+//! and the kernel's arguments to `agc_rt_run` (on the runtime's large
+//! per-thread stack, for an export whose function makes calls: staged
+//! recursion) or `agc_rt_guard` (on the caller's stack).
 //!
 //! `<NAME>_f_into` is the same straight line with the runtime's `_into`
 //! import and finish ([`entry::Entry`]); `<NAME>_f_result_shapes` only calls
@@ -52,8 +54,12 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub last_error: FunctionValue<'ctx>,
     /// `void agc_rt_release(DLTensor*)`.
     pub release: FunctionValue<'ctx>,
-    /// `void agc_rt_run(void (*f)(void*), void* env)`: `f(env)` on the large stack.
+    /// `void agc_rt_run(void (*f)(void*), void* env)`: `f(env)` on the large
+    /// stack, abandoned if it runs out of memory.
     pub run: FunctionValue<'ctx>,
+    /// `void agc_rt_guard(void (*f)(void*), void* env)`: `f(env)` on the
+    /// current stack, abandoned if it runs out of memory.
+    pub guard: FunctionValue<'ctx>,
     /// `void agc_rt_set_num_threads(int32_t n)`.
     pub set_num_threads: FunctionValue<'ctx>,
 }
@@ -97,6 +103,11 @@ impl<'ctx> RuntimeFns<'ctx> {
             ),
             run: m.add_function(
                 "agc_rt_run",
+                ctx.void_type().fn_type(&[ptr.into(), ptr.into()], false),
+                ext,
+            ),
+            guard: m.add_function(
+                "agc_rt_guard",
                 ctx.void_type().fn_type(&[ptr.into(), ptr.into()], false),
                 ext,
             ),

@@ -376,22 +376,15 @@ impl<'f> FnEmitter<'f> {
 
     /// `tensor.empty` of type `ty`, its dynamic sizes from the symbol table.
     pub fn empty(&mut self, ty: &TensorType) -> Result<String, BackendError> {
-        let mut dynamic = Vec::new();
-        for d in &ty.dims {
-            if let Dim::Sym(_) = d {
-                dynamic.push(self.dim_size(d)?);
-            }
-        }
-        Ok(self.assign(&format!(
-            "tensor.empty({}) : {}",
-            dynamic.join(", "),
-            types::tensor(ty)
-        )))
+        let sizes = self.dim_sizes(ty)?;
+        Ok(self.empty_sized(ty, &sizes))
     }
 
     /// `tensor.empty` of type `ty` with the run-time sizes `sizes` (one
-    /// `index` per dim; those of static dims are ignored).
+    /// `index` per dim; those of static dims are ignored), after the check
+    /// that its byte size can be allocated ([`super::alloc_size`]).
     pub fn empty_sized(&mut self, ty: &TensorType, sizes: &[String]) -> String {
+        super::alloc_size::check(self, ty, sizes);
         let dynamic: Vec<&str> = ty
             .dims
             .iter()
@@ -473,18 +466,7 @@ impl<'f> FnEmitter<'f> {
         sizes: Vec<String>,
         lit: &str,
     ) -> Result<String, BackendError> {
-        let dynamic: Vec<String> = ty
-            .dims
-            .iter()
-            .zip(sizes)
-            .filter(|(d, _)| matches!(d, Dim::Sym(_)))
-            .map(|(_, s)| s)
-            .collect();
-        let e = self.assign(&format!(
-            "tensor.empty({}) : {}",
-            dynamic.join(", "),
-            types::tensor(ty)
-        ));
+        let e = self.empty_sized(ty, &sizes);
         let el = types::elem(ty.dtype);
         let c = self.constant(lit, el);
         let t = types::tensor(ty);

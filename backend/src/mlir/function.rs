@@ -16,8 +16,8 @@
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    capture_lifetime, checks, constant, contraction, control, counted_loop, elementwise, gather,
-    index, layout, pairwise_sum, reduce, result_alias, take, types, weight,
+    alloc_size, capture_lifetime, checks, constant, contraction, control, counted_loop,
+    elementwise, gather, index, layout, pairwise_sum, reduce, result_alias, take, types, weight,
 };
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
@@ -70,6 +70,7 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
     }
     out.push_str(&weight::declarations(m, &weights, contraction::NR));
     out.push_str(RUNTIME_DECLS);
+    out.push_str(alloc_size::RUNTIME_DECLS);
     out.push_str(pairwise_sum::RUNTIME_DECLS);
     out.push_str(contraction::RUNTIME_DECLS);
     out.push_str("}\n");

@@ -86,6 +86,7 @@
 //! function's name) and frees the results.
 //!
 
+mod alloc_size;
 mod approx;
 mod capture_lifetime;
 mod checks;

@@ -1,0 +1,71 @@
+//! The byte size of a new tensor, checked before it is allocated.
+//!
+//! A tensor whose sizes are known only at run time (an outer product of
+//! three large vectors, `np.ones((n, m))`) may need more bytes than a 64-bit
+//! size holds: MLIR's allocation lowering multiplies the sizes without
+//! looking, and a wrapped product would allocate a small block that the
+//! kernel then writes past. Before every such `tensor.empty` the code
+//! multiplies the element size by each run-time size with
+//! `arith.mului_extended` and, when a size is negative or the product leaves
+//! the signed 64-bit range, calls the runtime's `agc_rt_fail_shape`, which
+//! abandons the call with `OUT_OF_MEMORY` (or `INVALID_ARGUMENT` for a
+//! negative size) and a message giving the shape.
+
+use super::emitter::FnEmitter;
+use agc_ir::{Dim, TensorType};
+
+/// The runtime function called on a size that cannot be allocated:
+/// `(element bytes, rank, the first four sizes)`.
+pub const RUNTIME_DECLS: &str =
+    "  func.func private @agc_rt_fail_shape(i64, i64, i64, i64, i64, i64)\n";
+
+/// Sizes the failure message shows (the runtime prints `...` after them).
+const SHOWN: usize = 4;
+
+/// Emits the check of a new tensor of `ty` with the run-time `sizes` (one
+/// `index` per dim). Nothing is emitted when every dim is static.
+pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
+    if !ty.dims.iter().any(|d| matches!(d, Dim::Sym(_))) {
+        return;
+    }
+    let elem = ty.dtype.byte_size() as i64;
+    let static_bytes = ty.dims.iter().fold(Some(elem), |acc, d| match d {
+        Dim::Static(n) => acc.and_then(|a| a.checked_mul(*n)),
+        Dim::Sym(_) => acc,
+    });
+    let mut bytes = e.constant(&static_bytes.unwrap_or(i64::MAX).to_string(), "i64");
+    let zero = e.constant("0", "i64");
+    let mut bad = e.constant("false", "i1");
+    let mut shown = Vec::new();
+    for (d, size) in ty.dims.iter().zip(sizes) {
+        let s = e.assign(&format!("arith.index_cast {size} : index to i64"));
+        if shown.len() < SHOWN {
+            shown.push(s.clone());
+        }
+        if matches!(d, Dim::Static(_)) {
+            continue;
+        }
+        let negative = e.cmpi("slt", &s, &zero, "i64");
+        let r = e.fresh("prod");
+        e.line(&format!("{r}:2 = arith.mului_extended {bytes}, {s} : i64"));
+        let high = e.cmpi("ne", &format!("{r}#1"), &zero, "i64");
+        bad = e.arith("ori", &bad, &negative, "i1");
+        bad = e.arith("ori", &bad, &high, "i1");
+        bytes = format!("{r}#0");
+    }
+    let wrapped = e.cmpi("slt", &bytes, &zero, "i64");
+    bad = e.arith("ori", &bad, &wrapped, "i1");
+    while shown.len() < SHOWN {
+        shown.push(zero.clone());
+    }
+    let elem_c = e.constant(&elem.to_string(), "i64");
+    let rank = e.constant(&ty.dims.len().to_string(), "i64");
+    e.line(&format!("scf.if {bad} {{"));
+    e.enter();
+    e.line(&format!(
+        "func.call @agc_rt_fail_shape({elem_c}, {rank}, {}) : (i64, i64, i64, i64, i64, i64) -> ()",
+        shown.join(", ")
+    ));
+    e.leave();
+    e.line("}");
+}
