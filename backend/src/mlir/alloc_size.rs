@@ -29,9 +29,9 @@ pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
         return;
     }
     let elem = ty.dtype.byte_size() as i64;
-    let static_bytes = ty.dims.iter().fold(Some(elem), |acc, d| match d {
-        Dim::Static(n) => acc.and_then(|a| a.checked_mul(*n)),
-        Dim::Sym(_) => acc,
+    let static_bytes = ty.dims.iter().try_fold(elem, |acc, d| match d {
+        Dim::Static(n) => acc.checked_mul(*n),
+        Dim::Sym(_) => Some(acc),
     });
     let mut bytes = e.constant(&static_bytes.unwrap_or(i64::MAX).to_string(), "i64");
     let zero = e.constant("0", "i64");

@@ -2,6 +2,8 @@
 //! and strings, `math`, and `agc.export`; numpy calls go to [`super::numpy`].
 
 use super::args::Args;
+use super::limits;
+use super::pyint;
 use super::pyops;
 use super::value::{StagedRows, Value};
 use super::{ExportRequest, Stager, R};
@@ -208,13 +210,11 @@ impl Stager {
                 if step == 0 {
                     return Err(Diagnostic::error(span, "range() arg 3 must not be zero"));
                 }
-                let mut out = Vec::new();
-                let mut i = start;
-                while (step > 0 && i < stop) || (step < 0 && i > stop) {
-                    out.push(Value::Int(i));
-                    i += step;
-                }
-                Ok(Value::tuple(out))
+                // The number of items, computed without overflow (i128).
+                let (s0, e0, st) = (i128::from(start), i128::from(stop), i128::from(step));
+                let n = if step > 0 { (e0 - s0 + st - 1).div_euclid(st) } else { (s0 - e0 - st - 1).div_euclid(-st) };
+                let n = limits::check_items("range", usize::try_from(n.max(0)).ok(), span)?;
+                Ok(Value::tuple((0..n as i128).map(|k| Value::Int((s0 + k * st) as i64)).collect()))
             }
             "zip" if a.iter().any(|v| matches!(v, Value::Tensor(t) if matches!(t.ty.dims.first(), Some(agc_ir::Dim::Sym(_))))) => {
                 let ts = a
@@ -307,7 +307,7 @@ impl Stager {
             "abs" => {
                 let v = arg0()?;
                 match v {
-                    Value::Int(i) => Ok(Value::Int(i.abs())),
+                    Value::Int(i) => Ok(Value::Int(pyint::abs(i, span)?)),
                     Value::Float(f) => Ok(Value::Float(f.abs())),
                     Value::Bool(b) => Ok(Value::Int(b as i64)),
                     // A staged Python number stays one (weak), as CPython's abs of an int.
@@ -433,9 +433,12 @@ impl Stager {
             "round" => {
                 let v = arg0()?;
                 let x = v.as_f64().ok_or_else(|| Diagnostic::error(span, "round() of a staged value: use np.round"))?;
-                match args.get_some(1, "ndigits").and_then(|d| d.as_int()) {
-                    Some(d) => Ok(Value::Float((x * 10f64.powi(d as i32)).round_ties_even() / 10f64.powi(d as i32))),
-                    None => Ok(Value::Int(x.round_ties_even() as i64)),
+                match (args.get_some(1, "ndigits").and_then(|d| d.as_int()), &v) {
+                    // round() of an int is that int (for ndigits >= 0).
+                    (None, Value::Int(_) | Value::Bool(_)) => Ok(Value::Int(v.as_int().unwrap_or(0))),
+                    (Some(d), Value::Int(_) | Value::Bool(_)) if d >= 0 => Ok(Value::Int(v.as_int().unwrap_or(0))),
+                    (Some(d), _) => Ok(Value::Float((x * 10f64.powi(d as i32)).round_ties_even() / 10f64.powi(d as i32))),
+                    (None, _) => Ok(Value::Int(pyint::from_integral_f64(x.round_ties_even(), span)?)),
                 }
             }
             "pow" => self.binop(rustpython_parser::ast::Operator::Pow, &arg0()?, &args.req(1, "exp", "pow")?, span),
@@ -796,12 +799,14 @@ fn convert_scalar(name: &str, v: &Value, span: agc_ir::Span) -> R<Value> {
                 .parse()
                 .map_err(|_| Diagnostic::error(span, "could not convert string to float"))?,
         }),
-        ("int", other) => Value::Int(
+        ("int", Value::Int(i)) => Value::Int(*i),
+        ("int", other) => Value::Int(pyint::from_integral_f64(
             other
                 .as_f64()
                 .ok_or_else(|| Diagnostic::error(span, "int() argument must be a number"))?
-                .trunc() as i64,
-        ),
+                .trunc(),
+            span,
+        )?),
         (_, other) => Value::Float(
             other
                 .as_f64()
@@ -847,8 +852,8 @@ fn math(f: &str, args: &Args) -> R<Value> {
         .ok_or_else(|| Diagnostic::error(span, format!("math.{f}() takes an argument")))?;
     let y = nums.get(1).copied().unwrap_or(0.0);
     Ok(match f {
-        "floor" => Value::Int(x.floor() as i64),
-        "ceil" => Value::Int(x.ceil() as i64),
+        "floor" => Value::Int(pyint::from_integral_f64(x.floor(), span)?),
+        "ceil" => Value::Int(pyint::from_integral_f64(x.ceil(), span)?),
         "isqrt" => Value::Int((x as i64 as f64).sqrt().floor() as i64),
         "gcd" => {
             let (mut a, mut b) = ((x as i64).abs(), (y as i64).abs());

@@ -317,7 +317,7 @@ impl Stager {
                     self.unary(U::Not, &Value::Tensor(t), span)
                 }
             },
-            (ast::UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(-i)),
+            (ast::UnaryOp::USub, Value::Int(i)) => Ok(Value::Int(super::pyint::neg(*i, span)?)),
             (ast::UnaryOp::USub, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
             (ast::UnaryOp::USub, Value::Float(f)) => Ok(Value::Float(-f)),
             (ast::UnaryOp::UAdd, Value::Int(_) | Value::Float(_) | Value::Tensor(_)) => {

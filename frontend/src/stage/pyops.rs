@@ -2,6 +2,8 @@
 //! truth, iteration, `str()`. Staged operands are not handled here (the
 //! callers dispatch those to [`super::tensor`]).
 
+use super::limits;
+use super::pyint;
 use super::value::Value;
 use super::R;
 use crate::diagnostics::Diagnostic;
@@ -181,24 +183,6 @@ pub fn iterate(v: &Value, span: Span) -> R<Vec<Value>> {
     }
 }
 
-fn floor_div_i(a: i64, b: i64) -> i64 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn mod_i(a: i64, b: i64) -> i64 {
-    let r = a % b;
-    if r != 0 && ((r < 0) != (b < 0)) {
-        r + b
-    } else {
-        r
-    }
-}
-
 fn mod_f(a: f64, b: f64) -> f64 {
     let r = a % b;
     if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
@@ -259,21 +243,21 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
                 (b, a.as_int().unwrap_or(0))
             };
             let n = n.max(0) as usize;
+            let total =
+                |what: &str, len: usize| limits::check_items(what, len.checked_mul(n), span);
             return Ok(Some(match seq {
-                Value::Str(s) => Value::str(&s.repeat(n)),
+                Value::Str(s) => {
+                    total("str", s.chars().count())?;
+                    Value::str(&s.repeat(n))
+                }
                 Value::Tuple(t) => {
-                    Value::tuple(t.iter().cloned().cycle().take(t.len() * n).collect())
+                    let len = total("tuple", t.len())?;
+                    Value::tuple(t.iter().cloned().cycle().take(len).collect())
                 }
                 Value::List(l) => {
                     let items = l.borrow();
-                    Value::list(
-                        items
-                            .iter()
-                            .cloned()
-                            .cycle()
-                            .take(items.len() * n)
-                            .collect(),
-                    )
+                    let len = total("list", items.len())?;
+                    Value::list(items.iter().cloned().cycle().take(len).collect())
                 }
                 _ => unreachable!("matched above"),
             }));
@@ -291,23 +275,17 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
     let zero_div = || Diagnostic::raises(span, "ZeroDivisionError", "division by zero");
     if both_int {
         let (x, y) = (a.as_int().unwrap_or(0), b.as_int().unwrap_or(0));
-        let overflow = || {
-            Diagnostic::error(
-                span,
-                "integer overflow at compile time (agc's Python ints are 64-bit)",
-            )
-        };
         let v = match op {
-            Operator::Add => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-            Operator::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
-            Operator::Mult => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+            Operator::Add => Value::Int(pyint::add(x, y, span)?),
+            Operator::Sub => Value::Int(pyint::sub(x, y, span)?),
+            Operator::Mult => Value::Int(pyint::mul(x, y, span)?),
             Operator::Div if y == 0 => return Err(zero_div()),
             Operator::Div => Value::Float(x as f64 / y as f64),
             Operator::FloorDiv if y == 0 => return Err(zero_div()),
-            Operator::FloorDiv => Value::Int(floor_div_i(x, y)),
+            Operator::FloorDiv => Value::Int(pyint::floor_div(x, y, span)?),
             Operator::Mod if y == 0 => return Err(zero_div()),
-            Operator::Mod => Value::Int(mod_i(x, y)),
-            Operator::Pow if y >= 0 => Value::Int(x.checked_pow(y as u32).ok_or_else(overflow)?),
+            Operator::Mod => Value::Int(pyint::modulo(x, y)),
+            Operator::Pow if y >= 0 => Value::Int(pyint::pow(x, y, span)?),
             Operator::Pow => Value::Float((x as f64).powf(y as f64)),
             Operator::BitAnd if matches!((a, b), (Value::Bool(_), Value::Bool(_))) => {
                 Value::Bool(x & y != 0)
@@ -321,8 +299,8 @@ pub fn binop(op: Operator, a: &Value, b: &Value, span: Span) -> R<Option<Value>>
             Operator::BitAnd => Value::Int(x & y),
             Operator::BitOr => Value::Int(x | y),
             Operator::BitXor => Value::Int(x ^ y),
-            Operator::LShift => Value::Int(x << y),
-            Operator::RShift => Value::Int(x >> y),
+            Operator::LShift => Value::Int(pyint::lshift(x, y, span)?),
+            Operator::RShift => Value::Int(pyint::rshift(x, y, span)?),
             Operator::MatMult => return Err(type_err()),
         };
         return Ok(Some(v));

@@ -1,0 +1,7 @@
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def f(x: agc.f32[3]):
+    return x + (1 << 100)  # ERROR: integer overflow.*64 bits
