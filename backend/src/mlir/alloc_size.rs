@@ -69,3 +69,55 @@ pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
     e.leave();
     e.line("}");
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::mlir::function::emit_function;
+    use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType, Type};
+
+    /// `x * x` for an `x` of `dims`.
+    fn square(dims: Vec<Dim>) -> String {
+        let t = TensorType::new(DType::F64, dims);
+        let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
+        let (body, x) = (f.body, f.params()[0]);
+        let (_, r) = f.append_op(
+            body,
+            OpKind::Binary(BinaryOp::Mul),
+            vec![x, x],
+            vec![t.clone().into()],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.append_op(
+            body,
+            OpKind::Return,
+            vec![r[0]],
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.result_types = vec![t.into()];
+        emit_function(&f).unwrap()
+    }
+
+    #[test]
+    fn run_time_sizes_are_checked_before_the_tensor_is_made() {
+        let text = square(vec![
+            Dim::Sym("A".into()),
+            Dim::Static(3),
+            Dim::Sym("B".into()),
+        ]);
+        // 8-byte elements times the static 3: 24 bytes per (A, B) element.
+        assert!(text.contains("arith.constant 24 : i64"), "{text}");
+        assert_eq!(text.matches("arith.mului_extended").count(), 2, "{text}");
+        let check = text.find("func.call @agc_rt_fail_shape").expect("a check");
+        let empty = text.find("tensor.empty").expect("a tensor");
+        assert!(check < empty, "the check comes first:\n{text}");
+    }
+
+    #[test]
+    fn static_shapes_need_no_check() {
+        let text = square(vec![Dim::Static(4), Dim::Static(3)]);
+        assert!(!text.contains("agc_rt_fail_shape"), "{text}");
+    }
+}

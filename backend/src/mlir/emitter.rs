@@ -66,6 +66,9 @@ pub struct FnEmitter<'f> {
     uses: Vec<u32>,
     /// How the module's functions read weights.
     pub weights: std::rc::Rc<super::weight::WeightUse>,
+    /// The elementwise ops each MLIR value would be fused from (see
+    /// [`super::elementwise::FUSION_LIMIT`]); absent: none.
+    fusion_groups: HashMap<String, usize>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -84,6 +87,7 @@ impl<'f> FnEmitter<'f> {
             globals: Vec::new(),
             conts: Default::default(),
             uses: f.use_counts(),
+            fusion_groups: HashMap::new(),
             weights: Default::default(),
         }
     }
@@ -372,6 +376,17 @@ impl<'f> FnEmitter<'f> {
     /// Run-time sizes of all dims of `ty`.
     pub fn dim_sizes(&mut self, ty: &TensorType) -> Result<Vec<String>, BackendError> {
         ty.dims.iter().map(|d| self.dim_size(d)).collect()
+    }
+
+    /// The elementwise ops the MLIR value `v` would be fused from (0 for
+    /// values no elementwise op made).
+    pub fn fusion_group(&self, v: &str) -> usize {
+        self.fusion_groups.get(v).copied().unwrap_or(0)
+    }
+
+    /// Records that `v` is made by `ops` fusable elementwise ops.
+    pub fn set_fusion_group(&mut self, v: &str, ops: usize) {
+        self.fusion_groups.insert(v.to_string(), ops);
     }
 
     /// `tensor.empty` of type `ty`, its dynamic sizes from the symbol table.
