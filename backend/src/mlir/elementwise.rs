@@ -90,7 +90,7 @@ fn bound_group<'t>(
 ) -> Result<Vec<(String, &'t agc_ir::TensorType)>, BackendError> {
     loop {
         let sizes: Vec<usize> = names.iter().map(|(n, _)| e.fusion_group(n)).collect();
-        if 1 + sizes.iter().sum::<usize>() <= FUSION_LIMIT {
+        if sizes.iter().sum::<usize>() < FUSION_LIMIT {
             return Ok(names);
         }
         let (k, _) = sizes

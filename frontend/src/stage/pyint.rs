@@ -157,9 +157,9 @@ mod tests {
         assert!(abs(i64::MIN, S).is_err());
         assert!(from_integral_f64(1e300, S).is_err());
         assert!(from_integral_f64(f64::NAN, S).is_err());
-        assert!(from_integral_f64(9.223372036854775808e18, S).is_err());
+        assert!(from_integral_f64(9.223_372_036_854_776e18, S).is_err());
         assert_eq!(
-            from_integral_f64(-9.223372036854775808e18, S).unwrap(),
+            from_integral_f64(-9.223_372_036_854_776e18, S).unwrap(),
             i64::MIN
         );
     }
