@@ -9,7 +9,8 @@
 //! `arith.mului_extended` and, when a size is negative or the product leaves
 //! the signed 64-bit range, calls the runtime's `agc_rt_fail_shape`, which
 //! abandons the call with `OUT_OF_MEMORY` (or `INVALID_ARGUMENT` for a
-//! negative size) and a message giving the shape.
+//! negative size) and a message giving the shape. A check is emitted once
+//! per shape in a block: later tensors of the same sizes in it need none.
 
 use super::emitter::FnEmitter;
 use agc_ir::{Dim, TensorType};
@@ -23,12 +24,25 @@ pub const RUNTIME_DECLS: &str =
 const SHOWN: usize = 4;
 
 /// Emits the check of a new tensor of `ty` with the run-time `sizes` (one
-/// `index` per dim). Nothing is emitted when every dim is static.
+/// `index` per dim). Nothing is emitted when every dim is static, or when
+/// the same sizes and element size were checked before in an enclosing block.
 pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
     if !ty.dims.iter().any(|d| matches!(d, Dim::Sym(_))) {
         return;
     }
     let elem = ty.dtype.byte_size() as i64;
+    let key: Vec<String> = ty
+        .dims
+        .iter()
+        .zip(sizes)
+        .map(|(d, s)| match d {
+            Dim::Static(n) => n.to_string(),
+            Dim::Sym(_) => s.clone(),
+        })
+        .collect();
+    if !e.note_once(format!("alloc_size {elem} {}", key.join(" "))) {
+        return;
+    }
     let static_bytes = ty.dims.iter().try_fold(elem, |acc, d| match d {
         Dim::Static(n) => acc.checked_mul(*n),
         Dim::Sym(_) => Some(acc),
@@ -72,6 +86,7 @@ pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
 
 #[cfg(test)]
 mod tests {
+    use crate::mlir::emitter::FnEmitter;
     use crate::mlir::function::emit_function;
     use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType, Type};
 
@@ -113,6 +128,62 @@ mod tests {
         let check = text.find("func.call @agc_rt_fail_shape").expect("a check");
         let empty = text.find("tensor.empty").expect("a tensor");
         assert!(check < empty, "the check comes first:\n{text}");
+    }
+
+    #[test]
+    fn a_shape_is_checked_once_per_block() {
+        let t = TensorType::new(DType::F32, vec![Dim::Sym("N".into())]);
+        let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
+        let (body, x) = (f.body, f.params()[0]);
+        let mut acc = x;
+        for _ in 0..5 {
+            let (_, r) = f.append_op(
+                body,
+                OpKind::Binary(BinaryOp::Mul),
+                vec![acc, x],
+                vec![t.clone().into()],
+                vec![],
+                Span::UNKNOWN,
+            );
+            acc = r[0];
+        }
+        f.append_op(
+            body,
+            OpKind::Return,
+            vec![acc],
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.result_types = vec![t.into()];
+        let text = emit_function(&f).unwrap();
+        assert_eq!(text.matches("tensor.empty").count(), 5, "{text}");
+        assert_eq!(
+            text.matches("func.call @agc_rt_fail_shape").count(),
+            1,
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_check_in_a_branch_covers_neither_its_sibling_nor_what_follows() {
+        let f = Function::new("f", &[], Span::UNKNOWN);
+        let mut e = FnEmitter::new(&f);
+        e.line("scf.if %c {");
+        e.enter();
+        assert!(e.note_once("shape".into()));
+        assert!(!e.note_once("shape".into()), "the same block");
+        e.enter();
+        assert!(!e.note_once("shape".into()), "a nested block");
+        e.leave();
+        e.leave();
+        e.line("} else {");
+        e.enter();
+        assert!(e.note_once("shape".into()), "the sibling branch");
+        e.leave();
+        e.line("}");
+        assert!(e.note_once("shape".into()), "after the if");
+        assert!(!e.note_once("shape".into()));
     }
 
     #[test]

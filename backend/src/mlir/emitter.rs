@@ -69,6 +69,11 @@ pub struct FnEmitter<'f> {
     /// The elementwise ops each MLIR value would be fused from (see
     /// [`super::elementwise::FUSION_LIMIT`]); absent: none.
     fusion_groups: HashMap<String, usize>,
+    /// The serial of the open block at each indentation (see [`Self::note_once`]).
+    blocks: Vec<u64>,
+    next_block: u64,
+    /// Facts noted, with the indentation and block serial they hold in.
+    facts: HashMap<String, (usize, u64)>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -88,6 +93,9 @@ impl<'f> FnEmitter<'f> {
             conts: Default::default(),
             uses: f.use_counts(),
             fusion_groups: HashMap::new(),
+            blocks: Vec::new(),
+            next_block: 0,
+            facts: HashMap::new(),
             weights: Default::default(),
         }
     }
@@ -118,11 +126,37 @@ impl<'f> FnEmitter<'f> {
 
     /// Emits one line at the current indentation.
     pub fn line(&mut self, s: &str) {
+        self.open_blocks();
         for _ in 0..self.indent {
             self.out.push_str("  ");
         }
         self.out.push_str(s);
         self.out.push('\n');
+    }
+
+    /// Brings [`Self::blocks`] to the current indentation: a line here
+    /// closes every deeper block, and opens a block at each level not open.
+    fn open_blocks(&mut self) {
+        self.blocks.truncate(self.indent + 1);
+        while self.blocks.len() <= self.indent {
+            self.next_block += 1;
+            self.blocks.push(self.next_block);
+        }
+    }
+
+    /// True the first time `fact` is noted in the blocks enclosing the
+    /// current line (then it holds for every line after it in them, which
+    /// it dominates), false when it was noted already.
+    pub fn note_once(&mut self, fact: String) -> bool {
+        self.open_blocks();
+        if let Some(&(depth, block)) = self.facts.get(&fact) {
+            if depth <= self.indent && self.blocks[depth] == block {
+                return false;
+            }
+        }
+        self.facts
+            .insert(fact, (self.indent, self.blocks[self.indent]));
+        true
     }
 
     /// Indents the lines that follow one level deeper (entering a block).

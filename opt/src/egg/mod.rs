@@ -1,13 +1,14 @@
 //! The equality-saturation optimiser: each region's pure dataflow goes into
 //! an egg e-graph ([`lang`], with types and constants from [`analysis`]),
 //! the [`rules`] run until saturation or a limit ([`region::Limits`]), and
-//! the cheapest equivalent program by [`cost`] is written back, with the
+//! the cheapest equivalent program by [`cost`] ([`extract`]) is written back, with the
 //! source spans, in place of the original ([`region`]). Checked and opaque
 //! ops (run-time errors, control flow, calls) are leaves: never removed,
 //! moved or reordered.
 
 pub mod analysis;
 pub mod cost;
+pub mod extract;
 pub mod lang;
 pub mod region;
 pub mod rules;

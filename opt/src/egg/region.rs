@@ -12,13 +12,12 @@
 //! instead, so the output is always well formed.
 
 use super::analysis::{Graph, Types};
-use super::cost::WorkAndBytes;
 use super::lang::{Node, Op};
 use super::rules::Rule;
 use crate::copy::{Copier, Visit};
 use crate::effects::{effect, Effect};
 use agc_ir::{Function, OpId, OpKind, RegionId, Span, Type, Value};
-use egg::{Extractor, Id, Runner};
+use egg::{Id, Runner};
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
@@ -150,12 +149,7 @@ impl<'r> Saturate<'r> {
             self.stats.stop = format!("{stop:?}");
             tracing::debug!(reason = ?stop, "saturation stopped by a limit");
         }
-        let best = {
-            let ex = Extractor::new(&eg, WorkAndBytes { eg: &eg });
-            eg.classes()
-                .map(|c| (c.id, ex.find_best_node(c.id).clone()))
-                .collect()
-        };
+        let best = super::extract::best_nodes(&eg);
         let original = original
             .into_iter()
             .map(|(id, op)| (eg.find(id), op))

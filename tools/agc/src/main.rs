@@ -51,10 +51,30 @@ fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .without_time()
         .init();
-    let code = match args.command {
-        cli::Command::Build(b) => build::run(&b, args.verbose),
-        cli::Command::Check(c) => check::run(&c),
-        cli::Command::Opt(o) => opt::run(&o, args.verbose),
+    // The parser and the stager recurse as deep as the program nests (a
+    // 100,000-term sum, 20,000 chained `.T`): they run on a thread with a
+    // large stack, whose pages are only touched as deep as a program needs.
+    let verbose = args.verbose;
+    let work = std::thread::Builder::new()
+        .name("agc".into())
+        .stack_size(COMPILER_STACK)
+        .spawn(move || match args.command {
+            cli::Command::Build(b) => build::run(&b, verbose),
+            cli::Command::Check(c) => check::run(&c),
+            cli::Command::Opt(o) => opt::run(&o, verbose),
+        });
+    let code = match work.map(|t| t.join()) {
+        Ok(Ok(code)) => code,
+        // A panic already exited through the hook; a thread that cannot be
+        // started is an internal error.
+        Ok(Err(_)) => 2,
+        Err(e) => {
+            eprintln!("agc: internal error: cannot start the compiler thread: {e}");
+            2
+        }
     };
     ExitCode::from(code)
 }
+
+/// The compiler thread's stack (address space; untouched pages cost nothing).
+const COMPILER_STACK: usize = 4 << 30;
