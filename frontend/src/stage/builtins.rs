@@ -530,7 +530,9 @@ impl Stager {
                 Ok(Value::None)
             }
             ("list.append", Value::List(l)) => {
-                l.borrow_mut().push(args.req(0, "object", "append")?);
+                let item = args.req(0, "object", "append")?;
+                item.check_acyclic_in(recv, span)?;
+                l.borrow_mut().push(item);
                 Ok(Value::None)
             }
             ("list.extend", Value::List(l)) => {
@@ -542,8 +544,9 @@ impl Stager {
                 let i = int_arg(&args.req(0, "index", "insert")?, span, "insert")?;
                 let n = l.borrow().len() as i64;
                 let j = if i < 0 { (i + n).max(0) } else { i.min(n) };
-                l.borrow_mut()
-                    .insert(j as usize, args.req(1, "object", "insert")?);
+                let item = args.req(1, "object", "insert")?;
+                item.check_acyclic_in(recv, span)?;
+                l.borrow_mut().insert(j as usize, item);
                 Ok(Value::None)
             }
             ("list.pop", Value::List(l)) => {
@@ -612,10 +615,12 @@ impl Stager {
                 if let Some(Value::Dict(other)) = a.first() {
                     let items = other.borrow().clone();
                     for (k, v) in items {
+                        v.check_acyclic_in(recv, span)?;
                         super::expr::dict_insert(&mut d.borrow_mut(), k, v);
                     }
                 }
                 for (k, v) in &args.kw {
+                    v.check_acyclic_in(recv, span)?;
                     super::expr::dict_insert(&mut d.borrow_mut(), Value::str(k), v.clone());
                 }
                 Ok(Value::None)
@@ -640,6 +645,7 @@ impl Stager {
                     Some(v) => Ok(v),
                     None => {
                         let v = args.get(1, "default").unwrap_or(Value::None);
+                        v.check_acyclic_in(recv, span)?;
                         d.borrow_mut().push((k, v.clone()));
                         Ok(v)
                     }

@@ -505,6 +505,7 @@ impl Stager {
     }
 
     fn set_item(&mut self, base: &Value, index: Value, value: Value, span: Span) -> R<()> {
+        value.check_acyclic_in(base, span)?;
         match base {
             Value::List(l) => {
                 let n = l.borrow().len() as i64;

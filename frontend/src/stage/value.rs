@@ -360,6 +360,41 @@ impl Value {
         }
     }
 
+    /// True if this is, or (in a sequence or dict) holds, the list or dict
+    /// `container` itself: storing this in `container` would make a cycle.
+    pub fn reaches(&self, container: &Value) -> bool {
+        let same = match (self, container) {
+            (Value::List(a), Value::List(b)) => Rc::ptr_eq(a, b),
+            (Value::Dict(a), Value::Dict(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        };
+        same || match self {
+            Value::Tuple(t) | Value::NamedTuple(_, t) => t.iter().any(|v| v.reaches(container)),
+            Value::List(l) => l.borrow().iter().any(|v| v.reaches(container)),
+            Value::Dict(d) => d
+                .borrow()
+                .iter()
+                .any(|(k, v)| k.reaches(container) || v.reaches(container)),
+            _ => false,
+        }
+    }
+
+    /// Checks that storing this in `container` (a list or dict) makes no
+    /// cycle: CPython allows `L.append(L)`; agc's compile-time values must
+    /// stay acyclic, so it is an error at the statement.
+    pub fn check_acyclic_in(&self, container: &Value, span: agc_ir::Span) -> super::R<()> {
+        if self.reaches(container) {
+            return Err(crate::diagnostics::Diagnostic::unsupported(
+                span,
+                format!(
+                    "a {} that contains itself (directly or through other lists, tuples or dicts) is not supported",
+                    container.type_name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// The compile-time integer, if this is one (bools count, as in Python).
     pub fn as_int(&self) -> Option<i64> {
         match self {
