@@ -151,6 +151,34 @@ def test_target_and_fast_math_options(agc_bin, tmp_path):
     assert not (tmp_path / "arm").exists()
 
 
+@pytest.mark.parametrize("option, value, expected", [
+    ("--target-cpu", "znver9", r"unknown CPU 'znver9'.*did you mean 'znver\d'"),
+    ("--target-cpu", "sapphirerapid", r"unknown CPU 'sapphirerapid'.*did you mean 'sapphirerapids'"),
+    ("--target-features", "+avx2,+avx9", r"unknown feature 'avx9'"),
+    ("--target-features", "avx2", r"'avx2' needs a sign"),
+])
+def test_unknown_cpu_and_feature_names_are_user_errors(agc_bin, tmp_path, option, value, expected):
+    """LLVM only warns about a CPU or feature it does not know and builds for a generic one (or
+    stops with 'LLVM ERROR'); agc checks the names against LLVM's lists first: exit 1, a message
+    with the closest known name, and nothing written."""
+    out = tmp_path / "out"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", out, option, value)
+    assert proc.returncode == 1, proc.stderr
+    assert re.search(expected, proc.stderr), proc.stderr
+    assert "LLVM ERROR" not in proc.stderr and "not a recognized" not in proc.stderr
+    assert not out.exists()
+
+
+def test_native_cpu_is_the_build_machine(agc_bin, tmp_path):
+    """--target-cpu native compiles for the build machine's CPU with all its features."""
+    out = tmp_path / "native"
+    proc = harness.run_agc(agc_bin, "build", MODEL, "-o", out, "--target-cpu", "native")
+    assert proc.returncode == 0, proc.stderr
+    assert "not a recognized" not in proc.stderr
+    lib = _check_numbers(out / "libmlp_mnist.so")
+    assert lib.metadata["target"]["cpu"] not in ("", "native", "generic")
+
+
 def test_a_cpu_without_the_library_features_gets_a_status(agc_bin, tmp_path):
     """A library compiled for features the CPU lacks (here: masked with AGC_CPU_MASK, or AVX-512
     on a CPU without it) returns AGC_STATUS_UNSUPPORTED_CPU naming them, never an illegal

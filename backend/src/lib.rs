@@ -21,6 +21,7 @@ pub mod object;
 pub mod packaging;
 pub mod signature;
 pub mod state;
+pub mod target_names;
 pub mod weights_file;
 
 pub use error::BackendError;

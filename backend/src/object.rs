@@ -54,21 +54,24 @@ fn without_avx512(features: &str) -> String {
         .join(",")
 }
 
-/// The (cpu, features) pair `$AGC_TARGET_CPU` asks for.
-fn target_cpu() -> (String, String) {
-    let host = || {
+/// The build machine's CPU name and all its features.
+fn native_cpu() -> (String, String) {
+    (
         TargetMachine::get_host_cpu_name()
             .to_string_lossy()
-            .into_owned()
-    };
-    let features = || {
+            .into_owned(),
         TargetMachine::get_host_cpu_features()
             .to_string_lossy()
-            .into_owned()
-    };
+            .into_owned(),
+    )
+}
+
+/// The (cpu, features) pair `$AGC_TARGET_CPU` asks for.
+fn target_cpu() -> (String, String) {
+    let (host, features) = native_cpu();
     match std::env::var(TARGET_CPU_ENV).unwrap_or_default().as_str() {
-        "" => (host(), without_avx512(&features())),
-        "native" => (host(), features()),
+        "" => (host, without_avx512(&features)),
+        "native" => (host, features),
         cpu => (cpu.to_string(), String::new()),
     }
 }
@@ -94,6 +97,10 @@ pub fn host_target_machine(
         _ => OptimizationLevel::Aggressive,
     };
     let (cpu, features) = match (cpu, features) {
+        (Some("native"), f) => {
+            let (host, host_features) = native_cpu();
+            (host, f.map_or(host_features, str::to_string))
+        }
         (Some(c), f) => (c.to_string(), f.unwrap_or("").to_string()),
         (None, Some(f)) => (
             TargetMachine::get_host_cpu_name()

@@ -24,6 +24,22 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
             return 1;
         }
     }
+    let triple = args
+        .target_triple
+        .clone()
+        .unwrap_or_else(agc_backend::object::host_triple);
+    let checked = [
+        args.target_cpu
+            .as_deref()
+            .map(|c| agc_backend::target_names::check_cpu(&triple, c)),
+        args.target_features
+            .as_deref()
+            .map(|f| agc_backend::target_names::check_features(&triple, f)),
+    ];
+    if let Some(Err(e)) = checked.into_iter().flatten().find(Result::is_err) {
+        eprintln!("error: {e}");
+        return 1;
+    }
     if args.emit.contains(&EmitArg::Ptx) && args.target != TargetArg::Cuda {
         eprintln!("error: --emit ptx needs --target cuda");
         return 1;
