@@ -310,7 +310,7 @@ class _CallScratch(threading.local):
 
 
 def _as_input(value, declared):
-    """The C-contiguous array passed for a parameter of dtype `declared`.
+    """The C-contiguous, aligned array passed for a parameter of dtype `declared`.
 
     The dtype policy: an array (numpy, or any DLPack producer, taken without a
     copy through `np.from_dlpack`) is passed with its own dtype, and the library
@@ -331,7 +331,7 @@ def _as_input(value, declared):
             arr = arr.astype(declared)
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    if not arr.flags.c_contiguous:
+    if not arr.flags.c_contiguous or not arr.flags.aligned:  # the library refuses misaligned elements
         arr = arr.copy(order="C")
     return arr
 

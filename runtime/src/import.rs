@@ -195,7 +195,11 @@ pub(crate) fn check_shape<'t>(
 }
 
 /// The layout checks of a tensor whose data a call reads or writes: data
-/// not NULL unless it has no elements, C-contiguous strides.
+/// not NULL unless it has no elements; the first element (`data +
+/// byte_offset`) aligned to the element size, and the tensor's bytes within
+/// the address space (a `byte_offset` that wraps around or reaches beyond
+/// `isize::MAX` would have the kernel read or write elsewhere); C-contiguous
+/// strides.
 pub(crate) fn check_layout(
     t: &DLTensor,
     shape: &[i64],
@@ -204,6 +208,33 @@ pub(crate) fn check_layout(
 ) -> Result<(), String> {
     if numel > 0 && t.data.is_null() {
         return Err(format!("{what} has NULL data"));
+    }
+    if numel > 0 {
+        let elem = usize::from(t.dtype.bits / 8).max(1);
+        // `numel * elem` fits in an i64 (check_shape).
+        let bytes = usize::try_from(numel)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(elem);
+        let first = usize::try_from(t.byte_offset)
+            .ok()
+            .and_then(|off| (t.data as usize).checked_add(off));
+        let end = first.and_then(|f| f.checked_add(bytes));
+        match (first, end) {
+            (Some(first), Some(end)) if end <= isize::MAX as usize => {
+                if first % elem != 0 {
+                    return Err(format!(
+                        "{what} is not aligned: its first element (data + byte_offset = {first:#x}) \
+                         is not a multiple of its element size ({elem} bytes)"
+                    ));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "{what} has byte_offset {} beyond the address space (data {:p}, {bytes} bytes)",
+                    t.byte_offset, t.data
+                ))
+            }
+        }
     }
     if numel > 0 && !t.strides.is_null() {
         // SAFETY: non-NULL strides hold `ndim` entries (DLPack contract).
@@ -446,6 +477,45 @@ mod tests {
         assert_eq!(run(&[&x, &y]).0, 0);
         x.data = std::ptr::null_mut();
         assert_eq!(run(&[&x, &y]).1, "predict: parameter 'x' has NULL data");
+    }
+
+    #[test]
+    fn byte_offset_must_be_aligned_and_within_the_address_space() {
+        let (mut a, mut b) = (vec![0f32; 9], vec![0f32; 2]);
+        let (mut sa, mut sb) = ([2i64, 4], [2i64]);
+        let mut x = tensor(&mut a, &mut sa, F32);
+        let y = tensor(&mut b, &mut sb, F32);
+        x.byte_offset = 4;
+        let (st, _, d) = run(&[&x, &y]);
+        assert_eq!((st, d[0]), (0, a.as_ptr() as i64 + 4));
+        for off in [1u64, 2, 6] {
+            x.byte_offset = off;
+            let (st, msg, _) = run(&[&x, &y]);
+            assert_eq!(st, 1, "byte_offset {off}");
+            assert!(
+                msg.starts_with("predict: parameter 'x' is not aligned: its first element"),
+                "{msg}"
+            );
+            assert!(msg.ends_with("element size (4 bytes)"), "{msg}");
+        }
+        for off in [u64::MAX - 3, u64::MAX, 1 << 63, i64::MAX as u64] {
+            x.byte_offset = off;
+            let (st, msg, _) = run(&[&x, &y]);
+            assert_eq!(st, 1, "byte_offset {off}");
+            assert!(
+                msg.starts_with(&format!(
+                    "predict: parameter 'x' has byte_offset {off} beyond the address space"
+                )),
+                "{msg}"
+            );
+        }
+        // No elements: the data is never read, so neither is checked.
+        let mut empty = [0i64, 4];
+        x.shape = empty.as_mut_ptr();
+        x.byte_offset = u64::MAX;
+        let mut e = [0i64];
+        let y = tensor(&mut b, &mut e, F32);
+        assert_eq!(run(&[&x, &y]).0, 0);
     }
 
     #[test]

@@ -450,6 +450,33 @@ mod tests {
             .contains("result tensor 'out1' must be a CPU tensor"));
     }
 
+    #[test]
+    fn result_tensors_with_a_bad_byte_offset_are_refused() {
+        let (mut xd, mut xs) = (vec![0f32; 6], [3i64, 2]);
+        let x = tensor(&mut xd, &mut xs);
+        let (mut d0, mut d1) = (vec![0f32; 8], vec![0f32; 5]);
+        let (mut s0, mut s1) = ([3i64, 2], [5i64]);
+        let mut o0 = tensor(&mut d0, &mut s0);
+        let mut o1 = tensor(&mut d1, &mut s1);
+        o0.byte_offset = 2;
+        let (st, msg, _) = import(&x, [&mut o0, &mut o1]);
+        assert_eq!(st, 1);
+        assert!(
+            msg.starts_with("f: result tensor 'out0' is not aligned"),
+            "{msg}"
+        );
+        o0.byte_offset = u64::MAX - 3;
+        let (st, msg, _) = import(&x, [&mut o0, &mut o1]);
+        assert_eq!(st, 1);
+        assert!(
+            msg.starts_with(&format!(
+                "f: result tensor 'out0' has byte_offset {} beyond the address space",
+                u64::MAX - 3
+            )),
+            "{msg}"
+        );
+    }
+
     /// `agc_rt_finish_into` with the result descriptors `ret`.
     fn finish(ret: &mut [i64], descs: &[i64], outs: [*mut DLTensor; 2]) -> i32 {
         let s = spec();
