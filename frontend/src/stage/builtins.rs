@@ -10,7 +10,8 @@ use super::{ExportRequest, Stager, R};
 use crate::diagnostics::Diagnostic;
 use std::rc::Rc;
 
-const BUILTINS: &[&str] = &[
+/// The Python builtins agc knows.
+pub const BUILTINS: &[&str] = &[
     "len",
     "iter",
     "next",

@@ -184,8 +184,16 @@ impl Stager {
                     "cannot access local variable '{name}' where it is not associated with a value"
                 ),
             )),
-            Err(LookupError::Undefined) => super::builtins::builtin(name)
-                .ok_or_else(|| Diagnostic::error(span, format!("undefined name '{name}'"))),
+            Err(LookupError::Undefined) => super::builtins::builtin(name).ok_or_else(|| {
+                let mut known = scope.visible_names();
+                known.extend(super::builtins::BUILTINS.iter().map(|b| b.to_string()));
+                let known: Vec<&str> = known.iter().map(String::as_str).collect();
+                let hint = super::keywords::did_you_mean(name, &known);
+                Diagnostic::error(
+                    span,
+                    format!("NameError: name '{name}' is not defined{hint}"),
+                )
+            }),
         }
     }
 

@@ -96,6 +96,11 @@ pub fn closest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .map(|(_, c)| c)
 }
 
+/// ` (did you mean 'x'?)` for the closest of `candidates`, or "".
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    closest(word, candidates).map_or_else(String::new, |c| format!(" (did you mean '{c}'?)"))
+}
+
 /// Levenshtein distance over characters.
 fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -39,6 +39,8 @@ const TENSOR_METHODS: &[&str] = &[
     "diagonal",
     "take",
 ];
+/// Tensor attributes that are not methods.
+const TENSOR_ATTRIBUTES: &[&str] = &["shape", "ndim", "dtype", "size", "T"];
 const LIST_METHODS: &[&str] = &[
     "append", "extend", "pop", "insert", "index", "count", "copy", "reverse",
 ];
@@ -91,9 +93,20 @@ impl Stager {
             return self.variable_attr(*k, name, span);
         }
         let missing = || {
+            let known: &[&str] = match base {
+                Value::Tensor(_) => &[TENSOR_METHODS, TENSOR_ATTRIBUTES].concat(),
+                Value::List(_) | Value::TensorList(_) => LIST_METHODS,
+                Value::Dict(_) => DICT_METHODS,
+                Value::Str(_) => STR_METHODS,
+                _ => &[],
+            };
             Diagnostic::error(
                 span,
-                format!("'{}' object has no attribute '{name}'", base.type_name()),
+                format!(
+                    "AttributeError: '{}' object has no attribute '{name}'{}",
+                    base.type_name(),
+                    super::keywords::did_you_mean(name, known)
+                ),
             )
         };
         match base {
@@ -208,6 +221,73 @@ pub fn dim_value(d: &Dim) -> Value {
     }
 }
 
+/// The public names of numpy 2.4's top-level module (`dir(numpy)`): a name
+/// among them that agc lacks is "not supported by agc", any other name is
+/// numpy's AttributeError.
+const NUMPY_NAMES: &str = include_str!("numpy_names.txt");
+
+/// The public names of numpy 2.4's `numpy.linalg`.
+const NUMPY_LINALG_NAMES: &[&str] = &[
+    "LinAlgError",
+    "cholesky",
+    "cond",
+    "cross",
+    "det",
+    "diagonal",
+    "eig",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "inv",
+    "lstsq",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "multi_dot",
+    "norm",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "tensorinv",
+    "tensorsolve",
+    "trace",
+    "vecdot",
+    "vector_norm",
+];
+
+/// The names of the `agc` module.
+const AGC_NAMES: &[&str] = &[
+    "f32",
+    "f64",
+    "i32",
+    "i64",
+    "bool_",
+    "numpy",
+    "export",
+    "grad",
+    "value_and_grad",
+    "weights",
+    "Variable",
+];
+
+/// ` (did you mean 'x'?)` for the numpy function, dtype or constant agc
+/// supports that is closest to `name`.
+fn numpy_suggestion(name: &str) -> String {
+    let constants = [
+        "pi", "e", "inf", "nan", "newaxis", "float32", "float64", "int32", "int64", "bool_",
+    ];
+    let mut known: Vec<&str> = numpy::all_functions().collect();
+    known.extend(constants);
+    super::keywords::did_you_mean(name, &known)
+}
+
 fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Value> {
     let f = |q: &str| Ok(Value::Builtin(Rc::from(q), None));
     match ns {
@@ -223,7 +303,11 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
                 "newaxis" => Ok(Value::None),
                 "random" | "linalg" | "fft" => Ok(Value::Namespace(Namespace::NumpyOther, Rc::from(format!("numpy.{name}")))),
                 n if numpy::is_function(n) => f(&format!("np.{n}")),
-                _ => Err(Diagnostic::unsupported(span, format!("numpy.{name} is not supported by agc"))),
+                _ if NUMPY_NAMES.lines().any(|n| n == name) => {
+                    Err(Diagnostic::unsupported(span, format!("numpy.{name} is not supported by agc")))
+                }
+                _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy' has no attribute '{name}'{}", numpy_suggestion(name)),
+                )),
             }
         }
         Namespace::Agc => match name {
@@ -238,7 +322,17 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "value_and_grad" => f("agc.value_and_grad"),
             "weights" => f("agc.weights"),
             "Variable" => f("agc.Variable"),
-            _ => Err(Diagnostic::unsupported(span, format!("agc.{name} is not supported yet"))),
+            _ => {
+                let hint = match name {
+                    "float32" | "float" => " (did you mean 'f32'?)".to_string(),
+                    "float64" | "double" => " (did you mean 'f64'?)".to_string(),
+                    "int32" => " (did you mean 'i32'?)".to_string(),
+                    "int64" | "int" => " (did you mean 'i64'?)".to_string(),
+                    "bool" => " (did you mean 'bool_'?)".to_string(),
+                    _ => super::keywords::did_you_mean(name, AGC_NAMES),
+                };
+                Err(Diagnostic::error(span, format!("AttributeError: module 'agc' has no attribute '{name}'{hint}")))
+            }
         },
         Namespace::Math => match name {
             "pi" => Ok(Value::Float(std::f64::consts::PI)),
@@ -251,7 +345,13 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
         },
         Namespace::NumpyOther if module == "numpy.linalg" => match name {
             n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
-            _ => Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc"))),
+            _ if NUMPY_LINALG_NAMES.contains(&name) => {
+                Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc")))
+            }
+            _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy.linalg' has no attribute '{name}'{}",
+                    super::keywords::did_you_mean(name, numpy_contract::LINALG_FUNCTIONS)
+                ),
+            )),
         },
         Namespace::Operator | Namespace::Functools | Namespace::Collections => {
             let supported = match ns {

@@ -99,8 +99,8 @@ const FUNCTIONS: &[&str] = &[
     "size",
 ];
 
-/// True if `np.<name>` is part of the supported surface.
-pub fn is_function(name: &str) -> bool {
+/// Every `np.<name>` function of the supported surface.
+pub fn all_functions() -> impl Iterator<Item = &'static str> {
     [
         FUNCTIONS,
         gather::FUNCTIONS,
@@ -111,8 +111,14 @@ pub fn is_function(name: &str) -> bool {
         numpy_sort::FUNCTIONS,
         numpy_join::FUNCTIONS,
     ]
-    .iter()
-    .any(|list| list.contains(&name))
+    .into_iter()
+    .flatten()
+    .copied()
+}
+
+/// True if `np.<name>` is part of the supported surface.
+pub fn is_function(name: &str) -> bool {
+    all_functions().any(|f| f == name)
 }
 
 /// A `dtype=` argument.

@@ -187,6 +187,24 @@ impl Scope {
         }
     }
 
+    /// The names a lookup from here can find (for "did you mean"), without
+    /// the compiler's own state names.
+    pub fn visible_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut cur = Some(self);
+        while let Some(s) = cur {
+            names.extend(
+                s.vars
+                    .borrow()
+                    .keys()
+                    .filter(|k| k.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .cloned(),
+            );
+            cur = s.parent.as_deref();
+        }
+        names
+    }
+
     /// All bindings of this scope (for class bodies).
     pub fn bindings(&self) -> HashMap<String, Value> {
         self.vars.borrow().clone()
