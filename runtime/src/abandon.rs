@@ -16,7 +16,7 @@
 //! architecture without a guarded call (not x86-64), [`abandon`] raises and
 //! returns: the caller then reports the failure as before (a NULL block).
 
-use crate::error::{raise, Status};
+use crate::error::{raise_fmt, Status};
 use std::cell::Cell;
 use std::ffi::c_void;
 
@@ -87,8 +87,8 @@ pub unsafe extern "C" fn agc_rt_guard(f: unsafe extern "C" fn(*mut c_void), env:
 /// Raises `status` with `message` and, inside a guarded call, resumes after
 /// it (never returning). Outside one (or where guarded calls do not exist)
 /// it only raises, and the caller must fail on its own.
-pub fn abandon(status: Status, message: String) {
-    raise(status, message);
+pub fn abandon(status: Status, message: std::fmt::Arguments) {
+    raise_fmt(status, message);
     let Ok((sp, resume)) = JUMP.try_with(|j| (j[0].get(), j[1].get())) else {
         return;
     };
@@ -109,28 +109,41 @@ pub fn abandon(status: Status, message: String) {
 pub extern "C" fn agc_rt_fail_shape(elem: i64, rank: i64, d0: i64, d1: i64, d2: i64, d3: i64) {
     let dims = [d0, d1, d2, d3];
     let shown = &dims[..rank.clamp(0, 4) as usize];
-    let mut shape = shown
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    if rank > 4 {
-        shape.push_str(", ...");
-    } else if rank == 1 {
-        shape.push(',');
-    }
+    let shape = Shape(shown, rank);
     if shown.iter().any(|&d| d < 0) {
         abandon(
             Status::InvalidArgument,
-            format!("negative dimensions are not allowed (a tensor of shape ({shape}))"),
+            format_args!("negative dimensions are not allowed (a tensor of shape {shape})"),
         );
     } else {
         abandon(
             Status::OutOfMemory,
-            format!(
-                "out of memory: a tensor of shape ({shape}) with {elem}-byte elements needs more than 2^63 bytes"
+            format_args!(
+                "out of memory: a tensor of shape {shape} with {elem}-byte elements needs more than 2^63 bytes"
             ),
         );
+    }
+}
+
+/// A shape as Python prints a tuple: the sizes shown, `...` for a rank
+/// beyond them. Formatting it allocates nothing.
+struct Shape<'a>(&'a [i64], i64);
+
+impl std::fmt::Display for Shape<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("(")?;
+        for (k, d) in self.0.iter().enumerate() {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{d}")?;
+        }
+        if self.1 > self.0.len() as i64 {
+            f.write_str(", ...")?;
+        } else if self.1 == 1 {
+            f.write_str(",")?;
+        }
+        f.write_str(")")
     }
 }
 

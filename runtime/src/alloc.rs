@@ -299,10 +299,15 @@ pub unsafe fn release(p: *mut c_void) {
                 if cache.bytes + bytes > CACHE_BYTES {
                     return false;
                 }
+                // The cache's own vectors grow fallibly: when even they
+                // cannot, the block goes back to libc.
                 if cache.free.is_empty() {
+                    if cache.free.try_reserve_exact(NCLASSES).is_err() {
+                        return false;
+                    }
                     cache.free.resize_with(NCLASSES, Vec::new);
                 }
-                if cache.free[c].len() >= blocks_kept(c) {
+                if cache.free[c].len() >= blocks_kept(c) || cache.free[c].try_reserve(1).is_err() {
                     return false;
                 }
                 cache.free[c].push(p as usize);
@@ -332,7 +337,7 @@ pub extern "C" fn _mlir_memref_to_llvm_alloc(size: usize) -> *mut c_void {
 fn out_of_memory(size: usize) {
     abandon(
         Status::OutOfMemory,
-        format!(
+        format_args!(
             "out of memory: cannot allocate {size} bytes ({:.1} GiB)",
             size as f64 / f64::from(1u32 << 30)
         ),

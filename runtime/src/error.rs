@@ -5,7 +5,7 @@
 //! `<NAME>_last_error()` returns until the next call on the same thread.
 
 use std::cell::{Cell, RefCell};
-use std::ffi::{c_char, CStr, CString};
+use std::ffi::{c_char, CStr};
 
 /// The status an exported function returns (the numbering is part of the ABI
 /// and mirrored by `AGC_STATUS_*` in every generated header).
@@ -29,33 +29,88 @@ pub enum Status {
     UnsupportedCpu = 6,
 }
 
+/// Bytes of a last-error message kept, its NUL included (a longer message is
+/// cut, ending in `...`).
+const MESSAGE_BYTES: usize = 2048;
+
+/// A thread's last error: a NUL-terminated message in a fixed buffer, so
+/// that recording one allocates nothing (an out-of-memory failure must be
+/// reportable when no allocation succeeds any more).
+struct Message {
+    bytes: [u8; MESSAGE_BYTES],
+    /// Length of the text; `bytes[len]` is NUL.
+    len: usize,
+}
+
+impl Message {
+    fn clear(&mut self) {
+        self.len = 0;
+        self.bytes[0] = 0;
+    }
+
+    /// Appends `s` up to its first NUL, as much as fits.
+    fn push(&mut self, s: &str) {
+        let s = s.split('\0').next().unwrap_or("");
+        let room = MESSAGE_BYTES - 1 - self.len;
+        let take = if s.len() <= room {
+            s.len()
+        } else {
+            let mut cut = room.saturating_sub(3);
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            cut
+        };
+        self.bytes[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
+        self.len += take;
+        if take < s.len() {
+            let dots = (MESSAGE_BYTES - 1 - self.len).min(3);
+            self.bytes[self.len..self.len + dots].copy_from_slice(&b"..."[..dots]);
+            self.len += dots;
+        }
+        self.bytes[self.len] = 0;
+    }
+
+    fn text(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+impl std::fmt::Write for Message {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push(s);
+        Ok(())
+    }
+}
+
 thread_local! {
-    /// `None` means no error (`""`).
-    static LAST_ERROR: RefCell<Option<CString>> = const { RefCell::new(None) };
+    /// Empty means no error (`""`).
+    static LAST_ERROR: RefCell<Message> = const {
+        RefCell::new(Message { bytes: [0; MESSAGE_BYTES], len: 0 })
+    };
     /// The status raised by a kernel during the current call, 0 if none.
     static PENDING: Cell<i32> = const { Cell::new(0) };
 }
 
 /// Records `message` as this thread's last error and returns `status`.
 pub fn fail(status: Status, message: impl Into<String>) -> i32 {
-    set_message(message.into());
+    set_message(format_args!("{}", message.into()));
     status as i32
 }
 
-fn set_message(message: String) {
-    // Interior NULs cannot appear in a C string: cut the message there.
-    let mut bytes = message.into_bytes();
-    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
-        bytes.truncate(nul);
-    }
-    let c = CString::new(bytes).unwrap_or_default();
+/// Replaces this thread's last error with `message`, allocating nothing.
+fn set_message(message: std::fmt::Arguments) {
     // try_with: during thread teardown the slot may be gone; drop the message.
-    let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = Some(c));
+    let _ = LAST_ERROR.try_with(|slot| {
+        let mut slot = slot.borrow_mut();
+        slot.clear();
+        let _ = std::fmt::Write::write_fmt(&mut *slot, message);
+    });
 }
 
 /// Clears the last error and the pending status at the start of a call.
 pub fn begin_call() {
-    let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = None);
+    let _ = LAST_ERROR.try_with(|slot| slot.borrow_mut().clear());
     let _ = PENDING.try_with(|p| p.set(0));
 }
 
@@ -74,7 +129,7 @@ pub fn take_pending() -> i32 {
 #[no_mangle]
 pub extern "C" fn agc_rt_last_error() -> *const c_char {
     LAST_ERROR
-        .try_with(|slot| slot.borrow().as_ref().map_or(c"".as_ptr(), |c| c.as_ptr()))
+        .try_with(|slot| slot.borrow().bytes.as_ptr() as *const c_char)
         .unwrap_or(c"agc: error state unavailable during thread exit".as_ptr())
 }
 
@@ -94,7 +149,7 @@ pub unsafe extern "C" fn agc_rt_raise(status: i32, message: *const c_char) {
             .to_string_lossy()
             .into_owned()
     };
-    raise_code(status, text);
+    raise_code(status, format_args!("{text}"));
 }
 
 /// Called by kernels when an integer index is out of range: raises
@@ -162,10 +217,16 @@ pub extern "C" fn agc_rt_raise_size(got: i64, expected: i64, axis: i64) {
 
 /// [`agc_rt_raise`] from Rust: the first raise of a call wins.
 pub fn raise(status: Status, message: String) {
+    raise_code(status as i32, format_args!("{message}"));
+}
+
+/// [`raise`] of a message formatted into the last-error buffer: allocates
+/// nothing (for out-of-memory failures).
+pub fn raise_fmt(status: Status, message: std::fmt::Arguments) {
     raise_code(status as i32, message);
 }
 
-fn raise_code(status: i32, message: String) {
+fn raise_code(status: i32, message: std::fmt::Arguments) {
     let status = if status == 0 {
         Status::Internal as i32
     } else {
@@ -204,13 +265,21 @@ pub extern "C" fn agc_rt_take_status() -> i32 {
 pub fn prefix_message(name: &str) {
     let _ = LAST_ERROR.try_with(|slot| {
         let mut slot = slot.borrow_mut();
-        let text = slot
-            .as_ref()
-            .map(|c| c.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !text.starts_with(&format!("{name}: ")) {
-            *slot = CString::new(format!("{name}: {text}")).ok();
+        let text = slot.text();
+        if text
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with(": "))
+        {
+            return;
         }
+        let old = Message {
+            bytes: slot.bytes,
+            len: slot.len,
+        };
+        slot.clear();
+        slot.push(name);
+        slot.push(": ");
+        slot.push(old.text());
     });
 }
 
@@ -231,6 +300,20 @@ mod tests {
         assert_eq!(last(), "bad");
         begin_call();
         assert_eq!(last(), "");
+    }
+
+    #[test]
+    fn long_messages_are_cut_at_a_character_and_prefixed_once() {
+        begin_call();
+        let long = "é".repeat(MESSAGE_BYTES);
+        fail(Status::Internal, long);
+        let got = last();
+        assert!(got.len() < MESSAGE_BYTES && got.ends_with("...") && got.starts_with("éé"));
+        fail(Status::Internal, "shape mismatch");
+        prefix_message("predict");
+        prefix_message("predict");
+        assert_eq!(last(), "predict: shape mismatch");
+        begin_call();
     }
 
     #[test]
