@@ -119,6 +119,18 @@ def test_cpp_program_against_shared_library(lib_dir, exe_dir):
     assert bad["null"][0] == 1 and "out0" in bad["null"][1], bad
 
 
+def test_cpp_header_owns_results_and_throws(lib_dir, exe_dir):
+    """cabi.hpp: results as owned tensors (a std::tuple for affine), _into, and cabi::Error with
+    the status and message for a bad argument and for out of memory."""
+    exe = compile_driver({"cabi": lib_dir}, exe_dir, "hpp.cpp")
+    proc = run([exe, 4])
+    got = check_driver_output(proc, 4, labels=("affine", "into"))
+    harness.assert_matches(got["into.idx"], expected_affine(4)[1], "affine_into idx from C++")
+    harness.assert_matches(got["sumsq"], expected_sumsq(5), "sumsq from C++")
+    oom = bad_lines(proc.stdout)["oom"]
+    assert oom[0] == 2 and "chain" in oom[1] and "out of memory" in oom[1], oom
+
+
 # The argument of positives in into.c (mirrors its px array).
 POSITIVES_X = [1.5, -2.0, 0.0, 3.25, -0.5, 4.0, 2.0]
 

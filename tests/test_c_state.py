@@ -440,3 +440,16 @@ def test_cpp_program_owns_a_context(drivers, data, eager):
         model.train_step(data.x[s], data.y[s])
     harness.assert_matches(got["pred"], model.predict(data.eval), "predictions from C++")
     assert int(got["steps"]) == steps
+
+
+def test_cpp_header_owns_a_context(drivers, work):
+    """state_model.hpp: state_model::Context creates and destroys the context (and moves), the
+    exports take it first, save/restore round-trip the step counter, a failed restore throws
+    state_model::Error with its status and leaves the variables as they were."""
+    exe = drivers("state_hpp.cpp")
+    proc = run([exe, work / "hpp_saved.safetensors"])
+    assert proc.returncode == 0 and "DONE" in proc.stdout, proc.stdout + proc.stderr
+    assert "STEPS 3 3 0 3" in proc.stdout, proc.stdout
+    status, message = bad_lines(proc.stdout)["restore"]
+    assert status != 0 and "missing" in message, (status, message)
+    assert "STEPS after 3" in proc.stdout, proc.stdout

@@ -13,6 +13,7 @@
 
 pub mod error;
 pub mod header;
+pub mod header_cpp;
 pub mod link;
 pub mod llvm;
 pub mod metadata;
@@ -223,6 +224,10 @@ pub fn build_with_kernels(
         Artifact::bytes(
             format!("{name}.h"),
             header::header(name, &sigs, &state).into_bytes(),
+        ),
+        Artifact::bytes(
+            format!("{name}.hpp"),
+            header_cpp::header(name, &sigs, &state).into_bytes(),
         ),
     ];
     out.push(Artifact::bytes(
