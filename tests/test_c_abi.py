@@ -319,6 +319,24 @@ def test_shared_library_has_its_soname(lib_dir):
     assert re.search(r"\(SONAME\)\s+Library soname: \[libcabi\.so\]", proc.stdout), proc.stdout
 
 
+@pytest.mark.parametrize("language", ["c11", "c++14"])
+def test_every_test_models_header_compiles_strictly(builds, exe_dir, language):
+    """The headers (.h in C, .hpp in C++) of every model of tests/models, all included in one
+    translation unit, compile with -Wall -Wextra -Werror -pedantic: names that reach C are valid,
+    and several libraries' headers coexist."""
+    is_cpp = language.startswith("c++")
+    libs = [builds.get(p).parent for p in harness.model_paths()]
+    suffix = "hpp" if is_cpp else "h"
+    headers = sorted({str(h) for lib in libs for h in lib.glob(f"*.{suffix}")})
+    assert len(headers) == len(libs), (len(headers), len(libs))
+    unit = exe_dir / f"all_headers_{language}.{'cpp' if is_cpp else 'c'}"
+    unit.write_text("".join(f'#include "{h}"\n' for h in headers) + "int main(void) { return 0; }\n")
+    compiler = shutil.which("c++" if is_cpp else "cc")
+    cmd = [compiler, f"-std={language}", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", str(unit)]
+    proc = run(cmd)
+    assert proc.returncode == 0, f"{' '.join(cmd[:7])}\n{proc.stderr[-4000:]}"
+
+
 @pytest.mark.parametrize("language", ["c11", "c++17"])
 def test_parameters_with_reserved_names_get_a_header_that_compiles(builds, exe_dir, language):
     """errno, NULL, _Bool, DLTensor, int32_t, ...: renamed in the header, which compiles after the
@@ -333,3 +351,10 @@ def test_parameters_with_reserved_names_get_a_header_that_compiles(builds, exe_d
            f"-I{lib}", "-c", str(C_DIR / "reserved_names.c"), "-o", str(exe_dir / f"reserved_{language}.o")]
     proc = run(cmd)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+    if is_cpp:  # and the C++ layer, whose functions and parameters carry the same names
+        unit = exe_dir / "reserved_hpp.cpp"
+        unit.write_text('#include <cerrno>\n#include <cstddef>\n#include "reserved_names.hpp"\nint main() { return 0; }\n')
+        cmd = [compiler, f"-std={language}", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{lib}", "-fsyntax-only",
+               str(unit)]
+        proc = run(cmd)
+        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
