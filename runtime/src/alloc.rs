@@ -57,6 +57,10 @@ const ALIGN: usize = 64;
 const OVERHEAD: usize = 80;
 /// The class of a block that is never cached.
 const UNCACHED: u64 = u64::MAX;
+/// Set in the class word of a block while it waits in a cache: releasing
+/// it again is a double free, which [`release`] reports instead of
+/// corrupting the cache and the call's block list.
+const IN_CACHE: u64 = 1 << 62;
 /// Classes: multiples of 32 bytes up to 256, then four per power of two up
 /// to 2^41 bytes.
 const SMALL_CLASSES: usize = 8;
@@ -133,7 +137,10 @@ pub fn allocate(size: usize) -> *mut c_void {
             .flatten();
         if let Some(payload) = reused {
             // SAFETY: a cached block's header, written by this allocator.
-            unsafe { track(payload) };
+            unsafe {
+                *((payload - 16) as *mut u64) &= !IN_CACHE;
+                track(payload);
+            }
             return payload as *mut c_void;
         }
     }
@@ -285,9 +292,30 @@ pub unsafe fn release(p: *mut c_void) {
         return;
     }
     // SAFETY: the header written by `allocate` (caller contract).
-    unsafe { untrack(p as usize) };
+    let (tag, base) = unsafe {
+        (
+            *((p as usize - 16) as *const u64),
+            base_of(p as usize) as usize,
+        )
+    };
+    let payload = p as usize;
+    let bad_base = !(32..=OVERHEAD).contains(&payload.wrapping_sub(base));
+    if bad_base || !payload.is_multiple_of(ALIGN) || (tag != UNCACHED && tag as usize >= NCLASSES) {
+        let what = if bad_base || !payload.is_multiple_of(ALIGN) {
+            "a pointer that is no buffer of the library was freed"
+        } else if tag & IN_CACHE != 0 {
+            "a buffer was freed twice"
+        } else {
+            "a buffer's header was overwritten"
+        };
+        crate::error::raise_fmt(
+            Status::Internal,
+            format_args!("internal error: {what} ({p:p}); please report this bug"),
+        );
+        return;
+    }
     // SAFETY: the header written by `allocate` (caller contract).
-    let tag = unsafe { *((p as usize - 16) as *const u64) };
+    unsafe { untrack(p as usize) };
     if tag != UNCACHED {
         let c = tag as usize;
         let bytes = class_bytes(c);
@@ -312,6 +340,8 @@ pub unsafe fn release(p: *mut c_void) {
                 }
                 cache.free[c].push(p as usize);
                 cache.bytes += bytes;
+                // SAFETY: the block's own class word.
+                unsafe { *((p as usize - 16) as *mut u64) = tag | IN_CACHE };
                 true
             })
             .unwrap_or(false);
@@ -405,6 +435,31 @@ mod tests {
             release(huge);
             release(std::ptr::null_mut());
         }
+    }
+
+    #[test]
+    fn double_and_foreign_frees_are_reported_not_followed() {
+        crate::error::begin_call();
+        let a = allocate(1000);
+        // SAFETY: a live block, released twice on purpose (the second is refused).
+        unsafe {
+            release(a);
+            release(a);
+        }
+        assert_eq!(crate::error::take_pending(), Status::Internal as i32);
+        let b = allocate(1000);
+        let c = allocate(1000);
+        assert_ne!(b, c, "the block was cached once");
+        let mut foreign = vec![0u64; 16];
+        // SAFETY: 16 bytes before the pointer are inside the vector.
+        unsafe { release(foreign.as_mut_ptr().add(8) as *mut c_void) };
+        assert_eq!(crate::error::take_pending(), Status::Internal as i32);
+        // SAFETY: live blocks.
+        unsafe {
+            release(b);
+            release(c);
+        }
+        crate::error::begin_call();
     }
 
     #[test]
