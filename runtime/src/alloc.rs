@@ -389,6 +389,21 @@ pub extern "C" fn _mlir_memref_to_llvm_aligned_alloc(align: usize, size: usize) 
     p
 }
 
+/// A zeroed buffer of `count` elements of `size` bytes for generated code
+/// (the result of a continuation that never ran): a block of this
+/// allocator, since the code frees it like any other buffer. Abandons the
+/// call when it cannot be had.
+#[no_mangle]
+pub extern "C" fn agc_rt_zeros(count: usize, size: usize) -> *mut c_void {
+    let bytes = count.checked_mul(size).unwrap_or(usize::MAX);
+    let p = _mlir_memref_to_llvm_alloc(bytes);
+    if !p.is_null() {
+        // SAFETY: a fresh block of at least `bytes` bytes.
+        unsafe { std::ptr::write_bytes(p as *mut u8, 0, bytes) };
+    }
+    p
+}
+
 /// `memref.dealloc` in generated code.
 ///
 /// # Safety

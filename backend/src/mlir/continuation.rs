@@ -38,7 +38,8 @@
 //!   rebuilds the descriptor, bound like the calls): a call's result is
 //!   owned by the caller, so the deallocation pipeline frees it. No copy.
 //!   Where the continuation never ran (its body was skipped after a
-//!   run-time error) the cell is empty and the buffer is `calloc`'d zeros.
+//!   run-time error) the cell is empty and the buffer is zeros from the
+//!   runtime's allocator (`agc_rt_zeros`: the buffer is freed through it).
 
 use super::control::BUFFER_CALL_SUFFIX;
 use super::emitter::FnEmitter;
@@ -54,8 +55,8 @@ pub const ENTRY_SUFFIX: &str = "__k";
 /// continuation function with its outputs as descriptor structs.
 pub const RAW_CALL_SUFFIX: &str = "__r";
 
-/// Declarations the continuation code calls (libc's allocator).
-const ALLOCATOR_DECLS: &str = "  llvm.func @calloc(i64, i64) -> !llvm.ptr\n";
+/// Declarations the continuation code calls (the runtime's zeroed allocation).
+const ALLOCATOR_DECLS: &str = "  llvm.func @agc_rt_zeros(i64, i64) -> !llvm.ptr\n";
 
 /// Where a captured value sits in an environment record.
 #[derive(Clone, Debug)]
@@ -485,7 +486,8 @@ fn descriptor(r: usize) -> String {
 /// `llvm.func @agc_cell_<i>(cell address) -> descriptor` for buffers of
 /// type `t`, and its declaration `@agc_cell_<i>__m` returning the memref:
 /// rebuilds the descriptor of the buffer a continuation left in the cell,
-/// or `calloc`s zeros of the recorded sizes when the cell is empty.
+/// or allocates zeros of the recorded sizes (`agc_rt_zeros`) when the cell
+/// is empty.
 fn cell_reader(i: usize, t: &TensorType) -> String {
     let r = t.rank();
     let desc = descriptor(r);
@@ -529,7 +531,7 @@ fn cell_reader(i: usize, t: &TensorType) -> String {
         b.push('\n');
     };
     line(format!(
-        "%z = llvm.call @calloc({numel}, %bytes) : (i64, i64) -> !llvm.ptr"
+        "%z = llvm.call @agc_rt_zeros({numel}, %bytes) : (i64, i64) -> !llvm.ptr"
     ));
     line("llvm.br ^have(%z, %z : !llvm.ptr, !llvm.ptr)".into());
     b.push_str("  ^have(%a: !llvm.ptr, %g: !llvm.ptr):\n");
