@@ -395,7 +395,7 @@ pub extern "C" fn _mlir_memref_to_llvm_aligned_alloc(align: usize, size: usize) 
 /// call when it cannot be had.
 #[no_mangle]
 pub extern "C" fn agc_rt_zeros(count: usize, size: usize) -> *mut c_void {
-    let bytes = count.checked_mul(size).unwrap_or(usize::MAX);
+    let bytes = count.saturating_mul(size);
     let p = _mlir_memref_to_llvm_alloc(bytes);
     if !p.is_null() {
         // SAFETY: a fresh block of at least `bytes` bytes.
