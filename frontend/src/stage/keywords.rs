@@ -101,20 +101,26 @@ pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
     closest(word, candidates).map_or_else(String::new, |c| format!(" (did you mean '{c}'?)"))
 }
 
-/// Levenshtein distance over characters.
+/// Edit distance over characters (optimal string alignment: insertions,
+/// deletions, substitutions and swaps of two neighbours each cost 1, so
+/// `lne` is one edit from `len`).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Rows i-2, i-1 and i of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (prev[j - 1] + cost).min(prev[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
         }
+        before = std::mem::replace(&mut prev, row);
     }
-    row[b.len()]
+    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -127,5 +133,9 @@ mod tests {
         assert_eq!(edit_distance("axes", "axis"), 1);
         assert_eq!(closest("keepdim", &["axis", "keepdims"]), Some("keepdims"));
         assert_eq!(closest("foo", &["axis", "keepdims"]), None);
+        assert_eq!(edit_distance("lne", "len"), 1, "a swap is one edit");
+        assert_eq!(edit_distance("itmes", "items"), 1);
+        assert_eq!(closest("lne", &["np", "len"]), Some("len"));
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

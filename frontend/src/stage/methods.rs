@@ -262,6 +262,16 @@ const NUMPY_LINALG_NAMES: &[&str] = &[
     "vector_norm",
 ];
 
+/// The public names of CPython 3.11's `math`.
+const PYTHON_MATH_NAMES: &[&str] = &[
+    "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "comb", "copysign",
+    "cos", "cosh", "degrees", "dist", "e", "erf", "erfc", "exp", "exp2", "expm1", "fabs",
+    "factorial", "floor", "fmod", "frexp", "fsum", "gamma", "gcd", "hypot", "inf", "isclose",
+    "isfinite", "isinf", "isnan", "isqrt", "lcm", "ldexp", "lgamma", "log", "log10", "log1p", "log2",
+    "modf", "nan", "nextafter", "perm", "pi", "pow", "prod", "radians", "remainder", "sin", "sinh",
+    "sqrt", "tan", "tanh", "tau", "trunc", "ulp",
+];
+
 /// The names of the `agc` module.
 const AGC_NAMES: &[&str] = &[
     "f32",
@@ -341,7 +351,16 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "inf" => Ok(Value::Float(f64::INFINITY)),
             "nan" => Ok(Value::Float(f64::NAN)),
             n if MATH_FUNCS.contains(&n) => f(&format!("math.{n}")),
-            _ => Err(Diagnostic::unsupported(span, format!("math.{name} is not supported by agc"))),
+            _ if PYTHON_MATH_NAMES.contains(&name) => {
+                Err(Diagnostic::unsupported(span, format!("math.{name} is not supported by agc")))
+            }
+            _ => Err(Diagnostic::error(
+                span,
+                format!(
+                    "AttributeError: module 'math' has no attribute '{name}'{}",
+                    super::keywords::did_you_mean(name, MATH_FUNCS)
+                ),
+            )),
         },
         Namespace::NumpyOther if module == "numpy.linalg" => match name {
             n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),

@@ -1,0 +1,7 @@
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def f(x: agc.f32[2, 2]):
+    return np.linalg.nrom(x)  # ERROR: did you mean 'norm'
