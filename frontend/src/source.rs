@@ -25,7 +25,11 @@ impl SourceFile {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: u32) -> (usize, usize) {
-        let offset = (offset as usize).min(self.text.len());
+        let mut offset = (offset as usize).min(self.text.len());
+        // A span may end inside a multi-byte character: count from its start.
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let line = match self.line_starts.binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
@@ -57,5 +61,12 @@ mod tests {
         assert_eq!(f.line_col(6), (2, 1));
         assert_eq!(f.line_col(9), (2, 4));
         assert_eq!(f.line_text(2), "bb = 2");
+    }
+
+    #[test]
+    fn an_offset_inside_a_character_counts_from_its_start() {
+        let f = SourceFile::new("m.py", "\"é\"\n");
+        assert_eq!(f.line_col(2), (1, 2));
+        assert_eq!(f.line_col(3), (1, 3));
     }
 }

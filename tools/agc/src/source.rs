@@ -1,12 +1,24 @@
 //! Reading the model and staging it, shared by `build` and `check`.
 
+use agc_frontend::diagnostics::Diagnostic;
 use agc_frontend::source::SourceFile;
 
 /// Reads the model and stages it into IR; on failure prints the diagnostic
 /// and returns the exit code.
 pub fn stage(path: &std::path::Path, module_name: &str) -> Result<agc_ir::Module, u8> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         eprintln!("{}: error: cannot read the model: {e}", path.display());
+        1u8
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        // Python source is UTF-8: point at the first byte that is not.
+        let at = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[at];
+        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let file = SourceFile::new(path.display().to_string(), lossy);
+        let span = agc_ir::Span::new(at as u32, at as u32 + 1);
+        let message = format!("the model is not valid UTF-8: cannot decode byte 0x{byte:02x}");
+        eprint!("{}", Diagnostic::error(span, message).render(&file));
         1u8
     })?;
     let file = SourceFile::new(path.display().to_string(), text);
