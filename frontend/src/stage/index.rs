@@ -133,6 +133,13 @@ impl Stager {
             Value::Tuple(items) => items.as_ref().clone(),
             other => vec![other.clone()],
         };
+        if raw.iter().any(|v| matches!(v, Value::Bool(_))) {
+            return Err(Diagnostic::unsupported(
+                span,
+                "indexing an array with a bool (x[True]) is not supported: numpy reads it as a \
+                 0-d mask that adds an axis, not as the index 1 or 0; use an int or None",
+            ));
+        }
         if raw.iter().any(gather::is_array_index) {
             return self.index_with_array(t, &raw, span);
         }
@@ -321,6 +328,20 @@ impl Stager {
         let first = t.ty.dims.first().cloned().ok_or_else(|| {
             Diagnostic::error(span, "too many indices for array: array is 0-dimensional")
         })?;
+        for bound in [&s.start, &s.stop] {
+            if let Value::Tensor(b) = bound {
+                if b.ty.rank() != 0 || !b.ty.dtype.is_int() {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "slice indices must be integers or None, got a {} array of shape {}",
+                            b.ty.dtype,
+                            b.ty.shape_string()
+                        ),
+                    ));
+                }
+            }
+        }
         let start = match &s.start {
             Value::None => Value::Int(0),
             v => v.clone(),
