@@ -22,6 +22,8 @@ pub fn check_items(what: &str, n: Option<usize>, span: Span) -> R<usize> {
             let count = n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
             let hint = if what == "str" {
                 "build the text from smaller pieces"
+            } else if what == "np.eye" {
+                "compute it in the library: np.arange(n)[:, None] == np.arange(n)"
             } else if what == "range" {
                 "give the loop a run-time bound (a tensor's size or a staged integer) so that it is staged"
             } else {

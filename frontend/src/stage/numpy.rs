@@ -412,6 +412,14 @@ impl Stager {
                     .as_int()
                     .ok_or_else(|| Diagnostic::error(span, "np.eye needs a compile-time size"))?;
                 let dtype = dtype_arg(args.get(3, "dtype"), span)?.unwrap_or(DType::F64);
+                if n < 0 {
+                    return Err(Diagnostic::error(
+                        span,
+                        "ValueError: negative dimensions are not allowed",
+                    ));
+                }
+                let items = n.checked_mul(n).and_then(|m| usize::try_from(m).ok());
+                super::limits::check_items("np.eye", items, span)?;
                 let data: Vec<f64> = (0..n * n)
                     .map(|i| ((i / n) == (i % n)) as i64 as f64)
                     .collect();

@@ -161,18 +161,37 @@ impl Stager {
                 "Maximum allowed size exceeded (arange step is zero)",
             ));
         }
+        let mut static_len = None;
         if let (Some(a), Some(b), Some(c)) = (start.as_f64(), stop.as_f64(), step.as_f64()) {
-            let n = ((b - a) / c).ceil().max(0.0) as i64;
-            let data = ConstData::Float((0..n).map(|i| a + i as f64 * c).collect()).cast(d);
-            return self
-                .constant(data, TensorType::static_shape(d, &[n]), span)
-                .map(Value::Tensor);
+            let q = ((b - a) / c).ceil();
+            if q.is_nan() {
+                return Err(Diagnostic::error(
+                    span,
+                    "ValueError: arange: cannot compute length",
+                ));
+            }
+            if q >= i64::MAX as f64 {
+                return Err(Diagnostic::error(
+                    span,
+                    "ValueError: Maximum allowed size exceeded",
+                ));
+            }
+            let n = q.max(0.0) as i64;
+            // A longer one is computed in the library rather than stored in it.
+            if n as usize <= super::limits::MAX_ITEMS {
+                let data = ConstData::Float((0..n).map(|i| a + i as f64 * c).collect()).cast(d);
+                return self
+                    .constant(data, TensorType::static_shape(d, &[n]), span)
+                    .map(Value::Tensor);
+            }
+            static_len = Some(n);
         }
         let work = if floats { DType::F64 } else { DType::I64 };
-        let len = match (&stop, start.as_int(), step.as_int()) {
-            (Value::SymInt(n), Some(0), Some(1)) => (n.clone(), None),
+        let len = match (&stop, start.as_int(), step.as_int(), static_len) {
+            (_, _, _, Some(n)) => (Dim::Static(n), None),
+            (Value::SymInt(n), Some(0), Some(1), _) => (n.clone(), None),
             // `np.arange(n)` has the shape of `np.zeros(n)`.
-            (Value::Tensor(n), Some(0), Some(1)) if n.ty.rank() == 0 && n.ty.dtype.is_int() => {
+            (Value::Tensor(n), Some(0), Some(1), _) if n.ty.rank() == 0 && n.ty.dtype.is_int() => {
                 self.runtime_dim(n, span)?
             }
             _ => {
@@ -181,6 +200,15 @@ impl Stager {
                     self.to_tensor_as(&stop, work, span)?,
                     self.to_tensor_as(&step, work, span)?,
                 );
+                if let Some(t) = [&a, &b, &c].into_iter().find(|t| t.ty.rank() != 0) {
+                    return Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "np.arange's start, stop and step must be scalars, got an array of shape {}",
+                            t.ty.shape_string()
+                        ),
+                    ));
+                }
                 if step.as_f64().is_none() {
                     let nonzero = staged(
                         self.compare(CmpOp::Ne, &Value::Tensor(c.clone()), &Value::Int(0), span)?,
@@ -272,7 +300,18 @@ impl Stager {
             num.as_int(),
             matches!(num, Value::SymInt(Dim::Sym(_))),
         ) {
-            return self.linspace_constant(a, b, n, endpoint, retstep, dtype.unwrap_or(work), span);
+            // A longer one is computed in the library rather than stored in it.
+            if n <= super::limits::MAX_ITEMS as i64 {
+                return self.linspace_constant(
+                    a,
+                    b,
+                    n,
+                    endpoint,
+                    retstep,
+                    dtype.unwrap_or(work),
+                    span,
+                );
+            }
         }
         let (len, div) = match num.as_int() {
             Some(n) if n < 0 => {
