@@ -8,6 +8,7 @@
 use super::tensor::staged;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
+use crate::diagnostics::Diagnostic;
 use agc_ir::{BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, Span, TensorType, UnaryOp};
 
 impl Stager {
@@ -56,6 +57,15 @@ impl Stager {
         dtype: Option<DType>,
         span: Span,
     ) -> R<Tensor> {
+        if let Some(d) = dtype.filter(|d| !d.is_float()) {
+            return Err(Diagnostic::unsupported(
+                span,
+                format!(
+                    "a mean, var or std with dtype {d} is not supported: numpy accumulates \
+                     in {d} and truncates the quotient; use a float dtype and cast the result"
+                ),
+            ));
+        }
         let d = dtype.unwrap_or(if t.ty.dtype.is_float() {
             t.ty.dtype
         } else {
