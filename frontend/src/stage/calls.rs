@@ -51,6 +51,12 @@ impl Stager {
                     format!("'{}' object is not callable", i.class.name),
                 )),
             },
+            // A `staticmethod` object outside a class is callable (Python 3.10+);
+            // `classmethod` and `property` objects are not.
+            Value::Builtin(name, Some(f)) if &**name == "staticmethod" => self.call(f, args),
+            Value::Builtin(name, Some(_)) if matches!(&**name, "classmethod" | "property") => Err(
+                Diagnostic::error(span, format!("'{name}' object is not callable")),
+            ),
             Value::Builtin(name, recv) => self.call_builtin(name, recv.as_deref(), args),
             Value::TupleClass(c) => self.construct_namedtuple(c, args),
             Value::DType(d) => self.call_builtin(&format!("np.{}", d.numpy_name()), None, args),
