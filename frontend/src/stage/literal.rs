@@ -39,6 +39,16 @@ fn flatten(
         return Ok(());
     };
     if depth == shape.len() {
+        if depth == super::tensor::MAX_RANK {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "setting an array element with a sequence: the requested array would \
+                     exceed the maximum number of dimensions of {}",
+                    super::tensor::MAX_RANK
+                ),
+            ));
+        }
         shape.push(items.len() as i64);
     } else if shape[depth] != items.len() as i64 {
         return Err(ragged());

@@ -8,6 +8,9 @@ use crate::diagnostics::Diagnostic;
 use agc_ir::infer::{self, TypeError};
 use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, Span, TensorType, Type, UnaryOp};
 
+/// The most dims an array may have (numpy's `NPY_MAXDIMS`).
+pub const MAX_RANK: usize = 64;
+
 /// How an operand takes part in dtype promotion.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
@@ -119,6 +122,15 @@ impl Stager {
         ty: TensorType,
         span: Span,
     ) -> R<Tensor> {
+        if ty.rank() > MAX_RANK {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "an array of {} dimensions: numpy and agc allow at most {MAX_RANK}",
+                    ty.rank()
+                ),
+            ));
+        }
         let region = if self.func.is_some() {
             self.region
         } else {
