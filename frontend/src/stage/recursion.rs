@@ -22,6 +22,11 @@ use crate::diagnostics::Diagnostic;
 use agc_ir::{FuncId, Function, OpKind, Span, Type};
 use std::rc::Rc;
 
+/// The most tensors the arguments of one staged recursive call may hold,
+/// and the longest description of their structure (its specialisation key).
+const MAX_RECURSIVE_TENSORS: usize = 10_000;
+const MAX_RECURSIVE_KEY: usize = 100_000;
+
 /// A specialisation of a recursive function: being typed, or built.
 #[derive(Clone, Debug)]
 pub enum Specialisation {
@@ -79,6 +84,23 @@ impl Stager {
                 .join("|"),
             env_tensors(c)
         );
+        if leaves.len() > MAX_RECURSIVE_TENSORS || key.len() > MAX_RECURSIVE_KEY {
+            // Arguments that grow at every level (`f((x, x), n - 1)`) make a new,
+            // larger specialisation per level: exponentially many tensors.
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "the arguments of this staged recursive call of '{}' grow at every level \
+                     ({} tensors, described by {} characters; agc's limits are \
+                     {MAX_RECURSIVE_TENSORS} and {MAX_RECURSIVE_KEY}): the recursion's depth is \
+                     only known at run time, so keep the arguments' structure the same at \
+                     every level",
+                    c.name,
+                    leaves.len(),
+                    key.len()
+                ),
+            ));
+        }
         let (fid, plan, captured) = match self.specialisations.get(&key).cloned() {
             Some(Specialisation::Typing) => return Ok(Value::Bottom),
             Some(Specialisation::Staged(fid, plan, captured)) => (fid, plan, captured),
