@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import agc
+import harness
 
 MODEL = textwrap.dedent('''
     """Exports whose memory use the caller's sizes decide."""
@@ -34,15 +35,6 @@ MODEL = textwrap.dedent('''
     def ramp(n: agc.i64[()]):
         return np.arange(n) * 2
 
-    def _chain(x, k):
-        if k == 0:
-            n = x.shape[0]
-            return np.sum(np.ones((n, n, n), np.float32))
-        return np.tanh(_chain(x * 2.0, k - 1) + np.sum(x))
-
-    @agc.export
-    def chain(x: agc.f32["N"], k: agc.i64[()]):
-        return _chain(x, k)
 ''')
 
 CHILD = textwrap.dedent('''
@@ -52,6 +44,7 @@ CHILD = textwrap.dedent('''
     import agc
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     lib = agc.load(sys.argv[1])
+    cabi = agc.load(sys.argv[3])  # tests/c/cabi.py: its chain recursion ends in an N^3 tensor
     f32 = lambda n: np.ones(n, np.float32)
 
     def attempt(f, *args):
@@ -69,29 +62,30 @@ CHILD = textwrap.dedent('''
         "outer3": attempt(lib.outer3, f32(2**21), f32(2**21), f32(2**20)),
         "grid": attempt(lib.grid, f32(2**20), f32(2**20)),
         "ramp": attempt(lib.ramp, np.int64(2**40)),
-        "chain": attempt(lib.chain, f32(2**14), np.int64(40)),
+        "chain": attempt(cabi.chain, f32(2**14), np.int64(40)),
         "grid_small": attempt(lib.grid, np.arange(3, dtype=np.float32), f32(2)),
         "ramp_small": attempt(lib.ramp, np.int64(5)),
         "ramp_negative": attempt(lib.ramp, np.int64(-5)),
-        "chain_small": attempt(lib.chain, np.arange(4, dtype=np.float32), np.int64(3)),
+        "chain_small": attempt(cabi.chain, np.arange(4, dtype=np.float32), np.int64(3)),
     }
     for _ in range(20):
-        attempt(lib.chain, f32(2**14), np.int64(40))
+        attempt(cabi.chain, f32(2**14), np.int64(40))
     before = rss_kib()
     for _ in range(300):
-        attempt(lib.chain, f32(2**14), np.int64(40))
+        attempt(cabi.chain, f32(2**14), np.int64(40))
     out["rss_growth_kib"] = rss_kib() - before
     print(json.dumps(out))
 ''')
 
 
 @pytest.fixture(scope="module")
-def results(agc_bin, tmp_path_factory):
+def results(agc_bin, builds, tmp_path_factory):
     work = tmp_path_factory.mktemp("oom")
     (work / "oom.py").write_text(MODEL)
     so = agc.build(work / "oom.py", work / "out")
+    cabi = builds.get(harness.TESTS / "c" / "cabi.py")
     (work / "child.py").write_text(CHILD)
-    proc = subprocess.run([sys.executable, str(work / "child.py"), str(so), str(agc.__path__[0] + "/..")],
+    proc = subprocess.run([sys.executable, str(work / "child.py"), str(so), str(agc.__path__[0] + "/.."), str(cabi)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"the child process died ({proc.returncode}):\n{proc.stderr[-4000:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1])

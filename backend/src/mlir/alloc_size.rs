@@ -87,32 +87,13 @@ pub fn check(e: &mut FnEmitter, ty: &TensorType, sizes: &[String]) {
 #[cfg(test)]
 mod tests {
     use crate::mlir::emitter::FnEmitter;
-    use crate::mlir::function::emit_function;
-    use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType, Type};
+    use crate::mlir::function::{chain_function, emit_function};
+    use agc_ir::{BinaryOp, DType, Dim, Function, Span, TensorType};
 
     /// `x * x` for an `x` of `dims`.
     fn square(dims: Vec<Dim>) -> String {
         let t = TensorType::new(DType::F64, dims);
-        let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
-        let (body, x) = (f.body, f.params()[0]);
-        let (_, r) = f.append_op(
-            body,
-            OpKind::Binary(BinaryOp::Mul),
-            vec![x, x],
-            vec![t.clone().into()],
-            vec![],
-            Span::UNKNOWN,
-        );
-        f.append_op(
-            body,
-            OpKind::Return,
-            vec![r[0]],
-            vec![],
-            vec![],
-            Span::UNKNOWN,
-        );
-        f.result_types = vec![t.into()];
-        emit_function(&f).unwrap()
+        emit_function(&chain_function(BinaryOp::Mul, &t, 1, false)).unwrap()
     }
 
     #[test]
@@ -133,30 +114,7 @@ mod tests {
     #[test]
     fn a_shape_is_checked_once_per_block() {
         let t = TensorType::new(DType::F32, vec![Dim::Sym("N".into())]);
-        let mut f = Function::new("f", &[("x".into(), Type::Tensor(t.clone()))], Span::UNKNOWN);
-        let (body, x) = (f.body, f.params()[0]);
-        let mut acc = x;
-        for _ in 0..5 {
-            let (_, r) = f.append_op(
-                body,
-                OpKind::Binary(BinaryOp::Mul),
-                vec![acc, x],
-                vec![t.clone().into()],
-                vec![],
-                Span::UNKNOWN,
-            );
-            acc = r[0];
-        }
-        f.append_op(
-            body,
-            OpKind::Return,
-            vec![acc],
-            vec![],
-            vec![],
-            Span::UNKNOWN,
-        );
-        f.result_types = vec![t.into()];
-        let text = emit_function(&f).unwrap();
+        let text = emit_function(&chain_function(BinaryOp::Mul, &t, 5, false)).unwrap();
         assert_eq!(text.matches("tensor.empty").count(), 5, "{text}");
         assert_eq!(
             text.matches("func.call @agc_rt_fail_shape").count(),

@@ -130,41 +130,13 @@ pub fn bind_sizes(e: &mut FnEmitter, od: &OpData, first: usize) -> Result<(), Ba
 #[cfg(test)]
 mod tests {
     use super::FUSION_LIMIT;
-    use crate::mlir::function::emit_function;
-    use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType, Type};
+    use crate::mlir::function::{chain_function, emit_function};
+    use agc_ir::{BinaryOp, DType, Dim, Function, TensorType};
 
     /// `x + y` applied `n` times in a chain, returned.
     fn chain(n: usize) -> Function {
         let t = TensorType::new(DType::F32, vec![Dim::Sym("N".into())]);
-        let ty = Type::Tensor(t.clone());
-        let mut f = Function::new(
-            "f",
-            &[("x".into(), ty.clone()), ("y".into(), ty)],
-            Span::UNKNOWN,
-        );
-        let (body, y) = (f.body, f.params()[1]);
-        let mut acc = f.params()[0];
-        for _ in 0..n {
-            let (_, r) = f.append_op(
-                body,
-                OpKind::Binary(BinaryOp::Add),
-                vec![acc, y],
-                vec![t.clone().into()],
-                vec![],
-                Span::UNKNOWN,
-            );
-            acc = r[0];
-        }
-        f.append_op(
-            body,
-            OpKind::Return,
-            vec![acc],
-            vec![],
-            vec![],
-            Span::UNKNOWN,
-        );
-        f.result_types = vec![t.into()];
-        f
+        chain_function(BinaryOp::Add, &t, n, true)
     }
 
     #[test]

@@ -182,6 +182,42 @@ pub fn makes_calls(f: &Function) -> bool {
     false
 }
 
+/// A test function of params `x` (and `y` when `with_y`) of type `t`
+/// returning `x op z op z ... op z` (`n` ops; `z` is `y`, or `x`).
+#[cfg(test)]
+pub fn chain_function(op: BinaryOp, t: &agc_ir::TensorType, n: usize, with_y: bool) -> Function {
+    let ty = agc_ir::Type::Tensor(t.clone());
+    let mut params = vec![("x".to_string(), ty.clone())];
+    if with_y {
+        params.push(("y".into(), ty));
+    }
+    let mut f = Function::new("f", &params, agc_ir::Span::UNKNOWN);
+    let (body, x) = (f.body, f.params()[0]);
+    let z = *f.params().last().unwrap_or(&x);
+    let mut acc = x;
+    for _ in 0..n {
+        let (_, r) = f.append_op(
+            body,
+            OpKind::Binary(op),
+            vec![acc, z],
+            vec![t.clone().into()],
+            vec![],
+            agc_ir::Span::UNKNOWN,
+        );
+        acc = r[0];
+    }
+    f.append_op(
+        body,
+        OpKind::Return,
+        vec![acc],
+        vec![],
+        vec![],
+        agc_ir::Span::UNKNOWN,
+    );
+    f.result_types = vec![t.clone().into()];
+    f
+}
+
 /// Emits one function as `func.func @agc_impl_<name>` (without the rest of
 /// its module, so it may not contain calls).
 #[cfg(test)]
