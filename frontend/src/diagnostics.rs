@@ -100,8 +100,9 @@ impl Diagnostic {
         }
     }
 
-    /// Renders as `path:line:col: error: message`, the source line with its
-    /// number, a caret line under the span, then the notes.
+    /// Renders as `path:line:col: error: message`, the source lines of the
+    /// span (at most [`MAX_SPAN_LINES`]) with their numbers, each with a
+    /// caret line under its part of the span, then the notes.
     pub fn render(&self, file: &SourceFile) -> String {
         let (line, col) = file.line_col(self.span.start);
         let severity = match self.kind {
@@ -109,30 +110,47 @@ impl Diagnostic {
             _ => "error",
         };
         let mut out = format!("{}:{line}:{col}: {severity}: {}\n", file.path, self.message);
-        let text = file.line_text(line);
-        let gutter = line.to_string().len();
         let (end_line, end_col) = file.line_col(self.span.end.max(self.span.start));
-        let width = if end_line == line && end_col > col {
-            end_col - col
-        } else {
-            1
-        };
-        let width = width.min(text.chars().count().saturating_sub(col - 1).max(1));
+        let end_line = end_line.max(line);
+        let shown = end_line.min(line + MAX_SPAN_LINES - 1);
+        let gutter = shown.to_string().len();
         let _ = writeln!(out, "{:gutter$} |", "");
-        let _ = writeln!(out, "{line} | {text}");
-        let _ = writeln!(
-            out,
-            "{:gutter$} | {}{}",
-            "",
-            " ".repeat(col - 1),
-            "^".repeat(width)
-        );
+        for l in line..=shown {
+            let text = file.line_text(l);
+            let chars: Vec<char> = text.chars().collect();
+            // Carets from `from` to `to` (0-based character columns, `to` exclusive).
+            let from = if l == line {
+                col - 1
+            } else {
+                chars.iter().take_while(|c| c.is_whitespace()).count()
+            };
+            let to = if l == end_line && end_col > 1 {
+                end_col - 1
+            } else {
+                chars.len()
+            };
+            let to = to.min(chars.len()).max(from + 1);
+            // The padding repeats the line's tabs, so the carets line up in any tab width.
+            let pad: String = chars
+                .iter()
+                .take(from)
+                .map(|&c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let _ = writeln!(out, "{l:>gutter$} | {text}");
+            let _ = writeln!(out, "{:gutter$} | {pad}{}", "", "^".repeat(to - from));
+        }
+        if shown < end_line {
+            let _ = writeln!(out, "{:gutter$} | ...", "");
+        }
         for note in &self.notes {
             let _ = writeln!(out, "{:gutter$} = note: {note}", "");
         }
         out
     }
 }
+
+/// Source lines a diagnostic shows at most (then `...`).
+pub const MAX_SPAN_LINES: usize = 4;
 
 #[cfg(test)]
 mod tests {
@@ -149,5 +167,29 @@ mod tests {
         assert_eq!(lines[2], "2 | y = x @ w");
         assert_eq!(lines[3], "  |     ^^^^^");
         assert_eq!(lines[4], "  = note: called here");
+    }
+
+    #[test]
+    fn carets_follow_tabs_and_wide_characters() {
+        let f = SourceFile::new("m.py", "def f():\n\ty = \"é\" + zz\n");
+        let start = "def f():\n\ty = \"é\" + ".len() as u32;
+        let text = Diagnostic::error(Span::new(start, start + 2), "undefined").render(&f);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "m.py:2:12: error: undefined");
+        assert_eq!(lines[3], "  | \t          ^^", "{text}");
+    }
+
+    #[test]
+    fn a_span_over_several_lines_shows_each() {
+        let src = "x = f(a,\n      b,\n      c)\n";
+        let f = SourceFile::new("m.py", src);
+        let text = Diagnostic::error(Span::new(4, src.len() as u32 - 1), "bad call").render(&f);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[2], "1 | x = f(a,");
+        assert_eq!(lines[3], "  |     ^^^^", "{text}");
+        assert_eq!(lines[4], "2 |       b,");
+        assert_eq!(lines[5], "  |       ^^", "{text}");
+        assert_eq!(lines[6], "3 |       c)");
+        assert_eq!(lines[7], "  |       ^^", "{text}");
     }
 }
