@@ -121,6 +121,9 @@ impl Stager {
                         format!("the function passed to agc.grad must return a float scalar (or a one-element array), got {}", t.ty),
                     ));
                 }
+                // A result that is a tensor of the enclosing function (`lambda v: y`)
+                // becomes a capture now, before the captures are collected below.
+                self.localize(&t, span)?;
                 Ok(vec![t])
             });
         let captured: Vec<Tensor> = self
