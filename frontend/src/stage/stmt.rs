@@ -396,6 +396,19 @@ impl Stager {
     pub fn iter_values(&mut self, v: &Value, span: Span) -> R<Vec<Value>> {
         match v {
             Value::Tensor(t) => match t.ty.dims.first() {
+                Some(agc_ir::Dim::Static(n))
+                    if usize::try_from(*n).map_or(true, |n| n > super::limits::MAX_ITEMS) =>
+                {
+                    Err(Diagnostic::error(
+                        span,
+                        format!(
+                            "iterating over the {n} rows of an array unrolls the loop, and {n} \
+                             is over agc's limit of {} items: give the array a symbolic first \
+                             dim (agc.f32[\"N\", ...]) so that the loop is staged",
+                            super::limits::MAX_ITEMS
+                        ),
+                    ))
+                }
                 Some(agc_ir::Dim::Static(n)) => (0..*n)
                     .map(|i| self.get_item(v, &Value::Int(i), span))
                     .collect(),
