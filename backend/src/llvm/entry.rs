@@ -198,24 +198,14 @@ pub(crate) fn entry_point<'ctx>(
     // abandoned), on the large stack when it calls functions (which may
     // recurse): agc_rt_run or agc_rt_guard(tramp, {args}).
     let tramp = trampoline(ctx, m, sig, kernel, call_args.len())?;
-    let env_ty = ptr.array_type(call_args.len().max(1) as u32);
-    let env = b.build_alloca(env_ty, "env").map_err(builder_err)?;
-    for (i, a) in call_args.iter().enumerate() {
-        // SAFETY: index within the array just allocated.
-        let slot = unsafe {
-            b.build_in_bounds_gep(
-                env_ty,
-                env,
-                &[i32t.const_zero(), i32t.const_int(i as u64, false)],
-                "",
-            )
-        }
-        .map_err(builder_err)?;
-        let v: BasicValueEnum = (*a)
-            .try_into()
-            .map_err(|_| BackendError::Llvm("kernel arguments are pointers".into()))?;
-        b.build_store(slot, v).map_err(builder_err)?;
-    }
+    let env_vals = call_args
+        .iter()
+        .map(|a| {
+            BasicValueEnum::try_from(*a)
+                .map_err(|_| BackendError::Llvm("kernel arguments are pointers".into()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = ptr_array(ctx, &b, &env_vals, "env")?;
     b.build_call(
         if sig.calls { rt.run } else { rt.guard },
         &[
