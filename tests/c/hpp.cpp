@@ -7,22 +7,13 @@
 #include <vector>
 
 #include "cabi.hpp"
-#include "inputs.h"
-
-namespace {
-DLTensor view(std::vector<float>& data, std::vector<int64_t>& shape) {
-  return make_tensor(data.data(), static_cast<int32_t>(shape.size()), shape.data(), 2, 32);
-}
-}  // namespace
+#include "affine_inputs.hpp"
 
 int main(int argc, char** argv) {
-  const int64_t B = argc > 1 ? std::atoll(argv[1]) : 3;
-  std::vector<float> x(B * 4), w(12), b(3);
-  for (int64_t i = 0; i < B * 4; ++i) x[i] = x_value(i, 0);
-  for (int64_t i = 0; i < 12; ++i) w[i] = w_value(i);
-  for (int64_t i = 0; i < 3; ++i) b[i] = b_value(i);
-  std::vector<int64_t> xs{B, 4}, ws{4, 3}, bs{3};
-  const DLTensor tx = view(x, xs), tw = view(w, ws), tb = view(b, bs);
+  AffineInputs in(argc > 1 ? std::atoll(argv[1]) : 3);
+  const int64_t B = in.B;
+  std::vector<float>& x = in.x;
+  const DLTensor &tx = in.tx, &tw = in.tw, &tb = in.tb;
 
   auto [y, idx] = cabi::affine(tx, tw, tb);
   print_tensor("affine.y", y.get());
