@@ -1,8 +1,15 @@
 //! Diagnostics: what the frontend reports, and their rendering as
-//! `file:line:col: error: message`, the source line and a caret.
+//! `file:line:col: error: message`, the source lines and carets (the human
+//! format, optionally coloured by a [`Palette`]) or as one JSON object per
+//! diagnostic ([`json`], shaped like rustc's `--error-format=json`).
 //!
 //! The split between a user error, an unsupported construct and an internal
 //! bug decides the exit code (1, 1 and 2).
+
+pub mod json;
+mod palette;
+
+pub use palette::Palette;
 
 use crate::source::SourceFile;
 use agc_ir::Span;
@@ -25,6 +32,32 @@ pub enum DiagnosticKind {
     Raises,
 }
 
+/// How severe a printed message is: the label the human format prints
+/// before the message and the `level` of the JSON format.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    /// An error in the user's program or command line (exit code 1).
+    Error,
+    /// A bug in agc (exit code 2).
+    Internal,
+    /// Extra information attached to a diagnostic.
+    Note,
+    /// A suggestion attached to a diagnostic (`did you mean 'x'?`).
+    Help,
+}
+
+impl Level {
+    /// The human format's label: `error`, `internal error`, `note`, `help`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Internal => "internal error",
+            Level::Note => "note",
+            Level::Help => "help",
+        }
+    }
+}
+
 /// A problem at a source span, with optional notes.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Diagnostic {
@@ -36,37 +69,35 @@ pub struct Diagnostic {
     pub message: String,
     /// Extra lines (`note: ...`), e.g. the call chain that led here.
     pub notes: Vec<String>,
+    /// The name the user probably meant (a near miss of a misspelt one):
+    /// the human format ends the headline with ` (did you mean 'x'?)`.
+    pub suggestion: Option<String>,
 }
 
 impl Diagnostic {
+    fn new(kind: DiagnosticKind, span: Span, message: String) -> Self {
+        Diagnostic {
+            kind,
+            span,
+            message,
+            notes: Vec::new(),
+            suggestion: None,
+        }
+    }
+
     /// A user error.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            kind: DiagnosticKind::Error,
-            span,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Self::new(DiagnosticKind::Error, span, message.into())
     }
 
     /// An unsupported construct.
     pub fn unsupported(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            kind: DiagnosticKind::Unsupported,
-            span,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Self::new(DiagnosticKind::Unsupported, span, message.into())
     }
 
     /// An internal error.
     pub fn internal(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            kind: DiagnosticKind::Internal,
-            span,
-            message: message.into(),
-            notes: Vec::new(),
-        }
+        Self::new(DiagnosticKind::Internal, span, message.into())
     }
 
     /// The Python exception `exception` (its class name, e.g. `IndexError`)
@@ -78,12 +109,7 @@ impl Diagnostic {
             "" => exception.to_string(),
             text => format!("{exception}: {text}"),
         };
-        Diagnostic {
-            kind: DiagnosticKind::Raises,
-            span,
-            message,
-            notes: Vec::new(),
-        }
+        Self::new(DiagnosticKind::Raises, span, message)
     }
 
     /// Adds a note.
@@ -92,29 +118,65 @@ impl Diagnostic {
         self
     }
 
+    /// Suggests `name` as what the user meant (nothing when `None`).
+    pub fn with_suggestion(mut self, name: Option<&str>) -> Self {
+        self.suggestion = name.map(str::to_string);
+        self
+    }
+
     /// The process exit code for this diagnostic.
     pub fn exit_code(&self) -> i32 {
+        match self.level() {
+            Level::Internal => 2,
+            _ => 1,
+        }
+    }
+
+    /// The level it is printed at: [`Level::Internal`] for a bug in agc,
+    /// else [`Level::Error`].
+    pub fn level(&self) -> Level {
         match self.kind {
-            DiagnosticKind::Error | DiagnosticKind::Unsupported | DiagnosticKind::Raises => 1,
-            DiagnosticKind::Internal => 2,
+            DiagnosticKind::Internal => Level::Internal,
+            _ => Level::Error,
+        }
+    }
+
+    /// The suggestion as the human format and the JSON `help` child word it:
+    /// `did you mean 'x'?`.
+    pub fn help(&self) -> Option<String> {
+        self.suggestion
+            .as_ref()
+            .map(|name| format!("did you mean '{name}'?"))
+    }
+
+    /// The message with the suggestion, if any, in parentheses after it: the
+    /// first line of the human format, and what a path that raises at run
+    /// time reports.
+    pub fn headline(&self) -> String {
+        match self.help() {
+            Some(help) => format!("{} ({help})", self.message),
+            None => self.message.clone(),
         }
     }
 
     /// Renders as `path:line:col: error: message`, the source lines of the
     /// span (at most [`MAX_SPAN_LINES`]) with their numbers, each with a
-    /// caret line under its part of the span, then the notes.
+    /// caret line under its part of the span, then the notes; no colour.
     pub fn render(&self, file: &SourceFile) -> String {
+        self.render_with(file, &Palette::PLAIN)
+    }
+
+    /// [`Diagnostic::render`], with each part styled by `palette`.
+    pub fn render_with(&self, file: &SourceFile, palette: &Palette) -> String {
         let (line, col) = file.line_col(self.span.start);
-        let severity = match self.kind {
-            DiagnosticKind::Internal => "internal error",
-            _ => "error",
-        };
-        let mut out = format!("{}:{line}:{col}: {severity}: {}\n", file.path, self.message);
+        let location = format!("{}:{line}:{col}", file.path);
+        let mut out = render_headline(Some(&location), self.level(), &self.headline(), palette);
         let (end_line, end_col) = file.line_col(self.span.end.max(self.span.start));
         let end_line = end_line.max(line);
         let shown = end_line.min(line + MAX_SPAN_LINES - 1);
         let gutter = shown.to_string().len();
-        let _ = writeln!(out, "{:gutter$} |", "");
+        let g = palette.gutter;
+        let _ = writeln!(out, "{g}{:gutter$} |{g:#}", "");
         for l in line..=shown {
             let text = file.line_text(l);
             let chars: Vec<char> = text.chars().collect();
@@ -136,17 +198,40 @@ impl Diagnostic {
                 .take(from)
                 .map(|&c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            let _ = writeln!(out, "{l:>gutter$} | {text}");
-            let _ = writeln!(out, "{:gutter$} | {pad}{}", "", "^".repeat(to - from));
+            let c = palette.caret;
+            let _ = writeln!(out, "{g}{l:>gutter$} |{g:#} {text}");
+            let carets = "^".repeat(to - from);
+            let _ = writeln!(out, "{g}{:gutter$} |{g:#} {pad}{c}{carets}{c:#}", "");
         }
         if shown < end_line {
-            let _ = writeln!(out, "{:gutter$} | ...", "");
+            let _ = writeln!(out, "{g}{:gutter$} |{g:#} ...", "");
         }
         for note in &self.notes {
-            let _ = writeln!(out, "{:gutter$} = note: {note}", "");
+            let n = palette.note;
+            let _ = writeln!(out, "{g}{:gutter$} ={g:#} {n}note:{n:#} {note}", "");
         }
         out
     }
+}
+
+/// The first line of a diagnostic, `location: level: message` and a newline
+/// (`level: message` without a location), styled by `palette`; on its own,
+/// the whole rendering of an error that has no place in the source (a
+/// command-line or I/O error).
+pub fn render_headline(
+    location: Option<&str>,
+    level: Level,
+    message: &str,
+    palette: &Palette,
+) -> String {
+    let (loc, lev, msg) = (palette.location, palette.level(level), palette.message);
+    let label = level.label();
+    let mut out = String::new();
+    if let Some(location) = location {
+        let _ = write!(out, "{loc}{location}:{loc:#} ");
+    }
+    let _ = writeln!(out, "{lev}{label}:{lev:#} {msg}{message}{msg:#}");
+    out
 }
 
 /// Source lines a diagnostic shows at most (then `...`).

@@ -188,11 +188,8 @@ impl Stager {
                 let mut known = scope.visible_names();
                 known.extend(super::builtins::BUILTINS.iter().map(|b| b.to_string()));
                 let known: Vec<&str> = known.iter().map(String::as_str).collect();
-                let hint = super::keywords::did_you_mean(name, &known);
-                Diagnostic::error(
-                    span,
-                    format!("NameError: name '{name}' is not defined{hint}"),
-                )
+                Diagnostic::error(span, format!("NameError: name '{name}' is not defined"))
+                    .with_suggestion(super::keywords::closest(name, &known))
             }),
         }
     }

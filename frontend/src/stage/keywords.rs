@@ -53,11 +53,10 @@ fn check(func: &str, sig: &Signature, bound: usize, args: &Args) -> R<()> {
         if params.contains(&k.as_str()) {
             continue;
         }
-        let mut message = format!("{func} got an unexpected keyword argument '{k}'");
-        if let Some(near) = closest(k, params) {
-            message.push_str(&format!(" (did you mean '{near}'?)"));
-        }
-        return Err(Diagnostic::raises(args.span, "TypeError", message));
+        let message = format!("{func} got an unexpected keyword argument '{k}'");
+        return Err(
+            Diagnostic::raises(args.span, "TypeError", message).with_suggestion(closest(k, params))
+        );
     }
     for (k, v) in &args.kw {
         if !has_default(k, v) {
@@ -94,11 +93,6 @@ pub fn closest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
-}
-
-/// ` (did you mean 'x'?)` for the closest of `candidates`, or "".
-pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
-    closest(word, candidates).map_or_else(String::new, |c| format!(" (did you mean '{c}'?)"))
 }
 
 /// Edit distance over characters (optimal string alignment: insertions,

@@ -103,11 +103,11 @@ impl Stager {
             Diagnostic::error(
                 span,
                 format!(
-                    "AttributeError: '{}' object has no attribute '{name}'{}",
-                    base.type_name(),
-                    super::keywords::did_you_mean(name, known)
+                    "AttributeError: '{}' object has no attribute '{name}'",
+                    base.type_name()
                 ),
             )
+            .with_suggestion(super::keywords::closest(name, known))
         };
         match base {
             Value::Bottom => Ok(Value::Bottom),
@@ -341,15 +341,15 @@ const AGC_NAMES: &[&str] = &[
     "Variable",
 ];
 
-/// ` (did you mean 'x'?)` for the numpy function, dtype or constant agc
-/// supports that is closest to `name`.
-fn numpy_suggestion(name: &str) -> String {
+/// The numpy function, dtype or constant agc supports that is closest to
+/// `name` (for "did you mean").
+fn numpy_suggestion(name: &str) -> Option<&'static str> {
     let constants = [
         "pi", "e", "inf", "nan", "newaxis", "float32", "float64", "int32", "int64", "bool_",
     ];
     let mut known: Vec<&str> = numpy::all_functions().collect();
     known.extend(constants);
-    super::keywords::did_you_mean(name, &known)
+    super::keywords::closest(name, &known)
 }
 
 fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Value> {
@@ -370,8 +370,8 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
                 _ if NUMPY_NAMES.lines().any(|n| n == name) => {
                     Err(Diagnostic::unsupported(span, format!("numpy.{name} is not supported by agc")))
                 }
-                _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy' has no attribute '{name}'{}", numpy_suggestion(name)),
-                )),
+                _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy' has no attribute '{name}'"))
+                    .with_suggestion(numpy_suggestion(name))),
             }
         }
         Namespace::Agc => match name {
@@ -387,15 +387,15 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             "weights" => f("agc.weights"),
             "Variable" => f("agc.Variable"),
             _ => {
-                let hint = match name {
-                    "float32" | "float" => " (did you mean 'f32'?)".to_string(),
-                    "float64" | "double" => " (did you mean 'f64'?)".to_string(),
-                    "int32" => " (did you mean 'i32'?)".to_string(),
-                    "int64" | "int" => " (did you mean 'i64'?)".to_string(),
-                    "bool" => " (did you mean 'bool_'?)".to_string(),
-                    _ => super::keywords::did_you_mean(name, AGC_NAMES),
+                let near = match name {
+                    "float32" | "float" => Some("f32"),
+                    "float64" | "double" => Some("f64"),
+                    "int32" => Some("i32"),
+                    "int64" | "int" => Some("i64"),
+                    "bool" => Some("bool_"),
+                    _ => super::keywords::closest(name, AGC_NAMES),
                 };
-                Err(Diagnostic::error(span, format!("AttributeError: module 'agc' has no attribute '{name}'{hint}")))
+                Err(Diagnostic::error(span, format!("AttributeError: module 'agc' has no attribute '{name}'")).with_suggestion(near))
             }
         },
         Namespace::Math => match name {
@@ -410,21 +410,17 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             }
             _ => Err(Diagnostic::error(
                 span,
-                format!(
-                    "AttributeError: module 'math' has no attribute '{name}'{}",
-                    super::keywords::did_you_mean(name, MATH_FUNCS)
-                ),
-            )),
+                format!("AttributeError: module 'math' has no attribute '{name}'"),
+            )
+            .with_suggestion(super::keywords::closest(name, MATH_FUNCS))),
         },
         Namespace::NumpyOther if module == "numpy.linalg" => match name {
             n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
             _ if NUMPY_LINALG_NAMES.contains(&name) => {
                 Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc")))
             }
-            _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy.linalg' has no attribute '{name}'{}",
-                    super::keywords::did_you_mean(name, numpy_contract::LINALG_FUNCTIONS)
-                ),
-            )),
+            _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy.linalg' has no attribute '{name}'"))
+                .with_suggestion(super::keywords::closest(name, numpy_contract::LINALG_FUNCTIONS))),
         },
         Namespace::Operator | Namespace::Functools | Namespace::Collections => {
             let supported = match ns {

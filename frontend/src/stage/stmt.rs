@@ -61,9 +61,10 @@ impl Stager {
         if d.kind != DiagnosticKind::Raises || self.open_regions.len() <= regions_at_call {
             return Err(d);
         }
-        tracing::debug!("path raises at run time: {}", d.message);
+        let message = d.headline();
+        tracing::debug!("path raises at run time: {message}");
         let never = self.scalar(0.0, agc_ir::DType::Bool, d.span)?;
-        self.check(&never, d.message, d.span)?;
+        self.check(&never, message, d.span)?;
         Ok(Flow::Return(Value::Bottom))
     }
 
