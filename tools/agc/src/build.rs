@@ -1,11 +1,14 @@
 //! `agc build`: stage, compile, and only then write every output file.
 
 use crate::cli::{BuildArgs, EmitArg, TargetArg, WeightsArg};
+use crate::report::Reporter;
 use crate::source;
 use agc_backend::{Artifact, BuildOptions, Emit, Target};
 
 /// Runs the subcommand (`verbose`: print the IR pipeline's table); returns the exit code.
 pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
+    let reporter = Reporter::new(&args.diagnostics);
+    let model = Some(args.model.as_path());
     let name = args
         .name
         .clone()
@@ -14,13 +17,13 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         || name.starts_with(|c: char| c.is_ascii_digit())
     {
-        eprintln!("error: --name '{name}' is not a C identifier");
+        reporter.error(None, format!("--name '{name}' is not a C identifier"));
         return 1;
     }
     if let Some(triple) = &args.target_triple {
         let host = agc_backend::object::host_triple();
         if !agc_backend::object::same_triple(triple, &host) {
-            eprintln!("error: --target-triple {triple}: cross-compiling is not supported yet (this agc builds for {host})");
+            reporter.error(None, format!("--target-triple {triple}: cross-compiling is not supported yet (this agc builds for {host})"));
             return 1;
         }
     }
@@ -37,14 +40,14 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
             .map(|f| agc_backend::target_names::check_features(&triple, f)),
     ];
     if let Some(Err(e)) = checked.into_iter().flatten().find(Result::is_err) {
-        eprintln!("error: {e}");
+        reporter.error(None, e);
         return 1;
     }
     if args.emit.contains(&EmitArg::Ptx) && args.target != TargetArg::Cuda {
         eprintln!("error: --emit ptx needs --target cuda");
         return 1;
     }
-    let mut module = match source::stage(&args.model, &name) {
+    let mut module = match source::stage(&args.model, &name, &reporter) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -64,11 +67,11 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
     let report = match agc_opt::run(&mut module, &pipeline) {
         Ok(r) => r,
         Err(e @ (agc_opt::PipelineError::UnknownPass(..) | agc_opt::PipelineError::NotRun(_))) => {
-            eprintln!("error: --ir-after: {e}");
+            reporter.error(None, format!("--ir-after: {e}"));
             return 1;
         }
         Err(e) => {
-            eprintln!("{}: internal error: {e}", args.model.display());
+            reporter.internal(model, e);
             return 2;
         }
     };
@@ -113,24 +116,27 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
     match agc_backend::build(&module, &opts) {
         Ok(artifacts) => files.extend(artifacts),
         Err(agc_backend::BackendError::Unsupported(what)) => {
-            eprintln!("{}: error: not supported yet: {what}", args.model.display());
+            reporter.error(model, format!("not supported yet: {what}"));
             return 1;
         }
         Err(e @ agc_backend::BackendError::Weights(_)) => {
-            eprintln!("{}: error: {e}", args.model.display());
+            reporter.error(model, e);
             return 1;
         }
         Err(agc_backend::BackendError::MissingTool(what)) => {
-            eprintln!("error: {what}");
+            reporter.error(None, what);
             return 1;
         }
         Err(e) => {
-            eprintln!("{}: internal error: {e}", args.model.display());
+            reporter.internal(model, e);
             return 2;
         }
     }
     if let Err(e) = write_all(&args.out_dir, &files) {
-        eprintln!("error: cannot write to {}: {e}", args.out_dir.display());
+        reporter.error(
+            None,
+            format!("cannot write to {}: {e}", args.out_dir.display()),
+        );
         return 1;
     }
     tracing::info!(out = %args.out_dir.display(), files = files.len(), "wrote outputs");

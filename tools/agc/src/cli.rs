@@ -61,11 +61,50 @@ pub enum WeightsArg {
     External,
 }
 
+/// How diagnostics are printed.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorFormatArg {
+    /// `file:line:col: error: message`, the source line and a caret.
+    Human,
+    /// One JSON object per diagnostic and line, as rustc's `--error-format=json`.
+    Json,
+}
+
+/// When the human format is coloured.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorArg {
+    /// When stderr is a terminal, NO_COLOR is unset or empty and TERM is not `dumb`.
+    Auto,
+    /// Always (even into a file or a pipe).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// How `build` and `check` print their diagnostics.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct DiagnosticArgs {
+    /// How to print errors.
+    #[arg(
+        long = "error-format",
+        value_enum,
+        value_name = "FORMAT",
+        default_value = "human"
+    )]
+    pub error_format: ErrorFormatArg,
+    /// When to colour errors in the human format.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorArg,
+}
+
 /// `agc build` arguments.
 #[derive(Args, Debug)]
 pub struct BuildArgs {
     /// The model source file.
     pub model: PathBuf,
+    /// How errors are printed.
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
     /// Output directory (created if missing).
     #[arg(short = 'o', long = "out-dir", default_value = "build")]
     pub out_dir: PathBuf,
@@ -110,6 +149,9 @@ pub struct BuildArgs {
 pub struct CheckArgs {
     /// The model source file.
     pub model: PathBuf,
+    /// How errors are printed.
+    #[command(flatten)]
+    pub diagnostics: DiagnosticArgs,
 }
 
 /// `agc opt` arguments.

@@ -1,7 +1,8 @@
 //! `agc`: the ahead-of-time compiler's command line.
 //!
 //! Thin by design: argument parsing ([`cli`]), one file per subcommand
-//! ([`build`], [`check`], [`opt`]); exit codes 0 (ok), 1 (an error in the user's
+//! ([`build`], [`check`], [`opt`]), errors printed by [`report`] in the
+//! format and colours asked for; exit codes 0 (ok), 1 (an error in the user's
 //! program) and 2 (an internal error). A panic is reported as an internal
 //! error, never as a Rust panic trace.
 
@@ -9,6 +10,7 @@ mod build;
 mod check;
 mod cli;
 mod opt;
+mod report;
 mod source;
 
 use clap::Parser;

@@ -1,13 +1,18 @@
 //! Reading the model and staging it, shared by `build` and `check`.
 
+use crate::report::Reporter;
 use agc_frontend::diagnostics::Diagnostic;
 use agc_frontend::source::SourceFile;
 
 /// Reads the model and stages it into IR; on failure prints the diagnostic
-/// and returns the exit code.
-pub fn stage(path: &std::path::Path, module_name: &str) -> Result<agc_ir::Module, u8> {
+/// through `reporter` and returns the exit code.
+pub fn stage(
+    path: &std::path::Path,
+    module_name: &str,
+    reporter: &Reporter,
+) -> Result<agc_ir::Module, u8> {
     let bytes = std::fs::read(path).map_err(|e| {
-        eprintln!("{}: error: cannot read the model: {e}", path.display());
+        reporter.error(Some(path), format!("cannot read the model: {e}"));
         1u8
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
@@ -18,12 +23,12 @@ pub fn stage(path: &std::path::Path, module_name: &str) -> Result<agc_ir::Module
         let file = SourceFile::new(path.display().to_string(), lossy);
         let span = agc_ir::Span::new(at as u32, at as u32 + 1);
         let message = format!("the model is not valid UTF-8: cannot decode byte 0x{byte:02x}");
-        eprint!("{}", Diagnostic::error(span, message).render(&file));
+        reporter.diagnostic(&Diagnostic::error(span, message), &file);
         1u8
     })?;
     let file = SourceFile::new(path.display().to_string(), text);
     agc_frontend::stage_module(&file, module_name).map_err(|d| {
-        eprint!("{}", d.render(&file));
+        reporter.diagnostic(&d, &file);
         d.exit_code() as u8
     })
 }
