@@ -18,7 +18,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 PYTHON=${PYTHON:-python3}
-if ! "$PYTHON" -c "import numpy, autograd, pytest, safetensors, agc" >/dev/null 2>&1; then
+if ! "$PYTHON" -c "import numpy, autograd, pytest, safetensors, jsonschema, agc" >/dev/null 2>&1; then
   echo "setup: installing Python packages"
   "$PYTHON" -m pip install -q --disable-pip-version-check -r scripts/requirements.txt
   "$PYTHON" -m pip install -q --disable-pip-version-check -e python

@@ -255,6 +255,28 @@ mod tests {
     }
 
     #[test]
+    fn a_palette_only_adds_escapes() {
+        let f = SourceFile::new("m.py", "y = lenn(x)\n");
+        let d = Diagnostic::error(Span::new(4, 8), "NameError: name 'lenn' is not defined")
+            .with_suggestion(Some("len"))
+            .with_note("called here");
+        let plain = d.render(&f);
+        assert!(plain.starts_with(
+            "m.py:1:5: error: NameError: name 'lenn' is not defined (did you mean 'len'?)\n"
+        ));
+        let coloured = d.render_with(&f, &Palette::ANSI);
+        assert_ne!(coloured, plain);
+        let mut stripped = String::new();
+        let mut rest = coloured.as_str();
+        while let Some(at) = rest.find('\x1b') {
+            stripped.push_str(&rest[..at]);
+            rest = &rest[at + rest[at..].find('m').unwrap() + 1..];
+        }
+        stripped.push_str(rest);
+        assert_eq!(stripped, plain);
+    }
+
+    #[test]
     fn carets_follow_tabs_and_wide_characters() {
         let f = SourceFile::new("m.py", "def f():\n\ty = \"é\" + zz\n");
         let start = "def f():\n\ty = \"é\" + ".len() as u32;
