@@ -95,7 +95,9 @@ enum {
   AGC_STATUS_INDEX_OUT_OF_RANGE = 3, /* an index was out of range at run time */
   AGC_STATUS_RECURSION_TOO_DEEP = 4, /* a staged recursion exceeded the library's depth limit */
   AGC_STATUS_INTERNAL = 5,           /* anything else (a bug in agc) */
-  AGC_STATUS_UNSUPPORTED_CPU = 6     /* the CPU lacks features the library was compiled for */
+  AGC_STATUS_UNSUPPORTED_CPU = 6,    /* the CPU lacks features the library was compiled for */
+  AGC_STATUS_DEVICE_UNAVAILABLE = 7, /* --target cuda: no CUDA driver or no GPU */
+  AGC_STATUS_DEVICE_ERROR = 8        /* --target cuda: the CUDA driver failed (launch, copy, kernel fault) */
 };
 #endif
 "#;

@@ -35,7 +35,8 @@ pub enum Target {
     /// The host CPU (x86-64 with the build machine's features).
     #[default]
     Cpu,
-    /// NVIDIA GPUs through PTX (not supported yet).
+    /// NVIDIA GPUs: parallel loops as PTX kernels, the rest host code
+    /// (see `mlir::gpu`).
     Cuda,
 }
 
@@ -48,6 +49,9 @@ pub enum Emit {
     Llvm,
     /// `<NAME>.s`: its assembly.
     Asm,
+    /// `<NAME>.ptx`: the GPU kernels' PTX (`--target cuda`), one module
+    /// after the other, each after a line `// agc kernel module: <name>`.
+    Ptx,
 }
 
 /// Options of [`build`].
@@ -71,6 +75,20 @@ pub struct BuildOptions {
     pub target_cpu: Option<String>,
     /// `--target-features`: LLVM feature string (`+avx2,-avx512f`), with `target_cpu` or alone.
     pub target_features: Option<String>,
+    /// With [`Target::Cuda`]: run the kernels as host loops, with tensors
+    /// tagged as on the GPU (a test build that needs no GPU).
+    pub emulate_device: bool,
+}
+
+impl BuildOptions {
+    /// Where the kernels run.
+    pub fn device(&self) -> mlir::Device {
+        match (self.target, self.emulate_device) {
+            (Target::Cpu, _) => mlir::Device::Cpu,
+            (Target::Cuda, false) => mlir::Device::Cuda,
+            (Target::Cuda, true) => mlir::Device::CudaEmulated,
+        }
+    }
 }
 
 /// One output file, in memory or spooled to a temporary file.
@@ -127,24 +145,17 @@ impl Artifact {
 /// Compiles `m` into `lib<NAME>.so`, `lib<NAME>.a`, `<NAME>.h` and the
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
-    check_target(opts)?;
     let emitted = mlir::emit_module(
         m,
         &mlir::EmitOptions {
             weights: opts.weights,
             fast_math: opts.fast_math,
+            gpu: opts.target == Target::Cuda,
         },
     )?;
     build_with_kernels(m, opts, Some(&emitted), |ctx| {
-        mlir::lower_to_llvm(&emitted.text, opts.opt_level, ctx)
+        mlir::lower_to_llvm(&emitted.text, opts.opt_level, opts.device(), ctx)
     })
-}
-
-fn check_target(opts: &BuildOptions) -> Result<(), BackendError> {
-    match opts.target {
-        Target::Cpu => Ok(()),
-        Target::Cuda => Err(BackendError::Unsupported("--target cuda".into())),
-    }
 }
 
 /// [`build`] with the kernels supplied by the caller: `mlir` (its text is
@@ -159,7 +170,6 @@ pub fn build_with_kernels(
     mlir: Option<&mlir::Emitted>,
     lower: impl for<'ctx> FnOnce(&'ctx Context) -> Result<inkwell::module::Module<'ctx>, BackendError>,
 ) -> Result<Vec<Artifact>, BackendError> {
-    check_target(opts)?;
     let name = &opts.name;
     let packed = mlir.map_or(&[][..], |e| &e.packed[..]);
     let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m), packed);
@@ -180,11 +190,16 @@ pub fn build_with_kernels(
             name,
             &sigs,
             &state,
-            &object::build_info(&tm, &opts.source_sha256),
+            &object::build_info(&tm, &opts.source_sha256, opts.device()),
         ),
         &state,
         &tm.get_feature_string().to_string_lossy(),
+        opts.device(),
     )?;
+    let ptx = opts
+        .emit
+        .contains(&Emit::Ptx)
+        .then(|| llvm::device::ptx_text(&kernels));
     let mut spooled = Vec::new();
     match opts.weights {
         mlir::Placement::Embedded => llvm::weights::define(&ctx, &host, m, packed)?,
@@ -206,6 +221,10 @@ pub fn build_with_kernels(
                 });
             }
         }
+    }
+    if opts.device() != mlir::Device::Cpu {
+        llvm::device::place_device_data(&kernels);
+        llvm::device::place_device_data(&host);
     }
     let compiled = object::compile(
         host,
@@ -248,6 +267,7 @@ pub fn build_with_kernels(
             Emit::Mlir => ("mlir", mlir.map(|e| e.text.clone())),
             Emit::Llvm => ("ll", compiled.llvm_ir.clone()),
             Emit::Asm => ("s", compiled.asm.clone()),
+            Emit::Ptx => ("ptx", ptx.clone()),
         };
         let text = text
             .ok_or_else(|| BackendError::Unsupported(format!("--emit {ext} without its text")))?;

@@ -41,11 +41,14 @@ pub struct BuildInfo {
     pub features: String,
     /// SHA-256 of the model's source, hex.
     pub source_sha256: String,
+    /// Where the kernels run: `cpu`, `cuda`, or `cuda-emulated` (a test
+    /// build whose `kDLCUDA` tensors live in host memory).
+    pub device: &'static str,
 }
 
 /// The metadata document of a library whose context holds `state`: with a
 /// context, `"context": {"weights": "external" | "embedded", "variables": [...]}`;
-/// `"agc_version"`, `"target": {"triple", "cpu", "features"}` and `"source_sha256"` from `build`.
+/// `"agc_version"`, `"target": {"triple", "cpu", "features", "device"}` and `"source_sha256"` from `build`.
 pub fn metadata_json(
     module_name: &str,
     sigs: &[ExportSig],
@@ -68,7 +71,7 @@ pub fn metadata_json(
         "module": module_name,
         "abi_version": ABI_VERSION,
         "agc_version": env!("CARGO_PKG_VERSION"),
-        "target": {"triple": build.triple, "cpu": build.cpu, "features": build.features},
+        "target": {"triple": build.triple, "cpu": build.cpu, "features": build.features, "device": build.device},
         "source_sha256": build.source_sha256,
         "functions": functions,
     });

@@ -158,9 +158,18 @@ pub fn same_triple(a: &str, b: &str) -> bool {
     parts(a) == parts(b)
 }
 
-/// The target of `tm` and the model's source hash, for the metadata.
-pub fn build_info(tm: &TargetMachine, source_sha256: &str) -> crate::metadata::BuildInfo {
+/// The target of `tm`, the device and the model's source hash, for the metadata.
+pub fn build_info(
+    tm: &TargetMachine,
+    source_sha256: &str,
+    device: crate::mlir::Device,
+) -> crate::metadata::BuildInfo {
     crate::metadata::BuildInfo {
+        device: match device {
+            crate::mlir::Device::Cpu => "cpu",
+            crate::mlir::Device::Cuda => "cuda",
+            crate::mlir::Device::CudaEmulated => "cuda-emulated",
+        },
         triple: tm.get_triple().as_str().to_string_lossy().into_owned(),
         cpu: tm.get_cpu().to_string_lossy().into_owned(),
         features: tm.get_feature_string().to_string_lossy().into_owned(),

@@ -25,6 +25,7 @@ import numpy as np
 from ._errors import Error
 
 KDL_CPU = 1
+KDL_CUDA = 2
 
 
 class DLDevice(ctypes.Structure):
@@ -99,7 +100,8 @@ class Function:
             ctypes.POINTER(ctypes.POINTER(DLTensor))
         ] * len(self.results)
         self._cfn = cfn
-        self._scratch = _CallScratch([len(p["shape"]) for p in self.params], len(self.results))
+        self._scratch = _CallScratch(
+            [len(p["shape"]) for p in self.params], len(self.results), library._device_type)
 
     def __call__(self, *args, **kwargs):
         arrays = [_as_input(a, dt) for a, dt in zip(self._bind(args, kwargs), self._param_dtypes)]
@@ -117,7 +119,7 @@ class Function:
         results, release = [], self._library._release
         try:
             for o in outs:
-                results.append(_adopt(o, release))
+                results.append(_adopt(o, release, self._library._device_type))
         finally:
             for o in outs[len(results):]:
                 if o:
@@ -177,6 +179,9 @@ class Library:
         self._set_num_threads = getattr(self._dll, f"{self.name}_set_num_threads", None)
         self.metadata = json.loads(meta_fn().decode("utf-8"))
         self.has_context = bool(self.metadata.get("context"))
+        # Tensors of an emulated CUDA library are host memory tagged kDLCUDA.
+        emulated = self.metadata.get("target", {}).get("device") == "cuda-emulated"
+        self._device_type = KDL_CUDA if emulated else KDL_CPU
         self._ctx = None
         if self.has_context:
             self._open_context(weights)
@@ -298,9 +303,9 @@ class _CallScratch(threading.local):
     function, made once and refilled at each call (a thread's call never
     shares them with another thread's)."""
 
-    def __init__(self, ranks, nresults):
+    def __init__(self, ranks, nresults, device_type):
         super().__init__()
-        inputs = [_new_input(r) for r in ranks]
+        inputs = [_new_input(r, device_type) for r in ranks]
         self.tensors = [t for t, _ in inputs]
         self.shapes = [shape for _, shape in inputs]
         self.outs = [ctypes.POINTER(DLTensor)() for _ in range(nresults)]
@@ -360,11 +365,13 @@ def _fill_input(tensor, shape, arr):
     tensor.dtype = dtype
 
 
-def _new_input(rank):
-    """A DLTensor (C-contiguous: strides NULL) and its shape buffer for rank
-    `rank`, to be filled by `_fill_input`."""
+def _new_input(rank, device_type=KDL_CPU):
+    """A DLTensor (C-contiguous: strides NULL) of host memory tagged with
+    `device_type` (kDLCUDA for an emulated CUDA library, whose "device" is
+    the host), and its shape buffer for rank `rank`, to be filled by
+    `_fill_input`."""
     shape = (ctypes.c_int64 * max(rank, 1))()
-    tensor = DLTensor(device=DLDevice(KDL_CPU, 0))
+    tensor = DLTensor(device=DLDevice(device_type, 0))
     tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
     return tensor, shape
 
@@ -388,21 +395,22 @@ class _ResultOwner:
         self.release(ctypes.cast(self.address, ctypes.POINTER(DLTensor)))
 
 
-def _adopt(ptr, release):
+def _adopt(ptr, release, host_device=KDL_CPU):
     """A numpy array of result tensor `ptr`: a view of its data without a copy
     (the tensor is released when the array dies) where its layout is compact,
-    else a copy (and the tensor released now)."""
+    else a copy (and the tensor released now). `host_device` is the device
+    type whose memory the host reads (kDLCUDA in an emulated CUDA library)."""
     if not ptr:
         raise Error("the library returned a NULL result")
     t = ptr.contents
-    dtype = np_dtype(t.dtype) if t.device.device_type == KDL_CPU else None
+    dtype = np_dtype(t.dtype) if t.device.device_type == host_device else None
     shape = tuple(t.shape[: t.ndim])
     nbytes = math.prod(shape) * (dtype.itemsize if dtype is not None else 0)
     compact = not t.strides or tuple(t.strides[: t.ndim]) == tuple(
         s // dtype.itemsize for s in _contiguous_strides(shape, dtype.itemsize))
     if dtype is None or nbytes == 0 or not t.data or not compact:
         try:
-            return _to_numpy(ptr)
+            return _to_numpy(ptr, host_device)
         finally:
             release(ptr)
     buf = (ctypes.c_char * nbytes).from_address(t.data + t.byte_offset)
@@ -410,12 +418,12 @@ def _adopt(ptr, release):
     return np.frombuffer(buf, dtype).reshape(shape)
 
 
-def _to_numpy(ptr):
+def _to_numpy(ptr, host_device=KDL_CPU):
     if not ptr:
         raise Error("the library returned a NULL result")
     t = ptr.contents
-    if t.device.device_type != KDL_CPU:
-        raise Error(f"result on device type {t.device.device_type}, expected CPU")
+    if t.device.device_type != host_device:
+        raise Error(f"result on device type {t.device.device_type}, expected {host_device} (host memory)")
     dtype = np_dtype(t.dtype)
     shape = tuple(t.shape[: t.ndim])
     count = math.prod(shape)

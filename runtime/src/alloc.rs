@@ -16,7 +16,8 @@
 //! freed when the thread exits, so memory does not grow with the number of
 //! calls.
 //!
-//! Blocks come from `malloc`, over-allocated by [`OVERHEAD`] bytes and aligned
+//! Blocks come from `malloc` (CUDA managed memory in a `--target cuda`
+//! library: [`crate::device::raw_alloc`]), over-allocated by [`OVERHEAD`] bytes and aligned
 //! by hand: `posix_memalign` splits a larger chunk and frees its ends, and
 //! with the thousands of small buffers a deep recursion keeps alive the
 //! heap's fragments cost more than the work (`unlink_chunk`, consolidation).
@@ -33,8 +34,10 @@ use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 
 extern "C" {
-    fn malloc(size: usize) -> *mut c_void;
-    fn free(p: *mut c_void);
+    /// libc's `malloc` (the blocks of a CPU library).
+    pub(crate) fn malloc(size: usize) -> *mut c_void;
+    /// libc's `free`.
+    pub(crate) fn free(p: *mut c_void);
 }
 
 /// Bytes of freed blocks one thread keeps at most.
@@ -100,7 +103,7 @@ impl Drop for Cache {
     fn drop(&mut self) {
         for &payload in self.free.iter().flatten() {
             // SAFETY: payloads of blocks owned by the cache alone.
-            unsafe { free(base_of(payload)) };
+            unsafe { crate::device::raw_free(base_of(payload)) };
         }
     }
 }
@@ -151,8 +154,7 @@ pub fn allocate(size: usize) -> *mut c_void {
     let Some(total) = bytes.checked_add(OVERHEAD) else {
         return std::ptr::null_mut();
     };
-    // SAFETY: a plain allocation.
-    let base = unsafe { malloc(total) };
+    let base = crate::device::raw_alloc(total);
     if base.is_null() {
         return std::ptr::null_mut();
     }
@@ -349,8 +351,8 @@ pub unsafe fn release(p: *mut c_void) {
             return;
         }
     }
-    // SAFETY: a live payload (caller contract); its block from malloc.
-    unsafe { free(base_of(p as usize)) };
+    // SAFETY: a live payload (caller contract); its block from raw_alloc.
+    unsafe { crate::device::raw_free(base_of(p as usize)) };
 }
 
 /// `memref.alloc` in generated code: `size` bytes.

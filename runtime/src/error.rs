@@ -27,6 +27,10 @@ pub enum Status {
     Internal = 5,
     /// The running CPU lacks features the library was compiled for.
     UnsupportedCpu = 6,
+    /// A `--target cuda` library found no CUDA driver or no GPU.
+    DeviceUnavailable = 7,
+    /// The CUDA driver failed (a launch, a copy, a kernel fault).
+    DeviceError = 8,
 }
 
 /// Bytes of a last-error message kept, its NUL included (a longer message is

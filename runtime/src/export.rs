@@ -9,7 +9,7 @@
 //! earlier result, or a non-compact view.
 
 use crate::alloc::{allocate, release};
-use crate::dlpack::{DLDataType, DLDevice, DLTensor, DEVICE_CPU};
+use crate::dlpack::{DLDataType, DLDevice, DLTensor};
 use crate::error::{fail, take_pending, Status};
 use crate::import::{descriptor_words, is_compact};
 use crate::spec::{slice, FuncSpec};
@@ -159,6 +159,7 @@ pub unsafe extern "C" fn agc_rt_export_results(
             unsafe { release(v.allocated as *mut c_void) };
         }
     }
+    crate::device::release_copies();
     if status != 0 {
         for &slot in &out_slots[..made] {
             // SAFETY: made by make_tensor above; the slot is valid.
@@ -228,7 +229,7 @@ fn make_tensor(v: &View, dtype: DLDataType, adopt: bool) -> Result<*mut DLTensor
             tensor: DLTensor {
                 data,
                 device: DLDevice {
-                    device_type: DEVICE_CPU,
+                    device_type: crate::device::device_type(),
                     device_id: 0,
                 },
                 ndim: rank as i32,

@@ -38,7 +38,7 @@ pub unsafe extern "C" fn agc_rt_import_args(
     syms: *mut i64,
 ) -> i32 {
     // SAFETY: the generated code passes its constant signature.
-    let spec = match unsafe { crate::spec::begin(spec) } {
+    let spec = match unsafe { crate::spec::begin_run(spec) } {
         Ok(s) => s,
         Err(status) => return status,
     };
@@ -107,6 +107,7 @@ pub(crate) unsafe fn import_params(
         // SAFETY: each argument is NULL or a readable DLTensor (caller contract).
         let t = unsafe { args.get(i).and_then(|&a| a.as_ref()) };
         if let Err(msg) = import_one(spec, i, t, syms, desc) {
+            crate::device::release_copies();
             return fail(Status::InvalidArgument, format!("{}: {msg}", spec.name()));
         }
     }
@@ -156,9 +157,15 @@ pub(crate) fn check_shape<'t>(
     (dtype, rank): (DLDataType, usize),
     want: &dyn Fn(usize) -> Option<i64>,
 ) -> Result<(&'t [i64], i64), String> {
-    if reads == Reads::All && t.device.device_type != DEVICE_CPU {
+    let device = crate::device::device_type();
+    if reads == Reads::All && t.device.device_type != device {
+        let want = if device == DEVICE_CPU {
+            "a CPU tensor (kDLCPU)"
+        } else {
+            "a CUDA tensor (kDLCUDA): the library was built with --target cuda"
+        };
         return Err(format!(
-            "{what} must be a CPU tensor (kDLCPU), got device_type {}",
+            "{what} must be {want}, got device_type {}",
             t.device.device_type
         ));
     }
@@ -312,7 +319,15 @@ fn import_one(
     }
     if let Some(desc) = desc {
         check_layout(t, shape, numel, &what)?;
-        fill_descriptor(desc, first_element(t) as *mut c_void, shape);
+        let mut data = first_element(t) as *mut c_void;
+        if crate::device::kind() != crate::device::Kind::Cpu && numel > 0 {
+            // numel * elem fits in an i64 (check_shape).
+            let bytes = numel as usize * usize::from(t.dtype.bits / 8).max(1);
+            // SAFETY: the caller's tensor holds `bytes` bytes (check_layout).
+            data = unsafe { crate::device::import_copy(data as *const u8, bytes) }
+                .map_err(|e| format!("{what}: {e}"))?;
+        }
+        fill_descriptor(desc, data, shape);
     }
     Ok(())
 }

@@ -49,7 +49,7 @@ pub unsafe extern "C" fn agc_rt_import_into(
     syms: *mut i64,
 ) -> i32 {
     // SAFETY: the generated code passes its constant signature.
-    let spec = match unsafe { crate::spec::begin(spec) } {
+    let spec = match unsafe { crate::spec::begin_run(spec) } {
         Ok(s) => s,
         Err(status) => return status,
     };
@@ -66,6 +66,7 @@ pub unsafe extern "C" fn agc_rt_import_into(
         // SAFETY: each result tensor is NULL or readable (caller contract).
         let out = unsafe { out.as_ref() };
         if let Err(msg) = check_out(r, out, syms) {
+            crate::device::release_copies();
             return fail(Status::InvalidArgument, format!("{}: {msg}", spec.name()));
         }
     }
@@ -152,7 +153,7 @@ pub unsafe extern "C" fn agc_rt_finish_into(
     if status == 0 {
         // SAFETY: as this function's; shapes checked, no source overlaps a
         // tensor written before it is read.
-        unsafe { copy_results(spec, ret, outs) };
+        status = unsafe { copy_results(spec, ret, outs) };
     }
     // SAFETY: as this function's.
     for (k, v) in unsafe { views(spec, ret) }.enumerate() {
@@ -162,6 +163,7 @@ pub unsafe extern "C" fn agc_rt_finish_into(
             unsafe { release(v.allocated as *mut c_void) };
         }
     }
+    crate::device::release_copies();
     status
 }
 
@@ -316,11 +318,12 @@ unsafe fn set_aside_overlapping(
     Status::Ok as i32
 }
 
-/// Copies every result into its tensor.
+/// Copies every result into its tensor; 0 or a status with the last error
+/// set (a device copy that failed).
 ///
 /// # Safety
 /// As [`agc_rt_finish_into`], shapes checked and overlapping views set aside.
-unsafe fn copy_results(spec: &FuncSpec, ret: *const i64, outs: &[*mut DLTensor]) {
+unsafe fn copy_results(spec: &FuncSpec, ret: *const i64, outs: &[*mut DLTensor]) -> i32 {
     // SAFETY: as this function's.
     for (k, (v, &out)) in unsafe { views(spec, ret) }.zip(outs).enumerate() {
         let elem = elem_bytes(spec, k);
@@ -330,7 +333,12 @@ unsafe fn copy_results(spec: &FuncSpec, ret: *const i64, outs: &[*mut DLTensor])
         }
         // SAFETY: a checked tensor of the result's shape.
         let dst = first_element(unsafe { &*out });
-        if is_compact(v.sizes, v.strides) {
+        if crate::device::kind() != crate::device::Kind::Cpu {
+            // SAFETY: as this function's.
+            if let Err(e) = unsafe { copy_to_device(&v, elem, numel as usize, dst) } {
+                return fail(Status::DeviceError, format!("{}: {e}", spec.name()));
+            }
+        } else if is_compact(v.sizes, v.strides) {
             // SAFETY: `numel` elements each; memmove in case a view of an
             // argument is exactly its result tensor.
             unsafe { std::ptr::copy(v.first(elem), dst, numel as usize * elem) };
@@ -339,6 +347,38 @@ unsafe fn copy_results(spec: &FuncSpec, ret: *const i64, outs: &[*mut DLTensor])
             unsafe { copy_strided(v.first(elem), v.sizes, v.strides, elem, dst) };
         }
     }
+    Status::Ok as i32
+}
+
+/// Copies the result view `v` (library memory) into the caller's device
+/// tensor at `dst`: directly when compact, else through a compact buffer.
+///
+/// # Safety
+/// `v` is a live view of `numel` elements of `elem` bytes; `dst` holds as many.
+unsafe fn copy_to_device(
+    v: &crate::export::View,
+    elem: usize,
+    numel: usize,
+    dst: *mut u8,
+) -> Result<(), String> {
+    let bytes = numel * elem;
+    if is_compact(v.sizes, v.strides) {
+        // SAFETY: caller contract.
+        return unsafe { crate::device::copy(dst, v.first(elem), bytes) };
+    }
+    let staging = crate::alloc::allocate(bytes);
+    if staging.is_null() {
+        return Err(format!(
+            "out of memory: cannot stage a result of {bytes} bytes"
+        ));
+    }
+    // SAFETY: the view's elements into a fresh block of as many.
+    unsafe { copy_strided(v.first(elem), v.sizes, v.strides, elem, staging as *mut u8) };
+    // SAFETY: the staged bytes into the caller's tensor.
+    let copied = unsafe { crate::device::copy(dst, staging as *const u8, bytes) };
+    // SAFETY: the block just allocated.
+    unsafe { release(staging) };
+    copied
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub mod abandon;
 pub mod alloc;
 pub mod context;
 pub mod cpu;
+pub mod device;
 pub mod dlpack;
 pub mod error;
 pub mod export;

@@ -81,6 +81,8 @@ pub struct FuncSpec {
     /// The CPU features the library was compiled for (LLVM's `+a,+b,-c`;
     /// NULL: not checked), the same string in every spec of a library.
     pub cpu_features: *const c_char,
+    /// The library's device (NULL: the CPU), the same in every spec of a library.
+    pub device: *const crate::device::DeviceSpec,
 }
 
 /// The signature `spec` of a call that starts now: this thread's error
@@ -105,6 +107,21 @@ pub unsafe fn begin<'a>(spec: *const FuncSpec) -> Result<&'a FuncSpec, i32> {
         ));
     }
     Ok(spec)
+}
+
+/// [`begin`] for a call that runs the kernel: also starts the call on the
+/// library's device ([`crate::device::enter`]).
+///
+/// # Safety
+/// As [`begin`].
+pub unsafe fn begin_run<'a>(spec: *const FuncSpec) -> Result<&'a FuncSpec, i32> {
+    // SAFETY: caller contract.
+    let spec = unsafe { begin(spec) }?;
+    // SAFETY: the spec's device constant.
+    match unsafe { crate::device::enter(spec.device, &spec.name()) } {
+        0 => Ok(spec),
+        status => Err(status),
+    }
 }
 
 /// A name in a spec, read from its C string only when formatted: a call
@@ -302,6 +319,7 @@ pub(crate) mod tests {
             assigns: std::ptr::null(),
             context_spec: std::ptr::null(),
             cpu_features: std::ptr::null(),
+            device: std::ptr::null(),
         });
         OwnedSpec {
             _strings: strings,

@@ -25,6 +25,7 @@
 
 mod api;
 mod context;
+pub(crate) mod device;
 mod entry;
 mod shapes;
 mod spec;
@@ -135,9 +136,15 @@ pub fn host_module<'ctx>(
     metadata: &str,
     state: &crate::state::LibraryState,
     cpu_features: &str,
+    device: crate::mlir::Device,
 ) -> Result<Module<'ctx>, BackendError> {
     let m = ctx.create_module(&format!("{library_name}_host"));
     let features = spec::c_string(ctx, &m, "agc.cpu_features", cpu_features);
+    let device = device::device_spec(ctx, &m, device)?;
+    let library = spec::LibraryConsts {
+        cpu_features: features,
+        device,
+    };
     let rt = RuntimeFns::declare(ctx, &m);
     let (cf, state_spec) = if state.context {
         let cf = context::ContextFns::declare(ctx, &m, state)?;
@@ -147,7 +154,7 @@ pub fn host_module<'ctx>(
         (None, None)
     };
     for sig in sigs {
-        let spec = spec::func_spec(ctx, &m, sig, state_spec, features);
+        let spec = spec::func_spec(ctx, &m, sig, state_spec, &library);
         entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Results, cf.as_ref())?;
         entry::entry_point(ctx, &m, &rt, sig, spec, entry::Entry::Into, cf.as_ref())?;
         shapes::result_shapes_entry(ctx, &m, &rt, sig, spec)?;
@@ -167,7 +174,16 @@ mod tests {
     fn host_module_verifies_and_has_the_api() {
         let ctx = Context::create();
         let sigs = signatures(&add_bias_module(), "demo").unwrap();
-        let m = host_module(&ctx, "demo", &sigs, "{}", &Default::default(), "").unwrap();
+        let m = host_module(
+            &ctx,
+            "demo",
+            &sigs,
+            "{}",
+            &Default::default(),
+            "",
+            crate::mlir::Device::Cpu,
+        )
+        .unwrap();
         let text = m.print_to_string().to_string();
         assert!(
             text.contains("define i32 @demo_add_bias(ptr %x, ptr %b, ptr %out0)"),

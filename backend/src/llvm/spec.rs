@@ -7,7 +7,8 @@
 //!                   int64_t nstate; const TensorSpec* state;     /* the context's variables */
 //!                   int64_t nassigns; const int64_t* assigns;   /* those the export assigns */
 //!                   const StateSpec* context_spec;              /* the library's, with a context */
-//!                   const char* cpu_features; };                /* LLVM's "+avx2,..." checked per call */
+//!                   const char* cpu_features;                   /* LLVM's "+avx2,..." checked per call */
+//!                   const DeviceSpec* device; };                /* NULL for the CPU (see device.rs) */
 //! ```
 //!
 //! A dim `d >= 0` is static, [`DIM_UNKNOWN`] a result dim no parameter
@@ -137,13 +138,21 @@ pub(crate) fn tensor_specs<'ctx>(
     private_const(m, name, &tensor_ty.const_array(&items)).as_pointer_value()
 }
 
+/// The constants every `FuncSpec` of a library points to.
+pub(crate) struct LibraryConsts<'ctx> {
+    /// The CPU features string.
+    pub cpu_features: PointerValue<'ctx>,
+    /// The `DeviceSpec` (NULL for the CPU).
+    pub device: PointerValue<'ctx>,
+}
+
 /// Emits `sig`'s `FuncSpec` constant and returns a pointer to it.
 pub(crate) fn func_spec<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
     sig: &ExportSig,
     state_spec: Option<PointerValue<'ctx>>,
-    cpu_features: PointerValue<'ctx>,
+    library: &LibraryConsts<'ctx>,
 ) -> PointerValue<'ctx> {
     let ptr = ctx.ptr_type(AddressSpace::default());
     let i64t = ctx.i64_type();
@@ -191,7 +200,8 @@ pub(crate) fn func_spec<'ctx>(
             i64t.const_int(sig.assigns.len() as u64, false).into(),
             assigns.into(),
             state_spec.unwrap_or(ptr.const_null()).into(),
-            cpu_features.into(),
+            library.cpu_features.into(),
+            library.device.into(),
         ],
         false,
     );

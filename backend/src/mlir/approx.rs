@@ -109,7 +109,7 @@ pub fn exp_f32(e: &mut FnEmitter, x: &str) -> String {
     let clamped = e.assign(&format!("arith.minimumf {clamped}, {hi} : f32"));
     let log2e = c(e, std::f64::consts::LOG2_E);
     let scaled = fop(e, "mulf", &clamped, &log2e);
-    let n = e.assign(&format!("math.roundeven {scaled} : f32"));
+    let n = e.math("roundeven", &[&scaled], "f32");
     let (hi_part, lo_part) = (c(e, LN2_HI), c(e, LN2_LO));
     let nh = fop(e, "mulf", &n, &hi_part);
     let r = fop(e, "subf", &clamped, &nh);
@@ -189,7 +189,7 @@ pub fn log_f32(e: &mut FnEmitter, x: &str) -> String {
 
 /// `tanh(x)` for a float32 `x`.
 pub fn tanh_f32(e: &mut FnEmitter, x: &str) -> String {
-    let a = e.assign(&format!("math.absf {x} : f32"));
+    let a = e.math("absf", &[x], "f32");
     // Small |x|: x + x^3 P(x^2).
     let u = e.arith("mulf", x, x, "f32");
     let p = horner(e, &TANH_POLY, &u);
@@ -204,7 +204,7 @@ pub fn tanh_f32(e: &mut FnEmitter, x: &str) -> String {
     let two = c(e, 2.0);
     let frac = e.arith("divf", &two, &den, "f32");
     let big = e.arith("subf", &one, &frac, "f32");
-    let big = e.assign(&format!("math.copysign {big}, {x} : f32"));
+    let big = e.math("copysign", &[&big, x], "f32");
     let limit = c(e, TANH_SMALL);
     let is_small = cmpf(e, "olt", &a, &limit);
     e.select(&is_small, &small, &big, "f32")

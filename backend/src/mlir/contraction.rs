@@ -61,7 +61,14 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         e.ty(od.operands[1]),
         e.ty(od.results[0]),
     );
-    match static_schedule(e, od) {
+    // On the GPU the generic contraction is a kernel (one thread per output
+    // element); the runtime's blocked GEMM is host code.
+    let schedule = if e.weights.gpu {
+        Some(Schedule::Generic)
+    } else {
+        static_schedule(e, od)
+    };
+    match schedule {
         Some(Schedule::Generic) => generic(e, od, None),
         Some(Schedule::Gemm) => {
             let bp = pack_b(e, od)?;

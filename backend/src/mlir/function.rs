@@ -42,6 +42,7 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
     let weights = Rc::new(WeightUse {
         placement: opts.weights,
         fast_math: opts.fast_math,
+        gpu: opts.gpu,
         nweights: m.weights.len(),
         packed: Default::default(),
     });
@@ -87,6 +88,8 @@ pub struct EmitOptions {
     /// (results may differ from numpy in the last bits; NaN and infinity
     /// behave as without it).
     pub fast_math: bool,
+    /// Emit for a GPU target (`--target cuda`).
+    pub gpu: bool,
 }
 
 /// A module's MLIR text, and the packed weights it reads (in table-slot order).

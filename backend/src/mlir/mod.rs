@@ -99,6 +99,9 @@ mod elementwise;
 mod emitter;
 mod function;
 mod gather;
+mod gpu;
+pub mod gpu_map;
+mod gpu_text;
 mod index;
 mod layout;
 mod pairwise_sum;
@@ -111,5 +114,5 @@ mod types;
 pub mod weight;
 
 pub use function::{emit_module, function_symbols, makes_calls, EmitOptions, Emitted, IMPL_PREFIX};
-pub use pipeline::lower_to_llvm;
+pub use pipeline::{lower_to_llvm, Device};
 pub use weight::Placement;

@@ -1,7 +1,8 @@
 //! MLIR text → LLVM IR: parse with melior, run the CPU pass pipeline, and
 //! translate into an inkwell module of the caller's LLVM context.
 //!
-//! Phases of [`PIPELINE`], in order:
+//! Phases of [`pipeline_text`], in order (the CUDA pipeline of
+//! [`super::gpu`] shares phases 1, 2 and most of 4):
 //! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion, then
 //!    loop-invariant code motion (a matmul by loop-invariant weights packs
 //!    them once, before the loop) (all skipped at `opt_level` 0);
@@ -42,31 +43,45 @@ const OPTIMIZE: &str =
 /// Cleanup only (opt level 0).
 const CLEANUP: &str = "canonicalize,cse,";
 
-/// Bufferization through LLVM dialect (phases 2-4 of the module doc).
-pub const PIPELINE: &str = "one-shot-bufferize{bufferize-function-boundaries \
+/// Bufferization and deallocation (phase 2 of the module doc).
+pub const BUFFERIZE: &str = "one-shot-bufferize{bufferize-function-boundaries \
 function-boundary-type-conversion=identity-layout-map \
 unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops},\
-buffer-deallocation-pipeline,convert-bufferization-to-memref,\
-convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
+buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+
+/// Loops through LLVM dialect (phases 3-4 of the module doc).
+pub const LOWER_TO_LLVM: &str = "convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
 convert-vector-to-llvm,convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
 finalize-memref-to-llvm{use-generic-functions=1},convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
 convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
 
-/// The full pass pipeline text for an optimisation level.
+/// The tensor-level passes of an optimisation level (phase 1).
+pub fn tensor_passes(opt_level: u8) -> &'static str {
+    if opt_level == 0 {
+        CLEANUP
+    } else {
+        OPTIMIZE
+    }
+}
+
+/// The full CPU pass pipeline text for an optimisation level.
 pub fn pipeline_text(opt_level: u8) -> String {
-    let first = if opt_level == 0 { CLEANUP } else { OPTIMIZE };
-    format!("builtin.module({first}{PIPELINE})")
+    format!(
+        "builtin.module({}{BUFFERIZE}{LOWER_TO_LLVM})",
+        tensor_passes(opt_level)
+    )
 }
 
 /// An MLIR context with every dialect, pass and LLVM translation
 /// registered, and a diagnostic handler that collects messages.
-struct MlirSession {
-    context: Context,
+pub(super) struct MlirSession {
+    /// The context.
+    pub(super) context: Context,
     diagnostics: Arc<Mutex<Vec<String>>>,
 }
 
 impl MlirSession {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         let registry = DialectRegistry::new();
         register_all_dialects(&registry);
         let context = Context::new();
@@ -93,7 +108,7 @@ impl MlirSession {
     }
 
     /// An error for `what`, with the diagnostics collected so far.
-    fn error(&self, what: &str) -> BackendError {
+    pub(super) fn error(&self, what: &str) -> BackendError {
         let diags = std::mem::take(&mut *self.diagnostics.lock().unwrap());
         if diags.is_empty() {
             BackendError::Mlir(what.to_string())
@@ -103,14 +118,27 @@ impl MlirSession {
     }
 }
 
-/// Parses `mlir_text`, lowers it to the LLVM dialect and translates it into
-/// an LLVM module owned by `ctx`.
+/// Where the kernels of [`lower_to_llvm`] run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Device {
+    /// The host CPU.
+    #[default]
+    Cpu,
+    /// An NVIDIA GPU: parallel loops become PTX kernels ([`super::gpu`]).
+    Cuda,
+    /// The CUDA library with its kernels run as host loops (for tests).
+    CudaEmulated,
+}
+
+/// Parses `mlir_text`, lowers it to the LLVM dialect for `device` and
+/// translates it into an LLVM module owned by `ctx`.
 ///
 /// `opt_level` 0 skips elementwise fusion; LLVM-level optimisation is left
 /// to the caller (it runs on the linked module).
 pub fn lower_to_llvm<'ctx>(
     mlir_text: &str,
     opt_level: u8,
+    device: Device,
     ctx: &'ctx inkwell::context::Context,
 ) -> Result<inkwell::module::Module<'ctx>, BackendError> {
     // AGC_DUMP_MLIR=<file>: keep the MLIR text (for a pass that fails or crashes).
@@ -118,25 +146,45 @@ pub fn lower_to_llvm<'ctx>(
         let _ = std::fs::write(path, mlir_text);
     }
     let s = MlirSession::new();
-    let mut module = Module::parse(&s.context, mlir_text)
-        .ok_or_else(|| s.error("cannot parse the MLIR module"))?;
-    if !module.as_operation().verify() {
-        return Err(s.error("the MLIR module does not verify"));
+    let mut module = parse(&s, mlir_text)?;
+    match device {
+        Device::Cpu => run_passes(&s, &mut module, &pipeline_text(opt_level))?,
+        Device::Cuda | Device::CudaEmulated => {
+            module = super::gpu::lower(&s, module, opt_level, device == Device::CudaEmulated)?;
+        }
     }
-    let pm = PassManager::new(&s.context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), &pipeline_text(opt_level))
-        .map_err(|e| BackendError::Mlir(format!("bad pass pipeline: {e}")))?;
-    pm.run(&mut module)
-        .map_err(|e| s.error(&format!("pass pipeline failed ({e})")))?;
     let llvm = translate(&s, &module, ctx)?;
     bind_buffer_calls(&llvm);
     Ok(llvm)
 }
 
+/// Parses and verifies an MLIR module.
+pub(super) fn parse<'c>(s: &'c MlirSession, text: &str) -> Result<Module<'c>, BackendError> {
+    let module =
+        Module::parse(&s.context, text).ok_or_else(|| s.error("cannot parse the MLIR module"))?;
+    if !module.as_operation().verify() {
+        return Err(s.error("the MLIR module does not verify"));
+    }
+    Ok(module)
+}
+
+/// Runs the pass pipeline `text` (`builtin.module(...)`) on `module`.
+pub(super) fn run_passes(
+    s: &MlirSession,
+    module: &mut Module,
+    text: &str,
+) -> Result<(), BackendError> {
+    let pm = PassManager::new(&s.context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), text)
+        .map_err(|e| BackendError::Mlir(format!("bad pass pipeline: {e}")))?;
+    pm.run(module)
+        .map_err(|e| s.error(&format!("pass pipeline failed ({e})")))
+}
+
 /// Replaces each declaration `@f__m` (through which calls reach `@f`, see
 /// `control::call`) by the definition `@f`: after bufferization both have
 /// the same signature.
-fn bind_buffer_calls(m: &inkwell::module::Module) {
+pub(super) fn bind_buffer_calls(m: &inkwell::module::Module) {
     let decls: Vec<_> = m
         .get_functions()
         .filter(|f| f.count_basic_blocks() == 0)
@@ -158,7 +206,7 @@ fn bind_buffer_calls(m: &inkwell::module::Module) {
 }
 
 /// Translates an LLVM-dialect module into `ctx`.
-fn translate<'ctx>(
+pub(super) fn translate<'ctx>(
     s: &MlirSession,
     module: &Module,
     ctx: &'ctx inkwell::context::Context,
@@ -183,7 +231,7 @@ mod tests {
     #[test]
     fn parse_errors_carry_mlir_diagnostics() {
         let ctx = inkwell::context::Context::create();
-        let err = lower_to_llvm("func.func @f() { %0 = arith.bogus }", 1, &ctx)
+        let err = lower_to_llvm("func.func @f() { %0 = arith.bogus }", 1, Device::Cpu, &ctx)
             .unwrap_err()
             .to_string();
         assert!(err.contains("cannot parse"), "{err}");
@@ -195,7 +243,9 @@ mod tests {
         let ctx = inkwell::context::Context::create();
         let text = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n\
                     func.func @g(%a: tensor<4xf32>) -> tensor<3xf32> {\n  return %a : tensor<4xf32>\n}";
-        let err = lower_to_llvm(text, 1, &ctx).unwrap_err().to_string();
+        let err = lower_to_llvm(text, 1, Device::Cpu, &ctx)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("type of return operand"), "{err}");
     }
 
@@ -204,7 +254,7 @@ mod tests {
         let ctx = inkwell::context::Context::create();
         let text = "func.func @id(%a: tensor<?xf32>) -> tensor<?xf32> attributes {llvm.emit_c_interface} {\n\
                     %c = bufferization.alloc_tensor() copy(%a) : tensor<?xf32>\n  return %c : tensor<?xf32>\n}";
-        let m = lower_to_llvm(text, 0, &ctx).unwrap();
+        let m = lower_to_llvm(text, 0, Device::Cpu, &ctx).unwrap();
         assert!(m.get_function("_mlir_ciface_id").is_some());
         assert!(m.verify().is_ok());
     }

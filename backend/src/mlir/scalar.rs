@@ -26,9 +26,9 @@ fn unsupported(what: String) -> BackendError {
     BackendError::Unsupported(what)
 }
 
-/// A float math-dialect op on `x`.
+/// A math-dialect op on `x`.
 fn math(e: &mut FnEmitter, op: &str, x: &str, t: &str) -> String {
-    e.assign(&format!("math.{op} {x} : {t}"))
+    e.math(op, &[x], t)
 }
 
 /// `op(x)` for an elementwise unary op of `dtype`.
@@ -138,8 +138,8 @@ pub fn binary(
             BinaryOp::Div => fast(e, "divf"),
             BinaryOp::Max => e.arith("maximumf", a, b, t),
             BinaryOp::Min => e.arith("minimumf", a, b, t),
-            BinaryOp::Pow => e.arith_math("powf", a, b, t),
-            BinaryOp::Atan2 => e.arith_math("atan2", a, b, t),
+            BinaryOp::Pow => e.math("powf", &[a, b], t),
+            BinaryOp::Atan2 => e.math("atan2", &[a, b], t),
             BinaryOp::FloorDiv => float_divmod(e, dtype, a, b).0,
             BinaryOp::Mod => float_divmod(e, dtype, a, b).1,
             _ => return Err(unsupported(format!("{} on {dtype}", op.name()))),
@@ -154,7 +154,7 @@ pub fn binary(
         BinaryOp::And => e.arith("andi", a, b, t),
         BinaryOp::Or => e.arith("ori", a, b, t),
         BinaryOp::Xor => e.arith("xori", a, b, t),
-        BinaryOp::Pow => e.arith_math("ipowi", a, b, t),
+        BinaryOp::Pow => e.math("ipowi", &[a, b], t),
         BinaryOp::FloorDiv => int_divmod(e, t, a, b, true),
         BinaryOp::Mod => int_divmod(e, t, a, b, false),
         BinaryOp::Div | BinaryOp::Atan2 => {
@@ -164,9 +164,18 @@ pub fn binary(
 }
 
 impl FnEmitter<'_> {
-    /// A binary math-dialect op: `math.<op> a, b : ty`.
-    fn arith_math(&mut self, op: &str, a: &str, b: &str, t: &str) -> String {
-        self.assign(&format!("math.{op} {a}, {b} : {t}"))
+    /// `math.<op> args : t` (for the GPU, `absi` as arithmetic: libdevice's
+    /// `__nv_abs` would be its lowering there).
+    pub fn math(&mut self, op: &str, args: &[&str], t: &str) -> String {
+        let list = args.join(", ");
+        if let ("absi", [x], true) = (op, args, self.weights.gpu) {
+            // |x| as 0 - x where x < 0 (libdevice's `__nv_abs` otherwise).
+            let z = self.constant("0", t);
+            let neg = self.arith("subi", &z, x, t);
+            let lt = self.cmpi("slt", x, &z, t);
+            return self.select(&lt, &neg, x, t);
+        }
+        self.assign(&format!("math.{op} {list} : {t}"))
     }
 }
 
@@ -223,16 +232,16 @@ fn float_divmod(e: &mut FnEmitter, dtype: DType, a: &str, b: &str) -> (String, S
     let m2 = e.select(&fix, &mb, &m, t);
     let div2 = e.select(&fix, &d1, &div, t);
     // mod == 0: copysign(0, b)
-    let zb = e.assign(&format!("math.copysign {zero}, {b} : {t}"));
+    let zb = e.math("copysign", &[&zero, b], t);
     let m3 = e.select(&m_nz, &m2, &zb, t);
     // floordiv = floor(div), +1 if div - floor(div) > 0.5; div == 0: copysign(0, a/b)
-    let fl = e.assign(&format!("math.floor {div2} : {t}"));
+    let fl = e.math("floor", &[&div2], t);
     let frac = e.arith("subf", &div2, &fl, t);
     let round = cmpf(e, "ogt", &frac, &half);
     let fl1 = e.arith("addf", &fl, &one, t);
     let fd = e.select(&round, &fl1, &fl, t);
     let q = e.arith("divf", a, b, t);
-    let zq = e.assign(&format!("math.copysign {zero}, {q} : {t}"));
+    let zq = e.math("copysign", &[&zero, &q], t);
     let d_nz = cmpf(e, "une", &div2, &zero);
     let fd2 = e.select(&d_nz, &fd, &zq, t);
     // b == 0: a / b and fmod (NaN)

@@ -41,6 +41,9 @@ pub struct WeightUse {
     /// `--fast-math` (see [`super::EmitOptions`]): kept here, with the
     /// other module-wide facts every function's emitter shares.
     pub fast_math: bool,
+    /// Code for a GPU target (`--target cuda`): products as kernels
+    /// ([`super::contraction`]), no libdevice-only math ([`super::scalar`]).
+    pub gpu: bool,
     /// The packed weights the code reads.
     pub packed: RefCell<Vec<PackedWeight>>,
 }

@@ -403,8 +403,8 @@ pub fn compile_object(funcs: &[Function], dir: &Path, baseline: bool) -> (String
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(2);
-    let module =
-        lower_to_llvm(&mlir, opt, &ctx).unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
+    let module = lower_to_llvm(&mlir, opt, agc_backend::mlir::Device::Cpu, &ctx)
+        .unwrap_or_else(|e| panic!("{e}\n--- MLIR ---\n{mlir}"));
     Target::initialize_native(&InitializationConfig::default()).unwrap();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).unwrap();

@@ -101,11 +101,13 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
                 EmitArg::Mlir => Some(Emit::Mlir),
                 EmitArg::Llvm => Some(Emit::Llvm),
                 EmitArg::Asm => Some(Emit::Asm),
+                EmitArg::Ptx => Some(Emit::Ptx),
                 _ => None,
             })
             .collect(),
         source_sha256: source::sha256_hex(&args.model),
         fast_math: args.fast_math,
+        emulate_device: args.emulate_device,
         target_cpu: args.target_cpu.clone(),
         target_features: args.target_features.clone(),
         weights: match args.weights {

@@ -123,6 +123,10 @@ pub struct BuildArgs {
     /// Let float + - * / be reassociated and fused (results may differ from numpy in the last bits).
     #[arg(long = "fast-math")]
     pub fast_math: bool,
+    /// With --target cuda: run the kernels on the host, tensors tagged as on
+    /// the GPU (a test build of the CUDA library that needs no GPU).
+    #[arg(long = "emulate-device", hide = true)]
+    pub emulate_device: bool,
     /// Where the data of `agc.weights` files goes.
     #[arg(long, value_enum, default_value = "embed")]
     pub weights: WeightsArg,
