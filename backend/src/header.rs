@@ -63,7 +63,7 @@ extern "C" {
  * enums). To use dlpack.h's own definitions, include it before this file. */
 #if !defined(DLPACK_DLPACK_H_) && !defined(AGC_DLPACK_TYPES_)
 #define AGC_DLPACK_TYPES_
-typedef enum { kDLCPU = 1 } DLDeviceType;
+typedef enum { kDLCPU = 1, kDLCUDA = 2 } DLDeviceType;
 typedef enum { kDLInt = 0U, kDLUInt = 1U, kDLFloat = 2U, kDLBool = 6U } DLDataTypeCode;
 /* dlpack.h types device_type as DLDeviceType, an int-sized enum; int32_t
  * here has the same layout and also takes plain ints in C++. */
@@ -71,7 +71,7 @@ typedef struct { int32_t device_type; int32_t device_id; } DLDevice;
 typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } DLDataType;
 typedef struct {
   void* data;           /* data pointer; the first element is at data + byte_offset */
-  DLDevice device;      /* {kDLCPU, 0} */
+  DLDevice device;      /* {kDLCPU, 0}; {kDLCUDA, 0} for a --target cuda library */
   int32_t ndim;         /* number of dims */
   DLDataType dtype;     /* e.g. {kDLFloat, 32, 1} for float32, {kDLBool, 8, 1} for bool */
   int64_t* shape;       /* ndim sizes */

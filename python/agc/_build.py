@@ -29,11 +29,14 @@ def find_binary():
     )
 
 
-def build_command(model_path, out_dir=None, target="cpu", *, name=None, emit=None, opt_level=None, verbose=False):
+def build_command(model_path, out_dir=None, target="cpu", *, name=None, emit=None, opt_level=None, verbose=False,
+                  emulate_device=False):
     """The argument list (without the binary) of `agc build` for these options."""
     args = ["build", str(model_path), "-o", str(_out_dir(out_dir))]
     if target != "cpu":
         args += ["--target", str(target)]
+    if emulate_device:
+        args.append("--emulate-device")
     if name is not None:
         args += ["--name", str(name)]
     if emit:
@@ -53,7 +56,9 @@ def build(model_path, out_dir=None, target="cpu", **options):
 
     `options`: `name` (the library name, default the file stem), `emit` (a
     kind or a list of kinds: "ir", "mlir", "llvm", "asm", ...), `opt_level`
-    (0-3), `verbose`. `out_dir` defaults to `build/`, as on the command line.
+    (0-3), `verbose`; for tests, `emulate_device` (with `target="cuda"`: the
+    kernels run on the host, the tensors are host memory tagged kDLCUDA).
+    `out_dir` defaults to `build/`, as on the command line.
     Raises `agc.Error` with the compiler's diagnostics if it fails.
     """
     args = build_command(model_path, out_dir, target, **options)

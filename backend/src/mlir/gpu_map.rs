@@ -8,7 +8,7 @@
 //! loads and stores through memref views, index arithmetic, and the math
 //! the GPU has instructions for ([`super::gpu_text::gpu_native_math`]). Anything else stays on the host: calls (the runtime's helpers,
 //! error raising, other functions), allocation, copies, globals, vector
-//! ops, and math that would need CUDA's libdevice.
+//! ops, and math that would need CUDA's libdevice (`arith.remf` included).
 
 use melior::ir::operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult};
 use melior::ir::Module;
@@ -36,7 +36,9 @@ pub fn runs_on_gpu(name: &str) -> bool {
     let native_math = name
         .strip_prefix("math.")
         .is_some_and(|op| super::gpu_text::gpu_native_math(op).is_some());
-    (PREFIXES.iter().any(|p| name.starts_with(p)) && name != "scf.execute_region")
+    // `arith.remf` is a call of libdevice's `fmod` on NVPTX.
+    let host_only = ["scf.execute_region", "arith.remf"].contains(&name);
+    (PREFIXES.iter().any(|p| name.starts_with(p)) && !host_only)
         || OPS.contains(&name)
         || native_math
 }
@@ -112,6 +114,7 @@ mod tests {
             "math.exp",
             "vector.transfer_read",
             "scf.execute_region",
+            "arith.remf",
             "llvm.call",
         ] {
             assert!(!runs_on_gpu(host), "{host}");
