@@ -125,10 +125,13 @@ pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
 pub extern "C" fn mgpuStreamDestroy(_stream: *mut c_void) {}
 
 /// Waits for the work on `stream`; a failure (a kernel fault) abandons the call.
+///
+/// # Safety
+/// `stream` is a handle of [`mgpuStreamCreate`].
 #[no_mangle]
-pub extern "C" fn mgpuStreamSynchronize(stream: *mut c_void) {
+pub unsafe extern "C" fn mgpuStreamSynchronize(stream: *mut c_void) {
     let result = driver::current().and_then(|d| {
-        // SAFETY: a stream handle of `mgpuStreamCreate`.
+        // SAFETY: caller contract.
         let code = unsafe { (d.api.stream_synchronize)(stream) };
         driver::check(&d.api, code, "a GPU kernel failed")
     });
