@@ -5,7 +5,9 @@
   installed by scripts/setup.sh) for sm_80 and sm_90;
 - the emulated CUDA library of every export of tests/models (the same host code, each
   kernel launch run as host loops over its grid, tensors tagged kDLCUDA) matches the eager
-  CPython/numpy result: the check of the kernels' indexing, bounds and launch geometry;
+  CPython/numpy result, and every gradient export of tests/grad_models its oracles (autograd
+  and float64 finite differences, test_gradients.py): the check of the kernels' indexing,
+  bounds and launch geometry;
 - a CUDA library called where no CUDA driver is installed returns DEVICE_UNAVAILABLE (7)
   with a message saying so, from Python and from C, and its `ldd` is the CPU library's.
 
@@ -25,6 +27,7 @@ import pytest
 
 import agc
 import harness
+import test_gradients
 from test_models import CASES, _export
 
 GRAD_MODELS = sorted((harness.REPO / "tests" / "grad_models").glob("*.py"))
@@ -91,6 +94,22 @@ def test_emulated_cuda_matches_numpy(model_path, export_name, builds, tmp_path):
     dims = harness.dim_sizes(module, harness.DEFAULT_DIM_SIZES)
     inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0), dims)
     harness.check_call(fn, export, inputs, f"{export_name} (emulated CUDA) with dims {dims}")
+
+
+class _EmulatedBuilds:
+    """The session's BuildCache, building every model as an emulated CUDA library."""
+
+    def __init__(self, builds):
+        self.binary = builds.binary
+        self._builds = builds
+
+    def get(self, path, **options):
+        return self._builds.get(path, target="cuda", emulate_device=True, **options)
+
+
+@pytest.mark.parametrize("model_path, export_name", test_gradients.CASES)
+def test_emulated_cuda_gradients(model_path, export_name, builds, tmp_path):
+    test_gradients.test_gradient(model_path, export_name, _EmulatedBuilds(builds), tmp_path)
 
 
 MODEL = '''

@@ -220,10 +220,19 @@ pub unsafe extern "C" fn agc_rt_context_create(
         (true, false) => {
             // SAFETY: a NUL-terminated string (caller contract).
             let path = unsafe { CStr::from_ptr(weights_path) }.to_string_lossy().into_owned();
-            match Mapping::open(&path) {
-                Ok(m) => Some((m, path)),
+            let mut map = match Mapping::open(&path) {
+                Ok(m) => m,
                 Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
+            };
+            if crate::device::kind() == crate::device::Kind::Cuda {
+                if let Err(e) = crate::device::driver::current() {
+                    return fail(Status::DeviceUnavailable, format!("{library}_create: {e}"));
+                }
+                if let Err(e) = map.register_for_device() {
+                    return fail(Status::DeviceError, format!("{library}_create: {e}"));
+                }
             }
+            Some((map, path))
         }
     };
     let table = match &weights {

@@ -68,6 +68,7 @@ driver_api! {
     mem_free = "cuMemFree_v2": fn(usize);
     memcpy = "cuMemcpy": fn(usize, usize, usize);
     mem_host_register = "cuMemHostRegister_v2": fn(*mut c_void, usize, c_uint);
+    mem_host_unregister = "cuMemHostUnregister": fn(*mut c_void);
     get_error_string = "cuGetErrorString": fn(CuResult, *mut *const c_char);
 }
 

@@ -147,6 +147,29 @@ fn register(d: &driver::Loaded, begin: *const u8, end: *const u8) -> Result<(), 
     )
 }
 
+/// Registers `len` bytes of read-only host memory at `base` (page-aligned:
+/// a file mapping) for kernels to read in place.
+pub fn register_host(base: *const u8, len: usize) -> Result<(), String> {
+    let d = driver::current()?;
+    // SAFETY: a live read-only mapping of `len` bytes.
+    let code = unsafe {
+        (d.api.mem_host_register)(base as *mut c_void, len, driver::HOST_REGISTER_READ_ONLY)
+    };
+    driver::check(
+        &d.api,
+        code,
+        "cannot map the weights file for the GPU (cuMemHostRegister)",
+    )
+}
+
+/// Undoes [`register_host`] for the memory at `base`.
+pub fn unregister_host(base: *mut c_void) {
+    if let Ok(d) = driver::current() {
+        // SAFETY: memory registered by `register_host`, still mapped.
+        unsafe { (d.api.mem_host_unregister)(base) };
+    }
+}
+
 /// `bytes` of the library's device memory (managed), or NULL.
 pub fn raw_alloc(bytes: usize) -> *mut c_void {
     if kind() != Kind::Cuda {
