@@ -82,7 +82,8 @@ impl Mapping {
 impl Drop for Mapping {
     fn drop(&mut self) {
         if self.for_device {
-            crate::device::unregister_host(self.base);
+            // SAFETY: registered by `register_for_device`, unmapped below.
+            unsafe { crate::device::unregister_host(self.base) };
         }
         // SAFETY: unmapping what `open` mapped, once.
         unsafe { munmap(self.base, self.len) };

@@ -163,9 +163,12 @@ pub fn register_host(base: *const u8, len: usize) -> Result<(), String> {
 }
 
 /// Undoes [`register_host`] for the memory at `base`.
-pub fn unregister_host(base: *mut c_void) {
+///
+/// # Safety
+/// `base` was registered by [`register_host`] and is still mapped.
+pub unsafe fn unregister_host(base: *mut c_void) {
     if let Ok(d) = driver::current() {
-        // SAFETY: memory registered by `register_host`, still mapped.
+        // SAFETY: caller contract.
         unsafe { (d.api.mem_host_unregister)(base) };
     }
 }
