@@ -28,6 +28,7 @@ import pytest
 import agc
 import harness
 import test_gradients
+import test_weights
 from test_models import CASES, _export
 
 GRAD_MODELS = sorted((harness.REPO / "tests" / "grad_models").glob("*.py"))
@@ -94,6 +95,23 @@ def test_emulated_cuda_matches_numpy(model_path, export_name, builds, tmp_path):
     dims = harness.dim_sizes(module, harness.DEFAULT_DIM_SIZES)
     inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0), dims)
     harness.check_call(fn, export, inputs, f"{export_name} (emulated CUDA) with dims {dims}")
+
+
+@pytest.mark.parametrize("weights", ["embed", "external"])
+def test_emulated_cuda_weights_match_eager(weights, tmp_path, agc_bin):
+    """Embedded weights (the kernel-read section) and external ones (the context's copy of the
+    mapped file, its table moved onto the copy)."""
+    model = test_weights.model_folder(tmp_path, "safetensors")
+    out = tmp_path / f"out-{weights}"
+    proc = harness.run_agc(agc_bin, "build", model, "-o", out, "--target", "cuda", "--emulate-device",
+                           "--weights", weights)
+    assert proc.returncode == 0, proc.stderr
+    lib = agc.load(out / "libmlp.so")
+    module = harness.import_model(model)
+    for name, export in harness.exports(module).items():
+        rng = harness.rng_for("cuda-weights", weights, name)
+        inputs = harness.make_inputs(module, export, rng, {"B": 5})
+        harness.check_call(lib.functions[name], export, inputs, f"{weights}:{name}")
 
 
 class _EmulatedBuilds:

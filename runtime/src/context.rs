@@ -62,7 +62,8 @@ pub struct Context {
     /// The address of each weight's data (NULL for weights never read),
     /// then of each packed weight's panels.
     table: Vec<*const u8>,
-    /// The packed panels (the runtime allocator's blocks).
+    /// The packed panels, and a CUDA library's copy of the weights (the
+    /// runtime allocator's blocks).
     panels: Vec<*mut c_void>,
     _weights: Option<Mapping>,
     lock: Box<RwLock>,
@@ -220,32 +221,45 @@ pub unsafe extern "C" fn agc_rt_context_create(
         (true, false) => {
             // SAFETY: a NUL-terminated string (caller contract).
             let path = unsafe { CStr::from_ptr(weights_path) }.to_string_lossy().into_owned();
-            let mut map = match Mapping::open(&path) {
-                Ok(m) => m,
-                Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
-            };
             if crate::device::kind() == crate::device::Kind::Cuda {
                 if let Err(e) = crate::device::driver::current() {
                     return fail(Status::DeviceUnavailable, format!("{library}_create: {e}"));
                 }
-                if let Err(e) = map.register_for_device() {
-                    return fail(Status::DeviceError, format!("{library}_create: {e}"));
-                }
             }
-            Some((map, path))
+            match Mapping::open(&path) {
+                Ok(m) => Some((m, path)),
+                Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
+            }
         }
     };
-    let table = match &weights {
+    let mut table = match &weights {
         Some((map, path)) => match weight_table(spec, map, path) {
             Ok(t) => t,
             Err(e) => return fail(Status::InvalidArgument, format!("{library}_create: {e}")),
         },
         None => Vec::new(),
     };
-    let (table, panels) = match pack_weights(spec, table) {
+    // A CUDA library's kernels read the weights from a managed copy (an
+    // emulated one makes the same copy, in host memory).
+    let mut device_copy = None;
+    let on_device = crate::device::kind() != crate::device::Kind::Cpu;
+    if let (Some((map, _)), true) = (&weights, on_device) {
+        match crate::device::copy_weights(map.bytes(), &mut table) {
+            Ok(block) => device_copy = Some(block),
+            Err(e) => return fail(Status::DeviceError, format!("{library}_create: {e}")),
+        }
+    }
+    let (table, mut panels) = match pack_weights(spec, table) {
         Ok(t) => t,
-        Err(e) => return fail(Status::OutOfMemory, format!("{library}_create: {e}")),
+        Err(e) => {
+            if let Some(block) = device_copy {
+                // SAFETY: the copy made above, owned by nobody else.
+                unsafe { crate::alloc::release(block) };
+            }
+            return fail(Status::OutOfMemory, format!("{library}_create: {e}"));
+        }
     };
+    panels.extend(device_copy);
     let vars = match crate::variables::initial_values(spec, &table) {
         Ok(v) => v,
         Err((status, e)) => return fail(status, format!("{library}_create: {e}")),

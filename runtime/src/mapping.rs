@@ -1,7 +1,5 @@
 //! A read-only, private mapping of a whole file (`<NAME>.weights`): the
 //! pages are read on demand and shared with every other mapping of the file.
-//! In a `--target cuda` library the mapping is also registered with the
-//! CUDA driver, so that kernels read the weights in place.
 
 use std::ffi::c_void;
 
@@ -9,8 +7,6 @@ use std::ffi::c_void;
 pub struct Mapping {
     base: *mut c_void,
     len: usize,
-    /// Registered with the CUDA driver (unregistered before unmapping).
-    for_device: bool,
 }
 
 extern "C" {
@@ -58,18 +54,7 @@ impl Mapping {
                 std::io::Error::last_os_error()
             ));
         }
-        Ok(Mapping {
-            base,
-            len,
-            for_device: false,
-        })
-    }
-
-    /// Registers the mapping with the CUDA driver ([`crate::device::register_host`]).
-    pub fn register_for_device(&mut self) -> Result<(), String> {
-        crate::device::register_host(self.base as *const u8, self.len)?;
-        self.for_device = true;
-        Ok(())
+        Ok(Mapping { base, len })
     }
 
     /// The mapped bytes.
@@ -81,10 +66,6 @@ impl Mapping {
 
 impl Drop for Mapping {
     fn drop(&mut self) {
-        if self.for_device {
-            // SAFETY: registered by `register_for_device`, unmapped below.
-            unsafe { crate::device::unregister_host(self.base) };
-        }
         // SAFETY: unmapping what `open` mapped, once.
         unsafe { munmap(self.base, self.len) };
     }

@@ -5,9 +5,10 @@
 //!   and the range of host data that GPU kernels read in place;
 //! - a constructor that tells the runtime the library's device
 //!   (`agc_rt_device_init`) before any of its code runs;
-//! - that host data in one section, [`DEVICE_DATA_SECTION`]: the constants
-//!   and embedded weights, which the runtime registers with the driver at
-//!   the first call (the linker's `__start_`/`__stop_` symbols bound it).
+//! - that host data in one writable section, [`DEVICE_DATA_SECTION`]: the
+//!   constants and embedded weights, which the runtime registers with the
+//!   driver at the first call (the linker's `__start_`/`__stop_` symbols
+//!   bound it).
 
 use crate::mlir::Device;
 use crate::BackendError;
@@ -36,7 +37,6 @@ pub(crate) fn device_spec<'ctx>(
     // One byte in the section, so that it exists in every CUDA library.
     let anchor = m.add_global(i8t, None, "agc.device_data_anchor");
     anchor.set_initializer(&i8t.const_zero());
-    anchor.set_constant(true);
     anchor.set_linkage(Linkage::Internal);
     anchor.set_section(Some(DEVICE_DATA_SECTION));
     let bound = |name: &str| {
@@ -103,12 +103,15 @@ fn constructor<'ctx>(
 }
 
 /// Puts the constants and embedded weights of `m` (the globals that memref
-/// descriptors point to) into [`DEVICE_DATA_SECTION`].
+/// descriptors point to) into [`DEVICE_DATA_SECTION`], as writable data:
+/// registering read-only memory with the driver is not supported
+/// everywhere.
 pub(crate) fn place_device_data(m: &Module) {
     for g in m.get_globals() {
         let name = g.get_name().to_string_lossy();
         let data = name.starts_with("__constant_") || name.starts_with("agc_weight_");
         if data && g.get_initializer().is_some() {
+            g.set_constant(false);
             g.set_section(Some(DEVICE_DATA_SECTION));
         }
     }

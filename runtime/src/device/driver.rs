@@ -21,8 +21,8 @@ pub type Handle = *mut c_void;
 pub const MEM_ATTACH_GLOBAL: c_uint = 1;
 /// `CU_STREAM_PER_THREAD`: the calling thread's default stream.
 pub const STREAM_PER_THREAD: Handle = 2 as Handle;
-/// `CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_READ_ONLY`.
-pub const HOST_REGISTER_READ_ONLY: c_uint = 0x1 | 0x2 | 0x8;
+/// `CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP`.
+pub const HOST_REGISTER_MAPPED: c_uint = 0x1 | 0x2;
 /// `CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED`: the pages are registered already.
 pub const ERROR_ALREADY_REGISTERED: CuResult = 712;
 
@@ -68,7 +68,6 @@ driver_api! {
     mem_free = "cuMemFree_v2": fn(usize);
     memcpy = "cuMemcpy": fn(usize, usize, usize);
     mem_host_register = "cuMemHostRegister_v2": fn(*mut c_void, usize, c_uint);
-    mem_host_unregister = "cuMemHostUnregister": fn(*mut c_void);
     get_error_string = "cuGetErrorString": fn(CuResult, *mut *const c_char);
 }
 

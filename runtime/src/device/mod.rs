@@ -12,7 +12,8 @@
 //! ([`import_copy`]) and freed when it ends ([`release_copies`]); results
 //! are managed buffers handed out as `kDLCUDA` tensors. Host data that
 //! kernels read in place (constants, embedded weights) is registered with
-//! the driver once ([`DeviceSpec::data_begin`]).
+//! the driver once ([`DeviceSpec::data_begin`]); a context copies the
+//! weights file it maps into managed memory ([`copy_weights`]).
 //!
 //! A CPU library never calls into this module beyond [`kind`], which is
 //! [`Kind::Cpu`] there.
@@ -123,18 +124,19 @@ pub unsafe fn enter(spec: *const DeviceSpec, name: &dyn std::fmt::Display) -> i3
     Status::Ok as i32
 }
 
-/// Registers the pages of `[begin, end)` with the driver (read-only, mapped
-/// at the same address on the device).
+/// Registers the pages of `[begin, end)` with the driver (pinned, mapped at
+/// the same address on the device). The section is writable data, so no
+/// read-only registration (which not every system supports) is needed.
 fn register(d: &driver::Loaded, begin: *const u8, end: *const u8) -> Result<(), String> {
     const PAGE: usize = 4096;
     let first = begin as usize / PAGE * PAGE;
     let last = (end as usize).next_multiple_of(PAGE);
-    // SAFETY: whole pages of the library's own mapped, read-only segment.
+    // SAFETY: whole pages of the library's own mapped data segment.
     let code = unsafe {
         (d.api.mem_host_register)(
             first as *mut c_void,
             last - first,
-            driver::HOST_REGISTER_READ_ONLY,
+            driver::HOST_REGISTER_MAPPED,
         )
     };
     if code == driver::ERROR_ALREADY_REGISTERED {
@@ -147,30 +149,31 @@ fn register(d: &driver::Loaded, begin: *const u8, end: *const u8) -> Result<(), 
     )
 }
 
-/// Registers `len` bytes of read-only host memory at `base` (page-aligned:
-/// a file mapping) for kernels to read in place.
-pub fn register_host(base: *const u8, len: usize) -> Result<(), String> {
-    let d = driver::current()?;
-    // SAFETY: a live read-only mapping of `len` bytes.
-    let code = unsafe {
-        (d.api.mem_host_register)(base as *mut c_void, len, driver::HOST_REGISTER_READ_ONLY)
-    };
-    driver::check(
-        &d.api,
-        code,
-        "cannot map the weights file for the GPU (cuMemHostRegister)",
-    )
-}
-
-/// Undoes [`register_host`] for the memory at `base`.
-///
-/// # Safety
-/// `base` was registered by [`register_host`] and is still mapped.
-pub unsafe fn unregister_host(base: *mut c_void) {
-    if let Ok(d) = driver::current() {
-        // SAFETY: caller contract.
-        unsafe { (d.api.mem_host_unregister)(base) };
+/// A library block (managed memory) holding a copy of the weights file
+/// `bytes`, with every entry of `table` that points into `bytes` moved to
+/// the same offset in the copy: kernels read the weights from it.
+pub fn copy_weights(bytes: &[u8], table: &mut [*const u8]) -> Result<*mut c_void, String> {
+    let block = crate::alloc::allocate(bytes.len());
+    if block.is_null() {
+        return Err(format!(
+            "out of memory: cannot copy the weights ({} bytes) for the GPU",
+            bytes.len()
+        ));
     }
+    // SAFETY: a fresh block of `bytes.len()` bytes.
+    if let Err(e) = unsafe { copy(block as *mut u8, bytes.as_ptr(), bytes.len()) } {
+        // SAFETY: the block just allocated.
+        unsafe { crate::alloc::release(block) };
+        return Err(e);
+    }
+    let range = bytes.as_ptr_range();
+    for entry in table.iter_mut() {
+        if range.contains(entry) {
+            let offset = *entry as usize - range.start as usize;
+            *entry = (block as *const u8).wrapping_add(offset);
+        }
+    }
+    Ok(block)
 }
 
 /// `bytes` of the library's device memory (managed), or NULL.
@@ -270,4 +273,30 @@ pub fn release_copies() {
             c.clear();
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weights_copy_moves_the_entries_into_it() {
+        let file: Vec<u8> = (0..64u8).collect();
+        let outside = 7u8;
+        let mut table = [
+            file.as_ptr().wrapping_add(8),
+            std::ptr::null(),
+            &outside as *const u8,
+            file.as_ptr().wrapping_add(63),
+        ];
+        let block = copy_weights(&file, &mut table).unwrap() as *const u8;
+        assert_eq!(table[0], block.wrapping_add(8));
+        assert!(table[1].is_null());
+        assert_eq!(table[2], &outside as *const u8);
+        assert_eq!(table[3], block.wrapping_add(63));
+        // SAFETY: the copy holds the file's 64 bytes.
+        assert_eq!(unsafe { std::slice::from_raw_parts(block, 64) }, &file[..]);
+        // SAFETY: the block copy_weights allocated.
+        unsafe { crate::alloc::release(block as *mut c_void) };
+    }
 }
