@@ -29,8 +29,6 @@ TIMEOUT_S = 30  # per agc run; the slowest test model (tree_lstm) builds in ~9 s
 # compiled here: they still fail (O2) or take from 16 s to minutes. Remove an entry (and mark
 # the finding fixed) once the file compiles in seconds to exit 0 or a located diagnostic.
 OPEN = {
-    "open_compile_time_infinite_loop.py":
-        "FINDINGS.md O1: an endless compile-time loop reaches the iteration limit after ~16 s and 2 GB",
     "open_raise_in_branch_with_list.py":
         "FINDINGS.md O2: agc build stops with the backend's 'not supported yet', without a location",
     "open_grad_long_product.py":

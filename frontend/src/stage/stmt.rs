@@ -21,6 +21,12 @@ use std::rc::Rc;
 /// Compile-time loops stop after this many iterations (a runaway `while`).
 const MAX_STATIC_ITERATIONS: usize = 1_000_000;
 
+/// A compile-time loop may stage at most this many IR ops in all its
+/// iterations: beyond it the build would take many minutes (about 5 ms an
+/// op), so a runaway `while` that stages work is stopped early (tens of
+/// milliseconds instead of the iteration limit's seconds and gigabytes).
+const MAX_UNROLLED_OPS: usize = 100_000;
+
 impl Stager {
     /// Runs a block of statements.
     /// After a statement that may have exited through staged control flow
@@ -229,6 +235,7 @@ impl Stager {
     ) -> R<Flow> {
         let span = span_of(w);
         let mut n = 0usize;
+        let ops_before = self.func_mut().num_ops();
         loop {
             scope.set_local(CONTINUED, Value::Bool(false));
             let staged_exit = self.staged_exit(scope, span)?.is_some();
@@ -261,7 +268,26 @@ impl Stager {
                     format!("compile-time loop ran over {MAX_STATIC_ITERATIONS} iterations"),
                 ));
             }
+            self.check_unrolled(ops_before, n, span_of(&*w.test))?;
         }
+    }
+
+    /// Fails once a compile-time loop that started with `ops_before` ops in
+    /// the function has staged more than [`MAX_UNROLLED_OPS`] in `n`
+    /// iterations; `span` is where the loop is decided.
+    fn check_unrolled(&mut self, ops_before: usize, n: usize, span: Span) -> R<()> {
+        let staged = self.func_mut().num_ops().saturating_sub(ops_before);
+        if staged <= MAX_UNROLLED_OPS {
+            return Ok(());
+        }
+        Err(Diagnostic::error(
+            span,
+            format!(
+                "this compile-time loop unrolled {n} iterations into over {MAX_UNROLLED_OPS} staged \
+                 operations, too many to compile; make it a staged loop by deciding it on a \
+                 run-time value (a tensor), or make it shorter"
+            ),
+        ))
     }
 
     /// Starts a compile-time loop: its own break/continue flags, the enclosing loop's saved.
@@ -366,7 +392,9 @@ impl Stager {
         scope: &Rc<Scope>,
     ) -> R<Flow> {
         let span = span_of(f);
-        for item in items {
+        let ops_before = self.func_mut().num_ops();
+        for (n, item) in items.into_iter().enumerate() {
+            self.check_unrolled(ops_before, n, span_of(&*f.iter))?;
             scope.set_local(CONTINUED, Value::Bool(false));
             self.assign(&f.target, item, scope)?;
             if let Some(exit) = self.staged_exit(scope, span)? {
