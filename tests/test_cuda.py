@@ -16,6 +16,7 @@ Kernels with shared memory or barriers would need a GPU to check: the pipeline m
 """
 
 import ctypes.util
+import gc
 import re
 import shutil
 import subprocess
@@ -160,6 +161,39 @@ def cuda_library(tmp_path_factory):
     root = tmp_path_factory.mktemp("cuda")
     (root / "m.py").write_text(MODEL)
     return agc.build(root / "m.py", root / "out", target="cuda")
+
+
+@pytest.fixture(scope="module")
+def emulated_library(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cuda-emulated")
+    (root / "m.py").write_text(MODEL)
+    return agc.build(root / "m.py", root / "out", target="cuda", emulate_device=True)
+
+
+def test_dlpack_results_pass_back_without_copies(emulated_library):
+    """Results as DeviceTensors (DLPack producers on kDLCUDA), fed back as arguments (their
+    DLTensor borrowed from the capsule): the values of f(f(x, y), y); every exported tensor is
+    released, consumed or not."""
+    from agc import _dlpack
+    on_device = agc.load(emulated_library, results="dlpack")
+    as_numpy = agc.load(emulated_library)
+    rng = np.random.default_rng(3)
+    x, y = (rng.standard_normal(7).astype(np.float32) for _ in range(2))
+    t = on_device.f(x, y)
+    assert isinstance(t, _dlpack.DeviceTensor) and t.__dlpack_device__() == (2, 0)
+    assert t.shape == (7,) and t.dtype == np.float32
+    expected = np.tanh(np.tanh(x * y + 1) * y + 1)
+    np.testing.assert_allclose(as_numpy.f(t, y), expected, rtol=1e-5)
+    unconsumed = t.__dlpack__()
+    assert len(_dlpack._exported) == 1
+    del unconsumed
+    assert not _dlpack._exported
+    released, release = [], on_device._release
+    on_device._release = lambda ptr: (released.append(1), release(ptr))
+    for _ in range(200):
+        as_numpy.f(on_device.f(x, y), y)
+    gc.collect()
+    assert not _dlpack._exported and len(released) == 200
 
 
 @pytest.mark.skipif(HAVE_DRIVER, reason="a CUDA driver is installed here")

@@ -17,13 +17,14 @@ from ._build import build, find_binary
 from ._errors import Error
 from ._export import Export, ExportedFunction, export, exports_of
 from ._grad import grad, value_and_grad
+from ._dlpack import DeviceTensor
 from ._loader import Library, load
 from ._specs import DType, TensorSpec, bool_, f32, f64, i32, i64
 from ._variable import Variable
 from ._weights import weights
 
 __all__ = [
-    "DType", "Error", "Export", "ExportedFunction", "Library", "TensorSpec", "Variable",
+    "DType", "DeviceTensor", "Error", "Export", "ExportedFunction", "Library", "TensorSpec", "Variable",
     "bool_", "build", "export", "exports_of", "f32", "f64", "find_binary",
     "grad", "i32", "i64", "load", "numpy", "value_and_grad", "weights",
 ]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import _dlpack
 from ._errors import Error
 
 KDL_CPU = 1
@@ -104,14 +105,24 @@ class Function:
             [len(p["shape"]) for p in self.params], len(self.results), library._device_type)
 
     def __call__(self, *args, **kwargs):
-        arrays = [_as_input(a, dt) for a, dt in zip(self._bind(args, kwargs), self._param_dtypes)]
-        scratch = self._scratch
-        for arr, tensor, shape in zip(arrays, scratch.tensors, scratch.shapes):
-            _fill_input(tensor, shape, arr)
-        if self._library.has_context:
-            status = self._cfn(self._library._context(), *scratch.args)
+        library, scratch = self._library, self._scratch
+        # What the call's tensors point into (arrays, borrowed capsules) lives until it returns.
+        call_args, alive = scratch.args, []
+        for i, (a, dt) in enumerate(zip(self._bind(args, kwargs), self._param_dtypes)):
+            if library._on_gpu and _dlpack.on_gpu(a):
+                # A GPU array's own DLTensor, borrowed for the call.
+                capsule, ptr = _dlpack.borrow(a, DLTensor)
+                alive.append(capsule)
+                call_args = call_args[:i] + (ptr,) + call_args[i + 1:]
+            else:
+                arr = _as_input(a, dt)
+                alive.append(arr)
+                _fill_input(scratch.tensors[i], scratch.shapes[i], arr)
+        if library.has_context:
+            status = self._cfn(library._context(), *call_args)
         else:
-            status = self._cfn(*scratch.args)
+            status = self._cfn(*call_args)
+        del alive
         outs = scratch.outs
         if status != 0:
             msg = self._library.last_error() or f"{self.__name__} failed with status {status}"
@@ -119,7 +130,10 @@ class Function:
         results, release = [], self._library._release
         try:
             for o in outs:
-                results.append(_adopt(o, release, self._library._device_type))
+                if self._library._results == "dlpack":
+                    results.append(_dlpack.DeviceTensor(_take(o), release, DLTensor))
+                else:
+                    results.append(_adopt(o, release, self._library._device_type))
         finally:
             for o in outs[len(results):]:
                 if o:
@@ -157,9 +171,15 @@ class Library:
     """A loaded `lib<NAME>.so`: one attribute per exported function, plus `metadata`.
 
     `weights` is the weights file of a library built with `--weights external`
-    (default: `<NAME>.weights` next to the library)."""
+    (default: `<NAME>.weights` next to the library).
 
-    def __init__(self, path, weights=None):
+    `results`: "numpy" (arrays, the default for the CPU) or "dlpack"
+    (`DeviceTensor`s, the default for `--target cuda`: GPU tensors that
+    `torch.from_dlpack`/`cupy.from_dlpack` take without a copy). A CUDA
+    library also takes GPU arrays (any `__dlpack__` producer on kDLCUDA)
+    as arguments, without a copy."""
+
+    def __init__(self, path, weights=None, results=None):
         self.path = Path(path)
         # NAME from the library itself (its SONAME, lib<NAME>.so), so that a renamed
         # file loads; libraries built before agc set a SONAME go by their file name.
@@ -180,8 +200,12 @@ class Library:
         self.metadata = json.loads(meta_fn().decode("utf-8"))
         self.has_context = bool(self.metadata.get("context"))
         # Tensors of an emulated CUDA library are host memory tagged kDLCUDA.
-        emulated = self.metadata.get("target", {}).get("device") == "cuda-emulated"
-        self._device_type = KDL_CUDA if emulated else KDL_CPU
+        device = self.metadata.get("target", {}).get("device", "cpu")
+        self._device_type = KDL_CUDA if device == "cuda-emulated" else KDL_CPU
+        self._on_gpu = device in ("cuda", "cuda-emulated")
+        if results not in (None, "numpy", "dlpack"):
+            raise ValueError(f"results must be 'numpy' or 'dlpack', not {results!r}")
+        self._results = results or ("dlpack" if device == "cuda" else "numpy")
         self._ctx = None
         if self.has_context:
             self._open_context(weights)
@@ -293,9 +317,9 @@ def _soname(path):
     return None
 
 
-def load(path, weights=None):
+def load(path, weights=None, results=None):
     """Load `lib<NAME>.so` built by `agc build`; see `Library`."""
-    return Library(path, weights)
+    return Library(path, weights, results)
 
 
 class _CallScratch(threading.local):
@@ -393,6 +417,11 @@ class _ResultOwner:
 
     def __del__(self):
         self.release(ctypes.cast(self.address, ctypes.POINTER(DLTensor)))
+
+
+def _take(ptr):
+    """A pointer of its own to the tensor `ptr` (a reused result slot) points to."""
+    return ctypes.cast(ctypes.cast(ptr, ctypes.c_void_p).value, ctypes.POINTER(DLTensor))
 
 
 def _adopt(ptr, release, host_device=KDL_CPU):
