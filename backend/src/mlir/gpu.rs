@@ -84,6 +84,7 @@ func.func(gpu-map-parallel-loops)"
         let text = gpu_text::launches_to_loops(&module.as_operation().to_string())
             .ok_or_else(|| BackendError::Mlir("a GPU launch has an unexpected form".into()))?;
         drop(module);
+        // AGC_DUMP_GPU=<file>: keep the emulated module's text (as AGC_DUMP_MLIR does for the input).
         if let Some(path) = std::env::var_os("AGC_DUMP_GPU") {
             let _ = std::fs::write(path, &text);
         }
