@@ -23,6 +23,10 @@ pub enum BackendError {
     /// An IR construct this backend does not lower yet.
     #[error("unsupported in the backend: {0}")]
     Unsupported(String),
+    /// [`BackendError::Unsupported`] at the op made from `1` in the user's
+    /// source (exit 1, reported at that `file:line:col`).
+    #[error("unsupported in the backend: {0}")]
+    UnsupportedAt(String, agc_ir::Span),
     /// A weight file cannot be read or no longer matches the model (exit 1).
     #[error("weights: {0}")]
     Weights(String),

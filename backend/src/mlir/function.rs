@@ -369,9 +369,14 @@ fn keep_captures(e: &mut FnEmitter, conts: &[OpId]) -> Result<(), BackendError> 
     Ok(())
 }
 
-/// Says which op an error comes from.
+/// Says which op an error comes from: the innermost op's source span for
+/// an unsupported construct (the user's `file:line:col`), the op itself
+/// otherwise.
 fn in_op(err: BackendError, op: OpId, od: &OpData) -> BackendError {
     match err {
+        BackendError::Unsupported(m) if !od.span.is_unknown() => {
+            BackendError::UnsupportedAt(m, od.span)
+        }
         BackendError::Unsupported(m) => {
             BackendError::Unsupported(format!("{op} ({}): {m}", od.kind.name()))
         }

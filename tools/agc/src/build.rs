@@ -4,6 +4,7 @@ use crate::cli::{BuildArgs, EmitArg, TargetArg, WeightsArg};
 use crate::report::Reporter;
 use crate::source;
 use agc_backend::{Artifact, BuildOptions, Emit, Target};
+use agc_frontend::diagnostics::Diagnostic;
 
 /// Runs the subcommand (`verbose`: print the IR pipeline's table); returns the exit code.
 pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
@@ -119,6 +120,14 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         Ok(artifacts) => files.extend(artifacts),
         Err(agc_backend::BackendError::Unsupported(what)) => {
             reporter.error(model, format!("not supported yet: {what}"));
+            return 1;
+        }
+        Err(agc_backend::BackendError::UnsupportedAt(what, span)) => {
+            let message = format!("not supported yet: {what}");
+            match source::read(&args.model) {
+                Some(file) => reporter.diagnostic(&Diagnostic::error(span, message), &file),
+                None => reporter.error(model, message),
+            }
             return 1;
         }
         Err(e @ agc_backend::BackendError::Weights(_)) => {

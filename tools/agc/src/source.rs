@@ -33,6 +33,13 @@ pub fn stage(
     })
 }
 
+/// The model's source, for a diagnostic after staging (`None` when it can
+/// no longer be read as UTF-8).
+pub fn read(path: &std::path::Path) -> Option<SourceFile> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Some(SourceFile::new(path.display().to_string(), text))
+}
+
 /// The default library name: the file stem made into a C identifier.
 pub fn default_name(path: &std::path::Path) -> String {
     let stem = path
