@@ -29,8 +29,9 @@ import pytest
 import agc
 import harness
 import test_gradients
+import test_models
 import test_weights
-from test_models import CASES, _export
+from test_models import CASES
 
 GRAD_MODELS = sorted((harness.REPO / "tests" / "grad_models").glob("*.py"))
 ALL_MODELS = harness.model_paths() + GRAD_MODELS
@@ -82,20 +83,20 @@ def test_ptx_of_every_kernel_assembles(model_path, builds):
             assert proc.returncode == 0, f"ptxas -arch={arch} rejects kernel module {name}:\n{proc.stderr}"
 
 
+class _EmulatedBuilds:
+    """The session's BuildCache, building every model as an emulated CUDA library."""
+
+    def __init__(self, builds):
+        self.binary = builds.binary
+        self._builds = builds
+
+    def get(self, path, **options):
+        return self._builds.get(path, target="cuda", emulate_device=True, **options)
+
+
 @pytest.mark.parametrize("model_path, export_name", CASES)
 def test_emulated_cuda_matches_numpy(model_path, export_name, builds, tmp_path):
-    module, export = _export(model_path, export_name)
-    if getattr(module, "AGC_KNOWN_UNSUPPORTED", None) is not None:
-        pytest.skip("a model agc does not stage yet (checked by test_models)")
-    lib = agc.load(builds.get(model_path, target="cuda", emulate_device=True))
-    assert lib.metadata["target"]["device"] == "cuda-emulated"
-    fn = lib.functions[export_name]
-    if getattr(module, "AGC_TEST_ISOLATE", False):
-        fn = harness.IsolatedFunction(builds.get(model_path, target="cuda", emulate_device=True), export_name,
-                                      tmp_path)
-    dims = harness.dim_sizes(module, harness.DEFAULT_DIM_SIZES)
-    inputs = harness.make_inputs(module, export, harness.rng_for(model_path.stem, export_name, 0), dims)
-    harness.check_call(fn, export, inputs, f"{export_name} (emulated CUDA) with dims {dims}")
+    test_models.test_matches_numpy(model_path, export_name, _EmulatedBuilds(builds), tmp_path)
 
 
 @pytest.mark.parametrize("weights", ["embed", "external"])
@@ -113,17 +114,6 @@ def test_emulated_cuda_weights_match_eager(weights, tmp_path, agc_bin):
         rng = harness.rng_for("cuda-weights", weights, name)
         inputs = harness.make_inputs(module, export, rng, {"B": 5})
         harness.check_call(lib.functions[name], export, inputs, f"{weights}:{name}")
-
-
-class _EmulatedBuilds:
-    """The session's BuildCache, building every model as an emulated CUDA library."""
-
-    def __init__(self, builds):
-        self.binary = builds.binary
-        self._builds = builds
-
-    def get(self, path, **options):
-        return self._builds.get(path, target="cuda", emulate_device=True, **options)
 
 
 @pytest.mark.parametrize("model_path, export_name", test_gradients.CASES)
@@ -177,6 +167,7 @@ def test_dlpack_results_pass_back_without_copies(emulated_library):
     from agc import _dlpack
     on_device = agc.load(emulated_library, results="dlpack")
     as_numpy = agc.load(emulated_library)
+    assert on_device.metadata["target"]["device"] == "cuda-emulated"
     rng = np.random.default_rng(3)
     x, y = (rng.standard_normal(7).astype(np.float32) for _ in range(2))
     t = on_device.f(x, y)

@@ -9,6 +9,7 @@
 """
 
 import ctypes
+import functools
 
 import numpy as np
 
@@ -53,7 +54,9 @@ def borrow(value, tensor_type):
     return capsule, ctypes.cast(address, ctypes.POINTER(tensor_type))
 
 
+@functools.cache
 def _managed_type(tensor_type):
+    """DLPack's `DLManagedTensor` around `tensor_type` (the loader's `DLTensor`)."""
     class DLManagedTensor(ctypes.Structure):
         _fields_ = [("dl_tensor", tensor_type), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
     return DLManagedTensor
@@ -87,12 +90,13 @@ class DeviceTensor:
     The library's tensor is released once this object and every consumer are
     done with it."""
 
-    def __init__(self, ptr, release, tensor_type):
+    def __init__(self, ptr, release, tensor_type, dtype):
+        """`ptr`: the library's tensor (a `POINTER(tensor_type)`), freed by `release`;
+        `dtype`: its numpy dtype."""
         self._ptr, self._release, self._type = ptr, release, tensor_type
         t = ptr.contents
         self.shape = tuple(t.shape[: t.ndim])
-        kind = {0: "i", 1: "u", 2: "f", 6: "b"}.get(t.dtype.code, "V")
-        self.dtype = np.dtype(f"{kind}{t.dtype.bits // 8}") if kind != "b" else np.dtype(np.bool_)
+        self.dtype = dtype
         self.device_id = t.device.device_id
 
     def __dlpack_device__(self):

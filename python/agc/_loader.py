@@ -26,7 +26,7 @@ from . import _dlpack
 from ._errors import Error
 
 KDL_CPU = 1
-KDL_CUDA = 2
+KDL_CUDA = _dlpack.KDL_CUDA
 
 
 class DLDevice(ctypes.Structure):
@@ -131,7 +131,8 @@ class Function:
         try:
             for o in outs:
                 if self._library._results == "dlpack":
-                    results.append(_dlpack.DeviceTensor(_take(o), release, DLTensor))
+                    t = _take(o)
+                    results.append(_dlpack.DeviceTensor(t, release, DLTensor, np_dtype(t.contents.dtype)))
                 else:
                     results.append(_adopt(o, release, self._library._device_type))
         finally:

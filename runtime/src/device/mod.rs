@@ -59,13 +59,20 @@ pub struct DeviceSpec {
 /// library is loaded (0 in CPU libraries, which never call it).
 static KIND: AtomicU8 = AtomicU8::new(Kind::Cpu as u8);
 
+impl Kind {
+    /// The kind numbered `code` (as in [`DeviceSpec::kind`]); the CPU for any other number.
+    fn from_code(code: i64) -> Kind {
+        match code {
+            1 => Kind::Cuda,
+            2 => Kind::CudaEmulated,
+            _ => Kind::Cpu,
+        }
+    }
+}
+
 /// The library's device kind.
 pub fn kind() -> Kind {
-    match KIND.load(Ordering::Relaxed) {
-        1 => Kind::Cuda,
-        2 => Kind::CudaEmulated,
-        _ => Kind::Cpu,
-    }
+    Kind::from_code(i64::from(KIND.load(Ordering::Relaxed)))
 }
 
 /// The DLPack device type of the library's tensors.
@@ -85,12 +92,7 @@ pub fn device_type() -> i32 {
 pub unsafe extern "C" fn agc_rt_device_init(spec: *const DeviceSpec) {
     // SAFETY: caller contract.
     if let Some(spec) = unsafe { spec.as_ref() } {
-        let k = match spec.kind {
-            1 => Kind::Cuda,
-            2 => Kind::CudaEmulated,
-            _ => Kind::Cpu,
-        };
-        KIND.store(k as u8, Ordering::Relaxed);
+        KIND.store(Kind::from_code(spec.kind) as u8, Ordering::Relaxed);
     }
 }
 
@@ -258,19 +260,17 @@ pub unsafe fn import_copy(src: *const u8, bytes: usize) -> Result<*mut c_void, S
     Ok(p)
 }
 
-/// Frees the running call's argument copies ([`import_copy`]).
+/// Frees the running call's argument copies ([`import_copy`]); nothing
+/// (not even a thread-local access) in a CPU library, which makes none.
 pub fn release_copies() {
-    let copies = ARG_COPIES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    for p in &copies {
-        // SAFETY: blocks of `import_copy`, each listed once.
-        unsafe { crate::alloc::release(*p as *mut c_void) };
+    if kind() == Kind::Cpu {
+        return;
     }
-    // Keep the list's capacity for the next call.
     ARG_COPIES.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.capacity() == 0 {
-            *c = copies;
-            c.clear();
+        for p in c.borrow_mut().drain(..) {
+            // SAFETY: blocks of `import_copy`, each listed once (release
+            // does not touch this list).
+            unsafe { crate::alloc::release(p as *mut c_void) };
         }
     });
 }
