@@ -15,7 +15,7 @@
 //! Micro-kernels: AVX2 + FMA (6 × 16 in 12 `ymm` accumulators) when the CPU
 //! has both, else a portable one the compiler vectorises for the baseline.
 
-use crate::pool;
+use crate::{gemm_narrow, pool};
 use std::cell::RefCell;
 
 /// Rows of the micro-kernel's tile.
@@ -34,7 +34,7 @@ const PACK_A_MIN_PANELS: usize = 2;
 /// Below this many multiply-adds a product runs on the calling thread only:
 /// SGD's 200×784×10 products (1.6M) ran 6% slower on two threads than on one
 /// (waking the pool and the barrier cost what the second core saved).
-const PARALLEL_MIN_MACS: usize = 1 << 22;
+const PARALLEL_MIN_MACS: usize = 1 << 20;
 
 thread_local! {
     /// This thread's packed rows of A.
@@ -43,22 +43,22 @@ thread_local! {
 
 /// A float32 matrix in memory: element `(i, j)` at `ptr + i*rs + j*cs`.
 #[derive(Clone, Copy)]
-struct Strided {
-    ptr: *const f32,
-    rs: isize,
-    cs: isize,
+pub(crate) struct Strided {
+    pub(crate) ptr: *const f32,
+    pub(crate) rs: isize,
+    pub(crate) cs: isize,
 }
 
 /// The product's operands and sizes, shared by its tasks.
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    a: Strided,
+pub(crate) struct Problem {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    pub(crate) a: Strided,
     /// Panel `j` starts at `bp + j * k * NR`; row `p` of it at `+ p * NR`.
-    bp: *const f32,
-    c: *mut f32,
-    ldc: usize,
+    pub(crate) bp: *const f32,
+    pub(crate) c: *mut f32,
+    pub(crate) ldc: usize,
 }
 
 // SAFETY: tasks read A and Bp and write disjoint tiles of C.
@@ -81,12 +81,31 @@ unsafe fn sgemm(p: &Problem) {
         }
         return;
     }
-    let panels = n.div_ceil(NR);
-    let row_blocks = m.div_ceil(MC);
     let threads = if m * n * k >= PARALLEL_MIN_MACS {
         pool::threads()
     } else {
         1
+    };
+    // SAFETY: caller contract; n, k ≥ 1.
+    if unsafe { gemm_narrow::sgemm(p, threads) } {
+        return;
+    }
+    let panels = n.div_ceil(NR);
+    // Row blocks of whole tiles, at most MC rows, as many as a multiple of
+    // the threads when there are several: block `b` is tiles
+    // `b * tiles / row_blocks ..` (sizes differ by one tile at most).
+    let tiles_total = m.div_ceil(MR);
+    let mut row_blocks = m.div_ceil(MC);
+    if threads > 1 && row_blocks >= threads {
+        row_blocks = row_blocks.div_ceil(threads) * threads;
+    }
+    let row_blocks = row_blocks.min(tiles_total);
+    let block_rows = |rb: usize| {
+        let (t0, t1) = (
+            rb * tiles_total / row_blocks,
+            (rb + 1) * tiles_total / row_blocks,
+        );
+        (t0 * MR, (t1 * MR).min(m) - t0 * MR)
     };
     // Enough tasks for every thread, splitting the columns when the rows
     // alone do not give them.
@@ -98,14 +117,14 @@ unsafe fn sgemm(p: &Problem) {
     let panels_per_group = panels.div_ceil(col_groups);
     let col_groups = panels.div_ceil(panels_per_group);
     let kernel = micro_kernel();
-    // Packing A costs a pass over it; it pays when many panels reuse it.
-    let pack = panels > PACK_A_MIN_PANELS;
+    // Packing A costs a pass over it; it pays when many panels reuse it,
+    // and not when several tasks would each pack the same rows.
+    let pack = panels > PACK_A_MIN_PANELS && col_groups == 1;
     for pc in (0..k).step_by(KC) {
         let kc = KC.min(k - pc);
         let task = |t: usize| {
             let (rb, cg) = (t / col_groups, t % col_groups);
-            let i0 = rb * MC;
-            let rows = MC.min(m - i0);
+            let (i0, rows) = block_rows(rb);
             let j0 = cg * panels_per_group;
             let j1 = (j0 + panels_per_group).min(panels);
             PACKED_A.with(|buf| {
@@ -480,6 +499,20 @@ mod tests {
         ] {
             check(m, k, n, false, 1);
             check(m, k, n, true, 1);
+        }
+    }
+
+    #[test]
+    fn narrow_products_of_every_width_match_float64() {
+        // Every width of the narrow kernels and the first beyond; rows and
+        // depths that are not multiples of their steps.
+        for n in 1..=gemm_narrow::MAX_N + 1 {
+            for &(m, k) in &[(1, 1), (17, 13), (41, 100)] {
+                check(m, k, n, false, 1);
+                check(m, k, n, true, 1);
+                check(m, k, n, false, 2);
+                check(m, k, n, true, 2);
+            }
         }
     }
 

@@ -344,20 +344,34 @@ pub fn keep_captures(e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError>
     Ok(())
 }
 
-/// The address (`i64`) of the buffer holding tensor `v`, read here (pinned:
-/// see `FnEmitter::pinned`).
+/// The address (`i64`) of the first element of tensor `v`, read here
+/// (pinned: see `FnEmitter::pinned`). A static shape is read at any offset
+/// (a parameter or an indexed view: `types::param_memref`, contiguous), so
+/// that the address is of the tensor itself and not of a copy that dies
+/// before the continuation runs.
 fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, BackendError> {
     let (x, ty) = (e.val(v)?, e.ty(v));
     let address = e.pinned(&["i64".to_string()], |e| {
         let id = e.read_id();
-        let m = e.read_buffer(&x, &id, &types::tensor(ty), &types::memref(ty));
+        let mt = types::param_memref(ty);
+        let m = e.read_buffer(&x, &id, &types::tensor(ty), &mt);
         let p = e.assign(&format!(
-            "memref.extract_aligned_pointer_as_index {m} : {} -> index",
-            types::memref(ty)
+            "memref.extract_aligned_pointer_as_index {m} : {mt} -> index"
         ));
-        Ok(vec![
-            e.assign(&format!("arith.index_cast {p} : index to i64"))
-        ])
+        let meta = e.fresh("meta");
+        let index_tys = vec!["index"; 1 + 2 * ty.rank()];
+        e.line(&format!(
+            "{meta}:{} = memref.extract_strided_metadata {m} : {mt} -> memref<{}>, {}",
+            2 + 2 * ty.rank(),
+            types::elem(ty.dtype),
+            index_tys.join(", ")
+        ));
+        let bytes = e.index_const(elem_bytes(ty.dtype));
+        let skip = e.arith("muli", &format!("{meta}#1"), &bytes, "index");
+        let first = e.arith("addi", &p, &skip, "index");
+        Ok(vec![e.assign(&format!(
+            "arith.index_cast {first} : index to i64"
+        ))])
     })?;
     Ok(address.into_iter().next().unwrap_or_default())
 }

@@ -196,8 +196,12 @@ pub const NR: i64 = 16;
 
 /// The runtime's GEMM (`runtime/src/gemm.rs`), for the module header.
 pub const RUNTIME_DECLS: &str =
-    "  func.func private @agc_rt_sgemm(memref<?x?xf32>, i64, memref<?x?x16xf32>, memref<?x?xf32>)
+    "  func.func private @agc_rt_sgemm(memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, memref<?x?x16xf32>, memref<?x?xf32>)
 ";
+
+/// How [`gemm`] passes A: any strides and offset (the runtime reads them),
+/// so that a view (`xs[k]`) is read in place.
+const A_MEMREF: &str = "memref<?x?xf32, strided<[?, ?], offset: ?>>";
 
 /// `C[M,N] = A[M,K] · B[K,N]` in `f32` by the runtime's blocked GEMM, given
 /// B's packed panels `bp`: the runtime packs A, picks the micro-kernel for
@@ -223,9 +227,9 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
     let c = e.pinned(std::slice::from_ref(&out_t), |e| {
         let id = e.read_id();
         let dyn2 = "memref<?x?xf32>";
-        let a_mem = types::memref(a_ty);
+        let a_mem = types::strided_memref(a_ty);
         let am = e.read_buffer(&a, &id, &types::tensor(a_ty), &a_mem);
-        let am = e.cast_memref(&am, &a_mem, dyn2);
+        let am = e.cast_memref(&am, &a_mem, A_MEMREF);
         let pm = format!("memref<?x?x{NR}xf32>");
         let bpm = e.read_buffer(bp, &id, &format!("tensor<?x?x{NR}xf32>"), &pm);
         let cm_ty = types::memref(out_ty);
@@ -233,7 +237,7 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
         let cm_dyn = e.cast_memref(&cm, &cm_ty, dyn2);
         let transposed = e.constant(if a_src.is_some() { "1" } else { "0" }, "i64");
         e.line(&format!(
-            "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({dyn2}, i64, {pm}, {dyn2}) -> ()"
+            "func.call @agc_rt_sgemm({am}, {transposed}, {bpm}, {cm_dyn}) : ({A_MEMREF}, i64, {pm}, {dyn2}) -> ()"
         ));
         Ok(vec![e.assign(&format!(
             "bufferization.to_tensor {cm} restrict writable : {cm_ty} to {out_t}"

@@ -187,11 +187,12 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
     let OpKind::Call { callee } = od.kind else {
         unreachable!("call")
     };
-    let name = e.callees.get(callee.index()).cloned().ok_or_else(|| {
+    let target = e.callees.get(callee.index()).cloned().ok_or_else(|| {
         BackendError::Unsupported(format!(
             "callee {callee} is not in the module being emitted"
         ))
     })?;
+    let name = &target.symbol;
     // Pinned: the arguments are read where the call is (see
     // `FnEmitter::pinned`).
     let result_tys: Vec<String> = od.results.iter().map(|&v| types::tensor(e.ty(v))).collect();
@@ -210,7 +211,7 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
                 continue;
             }
             let (t, ty) = (e.val(v)?, e.ty(v));
-            let m = types::memref(ty);
+            let m = target.param_memref(ty);
             args.push(e.read_buffer(&t, &id, &types::tensor(ty), &m));
             arg_tys.push(m);
         }
@@ -246,12 +247,37 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
 /// function (`@agc_impl_f__m` for `@agc_impl_f`).
 pub const BUFFER_CALL_SUFFIX: &str = "__m";
 
+/// A function of the module as calls see it.
+#[derive(Clone, Debug)]
+pub struct Callee {
+    /// Its MLIR symbol.
+    pub symbol: String,
+    /// Whether it takes parameters of static shape at any offset
+    /// ([`types::param_memref`]), so that calls pass views uncopied.
+    pub takes_views: bool,
+}
+
+impl Callee {
+    /// The memref type in which it takes a tensor parameter of type `t`.
+    pub fn param_memref(&self, t: &agc_ir::TensorType) -> String {
+        if self.takes_views {
+            types::param_memref(t)
+        } else {
+            types::memref(t)
+        }
+    }
+}
+
 /// The declaration of `@<symbol>__m` for a function `f` that is called.
-pub fn buffer_call_decl(symbol: &str, f: &agc_ir::Function) -> String {
+pub fn buffer_call_decl(callee: &Callee, f: &agc_ir::Function) -> String {
+    let symbol = &callee.symbol;
     let args: Vec<String> = f
         .params()
         .iter()
-        .map(|&p| types::value_memref(f.ty(p)))
+        .map(|&p| match f.ty(p).as_tensor() {
+            Some(t) => callee.param_memref(t),
+            None => types::value_memref(f.ty(p)),
+        })
         .collect();
     let results: Vec<String> = f
         .result_types

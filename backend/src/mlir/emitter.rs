@@ -50,8 +50,8 @@ pub struct FnEmitter<'f> {
     indent: usize,
     next: u32,
     vals: HashMap<Value, String>,
-    /// MLIR symbol of each module function, by `FuncId` index (for calls).
-    pub callees: Vec<String>,
+    /// Each module function as calls see it, by `FuncId` index.
+    pub callees: Vec<super::control::Callee>,
     /// Symbol scopes, innermost last.
     syms: Vec<HashMap<String, String>>,
     /// Byte offsets at which the source lines start (empty: lines unknown).

@@ -46,16 +46,24 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
         nweights: m.weights.len(),
         packed: Default::default(),
     });
-    let callees = function_symbols(m);
-    let called = called_functions(m);
-    let conts = Rc::new(ContTable::of(m, &callees));
+    let symbols = function_symbols(m);
+    let reached = reached_functions(m);
+    let callees: Vec<control::Callee> = symbols
+        .iter()
+        .zip(&reached)
+        .map(|(symbol, r)| control::Callee {
+            symbol: symbol.clone(),
+            takes_views: r.takes_views(),
+        })
+        .collect();
+    let conts = Rc::new(ContTable::of(m, &symbols));
     let mut out = String::from("module {\n");
     for (i, f) in m.funcs.iter().enumerate() {
         out.push_str(&emit_function_in(
             f,
-            &callees[i],
             &callees,
-            called[i],
+            i,
+            reached[i].called(),
             &m.line_starts,
             conts.clone(),
             weights.clone(),
@@ -65,7 +73,7 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
         out.push_str(&conts.emit(m));
     }
     for (i, f) in m.funcs.iter().enumerate() {
-        if called[i] {
+        if reached[i].called() {
             out.push_str(&control::buffer_call_decl(&callees[i], f));
         }
     }
@@ -147,26 +155,55 @@ fn c_safe(name: &str) -> String {
         .collect()
 }
 
-/// For each function of `m`, whether some `call` op calls it or a `cont`
-/// op closes over it.
-fn called_functions(m: &Module) -> Vec<bool> {
-    let mut called = vec![false; m.funcs.len()];
+/// How other functions reach a function of the module.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reached {
+    /// Some `call` op calls it (through `@<symbol>__m`, see `control::call`).
+    by_call: bool,
+    /// Some `cont` op closes over it (the continuation machinery calls it).
+    by_cont: bool,
+}
+
+impl Reached {
+    /// Whether it is reached at all (and so checks the stack on entry).
+    fn called(self) -> bool {
+        self.by_call || self.by_cont
+    }
+
+    /// Whether its parameters of static shape are taken at any offset
+    /// ([`types::param_memref`]): only calls pass views; the continuation
+    /// machinery builds identity-layout descriptors.
+    fn takes_views(self) -> bool {
+        self.by_call && !self.by_cont
+    }
+}
+
+/// For each function of `m`, how calls and continuations reach it.
+fn reached_functions(m: &Module) -> Vec<Reached> {
+    let mut reached = vec![Reached::default(); m.funcs.len()];
     for f in &m.funcs {
         let mut regions = vec![f.body];
         while let Some(r) = regions.pop() {
             for &op in &f.region(r).ops {
                 let od = f.op(op);
-                if let OpKind::Call { callee: target } | OpKind::MakeCont { func: target } = od.kind
-                {
-                    if let Some(c) = called.get_mut(target.index()) {
-                        *c = true;
+                match od.kind {
+                    OpKind::Call { callee } => {
+                        if let Some(c) = reached.get_mut(callee.index()) {
+                            c.by_call = true;
+                        }
                     }
+                    OpKind::MakeCont { func } => {
+                        if let Some(c) = reached.get_mut(func.index()) {
+                            c.by_cont = true;
+                        }
+                    }
+                    _ => {}
                 }
                 regions.extend(od.regions.iter().copied());
             }
         }
     }
-    called
+    reached
 }
 
 /// True when `f` contains a `call` op (so that its callers run it on a
@@ -227,8 +264,11 @@ pub fn chain_function(op: BinaryOp, t: &agc_ir::TensorType, n: usize, with_y: bo
 pub fn emit_function(f: &Function) -> Result<String, BackendError> {
     emit_function_in(
         f,
-        &format!("{IMPL_PREFIX}{}", f.name),
-        &[],
+        &[control::Callee {
+            symbol: format!("{IMPL_PREFIX}{}", f.name),
+            takes_views: false,
+        }],
+        0,
         false,
         &[],
         Default::default(),
@@ -236,15 +276,15 @@ pub fn emit_function(f: &Function) -> Result<String, BackendError> {
     )
 }
 
-/// Emits one function as `func.func @<symbol>`; `callees` are the MLIR symbols of the module's
-/// functions by `FuncId` index. A function that is `called` checks the
+/// Emits function `index` of `callees` (the module's functions by `FuncId`
+/// index) as `func.func @<symbol>`. A function that is `called` checks the
 /// stack at its entry (see [`guarded_body`]). `line_starts` are the
 /// module's (`agc_ir::Module::line_starts`), for run-time error messages;
 /// `conts` its continuation functions.
 fn emit_function_in(
     f: &Function,
-    symbol: &str,
-    callees: &[String],
+    callees: &[control::Callee],
+    index: usize,
     called: bool,
     line_starts: &[u32],
     conts: Rc<ContTable>,
@@ -252,6 +292,7 @@ fn emit_function_in(
 ) -> Result<String, BackendError> {
     let mut e = FnEmitter::new(f);
     e.weights = weights;
+    let symbol = callees[index].symbol.as_str();
     e.symbol = symbol.to_string();
     e.callees = callees.to_vec();
     e.line_starts = line_starts.to_vec();
@@ -265,10 +306,21 @@ fn emit_function_in(
             continue;
         }
         let ty = e.ty(p);
-        params.push(format!(
-            "{name}: {} {{bufferization.writable = false}}",
-            types::tensor(ty)
-        ));
+        let tensor_ty = types::tensor(ty);
+        let param_ty = types::param_memref(ty);
+        let name = if callees[index].takes_views && param_ty != types::memref(ty) {
+            // Calls pass views at any offset (`control::call`); the body
+            // reads the parameter as a tensor it never writes.
+            params.push(format!("{name}: {param_ty}"));
+            e.assign(&format!(
+                "bufferization.to_tensor {name} restrict : {param_ty} to {tensor_ty}"
+            ))
+        } else {
+            params.push(format!(
+                "{name}: {tensor_ty} {{bufferization.writable = false}}"
+            ));
+            name
+        };
         e.set_val(p, name.clone());
         e.bind_new_syms(&name, ty);
     }

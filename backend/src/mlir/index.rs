@@ -120,6 +120,14 @@ pub(super) fn add_op(dtype: DType) -> &'static str {
 }
 
 /// Lowers a `dyn_index`; returns the result tensor.
+///
+/// When the sub-tensor has a static shape it is a view
+/// (`tensor.extract_slice`; after bufferization a subview with static
+/// row-major strides, which calls and the GEMM take as it is and which any
+/// copy turns into one `memcpy`): `xs[k]` of a batch costs nothing. Where an
+/// indexed axis may be empty, the view is taken of a zero tensor with one
+/// element on the indexed axes instead (after the raise). Otherwise it is a
+/// gather into a fresh tensor (see the `gather` module for why).
 pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, BackendError> {
     let (x_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let x = e.val(od.operands[0])?;
@@ -128,6 +136,47 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
     let out_t = types::tensor(out_ty);
     let el = types::elem(out_ty.dtype);
     let rank = out_ty.rank();
+    let lead = &x_ty.dims[..at.len()];
+    if rank > 0 && out_ty.static_numel().is_some() && !lead.contains(&Dim::Static(0)) {
+        let src = match all_ok {
+            None => x,
+            Some(ok) => e.scf_if(
+                &ok,
+                &x_t,
+                |_| Ok(x.clone()),
+                |e| {
+                    let mut one = x_ty.clone();
+                    for d in &mut one.dims[..at.len()] {
+                        if matches!(d, Dim::Sym(_)) {
+                            *d = Dim::Static(1);
+                        }
+                    }
+                    let z = e.filled(&one, &types::zero_lit(out_ty.dtype))?;
+                    Ok(e.assign(&format!(
+                        "tensor.cast {z} : {} to {x_t}",
+                        types::tensor(&one)
+                    )))
+                },
+            )?,
+        };
+        let zeros = vec!["0".to_string(); rank];
+        let offsets: Vec<String> = at.iter().cloned().chain(zeros).collect();
+        let sizes: Vec<String> = lead
+            .iter()
+            .map(|_| "1".to_string())
+            .chain(out_ty.dims.iter().map(|d| match d {
+                Dim::Static(n) => n.to_string(),
+                Dim::Sym(_) => unreachable!("a static shape"),
+            }))
+            .collect();
+        let ones = vec!["1".to_string(); x_ty.rank()];
+        return Ok(e.assign(&format!(
+            "tensor.extract_slice {src}[{}] [{}] [{}] : {x_t} to {out_t}",
+            offsets.join(", "),
+            sizes.join(", "),
+            ones.join(", ")
+        )));
+    }
     let gather = |e: &mut FnEmitter| -> Result<String, BackendError> {
         if rank == 0 {
             let v = e.assign(&format!("tensor.extract {x}[{}] : {x_t}", at.join(", ")));

@@ -47,6 +47,49 @@ pub fn value_memref(t: &agc_ir::Type) -> String {
     }
 }
 
+/// The memref type of a tensor's buffer at any strides and offset:
+/// `memref<?x784xf32, strided<[?, ?], offset: ?>>`.
+pub fn strided_memref(t: &TensorType) -> String {
+    let strides = vec!["?"; t.rank()];
+    format!(
+        "memref<{}{}, strided<[{}], offset: ?>>",
+        shape_prefix(&t.dims),
+        elem(t.dtype),
+        strides.join(", ")
+    )
+}
+
+/// The memref type in which a called function takes a tensor parameter.
+/// Of a static shape: row-major strides at any offset
+/// (`memref<200x784xf32, strided<[784, 1], offset: ?>>`), so that a
+/// contiguous view (`xs[k]`, a slice of leading rows) is passed as it is
+/// instead of copied. Of a symbolic shape: the identity layout (MLIR cannot
+/// state row-major strides it does not know; a view is copied).
+pub fn param_memref(t: &TensorType) -> String {
+    let Some(sizes) = t
+        .dims
+        .iter()
+        .map(|d| match d {
+            Dim::Static(n) => Some(*n),
+            Dim::Sym(_) => None,
+        })
+        .collect::<Option<Vec<i64>>>()
+    else {
+        return memref(t);
+    };
+    let mut strides = vec![1i64; sizes.len()];
+    for i in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
+    }
+    let strides: Vec<String> = strides.iter().map(i64::to_string).collect();
+    format!(
+        "memref<{}{}, strided<[{}], offset: ?>>",
+        shape_prefix(&t.dims),
+        elem(t.dtype),
+        strides.join(", ")
+    )
+}
+
 /// A tensor type of the given dims and dtype.
 pub fn tensor_of(dtype: DType, dims: &[Dim]) -> String {
     format!("tensor<{}{}>", shape_prefix(dims), elem(dtype))
