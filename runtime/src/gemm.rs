@@ -15,7 +15,7 @@
 //! Micro-kernels: AVX2 + FMA (6 × 16 in 12 `ymm` accumulators) when the CPU
 //! has both, else a portable one the compiler vectorises for the baseline.
 
-use crate::{gemm_narrow, pool};
+use crate::pool;
 use std::cell::RefCell;
 
 /// Rows of the micro-kernel's tile.
@@ -31,9 +31,10 @@ const MC: usize = 96;
 /// packing it (SGD's `784 → 10` layer: one panel, where packing took longer
 /// than the product).
 const PACK_A_MIN_PANELS: usize = 2;
-/// Below this many multiply-adds a product runs on the calling thread only:
-/// SGD's 200×784×10 products (1.6M) ran 6% slower on two threads than on one
-/// (waking the pool and the barrier cost what the second core saved).
+/// Below this many multiply-adds a product runs on the calling thread only
+/// (waking the pool and the barrier would cost what a second core saves).
+/// SGD's 200×784×10 products (1.6M) gain from two threads since the batch
+/// slice is a view (its copy used to dominate the step).
 const PARALLEL_MIN_MACS: usize = 1 << 20;
 
 thread_local! {
@@ -43,22 +44,22 @@ thread_local! {
 
 /// A float32 matrix in memory: element `(i, j)` at `ptr + i*rs + j*cs`.
 #[derive(Clone, Copy)]
-pub(crate) struct Strided {
-    pub(crate) ptr: *const f32,
-    pub(crate) rs: isize,
-    pub(crate) cs: isize,
+struct Strided {
+    ptr: *const f32,
+    rs: isize,
+    cs: isize,
 }
 
 /// The product's operands and sizes, shared by its tasks.
-pub(crate) struct Problem {
-    pub(crate) m: usize,
-    pub(crate) n: usize,
-    pub(crate) k: usize,
-    pub(crate) a: Strided,
+struct Problem {
+    m: usize,
+    n: usize,
+    k: usize,
+    a: Strided,
     /// Panel `j` starts at `bp + j * k * NR`; row `p` of it at `+ p * NR`.
-    pub(crate) bp: *const f32,
-    pub(crate) c: *mut f32,
-    pub(crate) ldc: usize,
+    bp: *const f32,
+    c: *mut f32,
+    ldc: usize,
 }
 
 // SAFETY: tasks read A and Bp and write disjoint tiles of C.
@@ -86,10 +87,6 @@ unsafe fn sgemm(p: &Problem) {
     } else {
         1
     };
-    // SAFETY: caller contract; n, k ≥ 1.
-    if unsafe { gemm_narrow::sgemm(p, threads) } {
-        return;
-    }
     let panels = n.div_ceil(NR);
     // Row blocks of whole tiles, at most MC rows, as many as a multiple of
     // the threads when there are several: block `b` is tiles
@@ -499,20 +496,6 @@ mod tests {
         ] {
             check(m, k, n, false, 1);
             check(m, k, n, true, 1);
-        }
-    }
-
-    #[test]
-    fn narrow_products_of_every_width_match_float64() {
-        // Every width of the narrow kernels and the first beyond; rows and
-        // depths that are not multiples of their steps.
-        for n in 1..=gemm_narrow::MAX_N + 1 {
-            for &(m, k) in &[(1, 1), (17, 13), (41, 100)] {
-                check(m, k, n, false, 1);
-                check(m, k, n, true, 1);
-                check(m, k, n, false, 2);
-                check(m, k, n, true, 2);
-            }
         }
     }
 

@@ -45,7 +45,6 @@ pub mod dlpack;
 pub mod error;
 pub mod export;
 pub mod gemm;
-mod gemm_narrow;
 pub mod import;
 pub mod into;
 pub mod json;
