@@ -15,6 +15,7 @@
 //! Micro-kernels: AVX2 + FMA (6 × 16 in 12 `ymm` accumulators) when the CPU
 //! has both, else a portable one the compiler vectorises for the baseline.
 
+use crate::gemm_wide::{self, WideTile};
 use crate::pool;
 use std::cell::RefCell;
 
@@ -132,45 +133,79 @@ unsafe fn sgemm(p: &Problem) {
                     // SAFETY: rows i0..i0+rows and depth pc..pc+kc are inside A.
                     unsafe { pack_a(p.a, i0, rows, pc, kc, &mut buf) };
                 }
+                let tile_rows = |tile: usize| {
+                    let r0 = tile * MR;
+                    if pack {
+                        TileRows {
+                            // SAFETY: tile `tile` of the packed block.
+                            ptr: unsafe { buf.as_ptr().add(tile * MR * kc) },
+                            rows: std::array::from_fn(|r| r as isize),
+                            step: MR as isize,
+                        }
+                    } else {
+                        let last = rows - r0 - 1;
+                        TileRows {
+                            // SAFETY: row i0+r0, column pc of A.
+                            ptr: unsafe {
+                                p.a.ptr
+                                    .offset((i0 + r0) as isize * p.a.rs + pc as isize * p.a.cs)
+                            },
+                            rows: std::array::from_fn(|r| r.min(last) as isize * p.a.rs),
+                            step: p.a.cs,
+                        }
+                    }
+                };
+                // SAFETY (both closures): panel `jp` at depth pc of Bp (caller
+                // contract); row i0+r0, panel jp of C, which no other task writes.
+                let panel = |jp: usize| unsafe { p.bp.add(jp * k * NR + pc * NR) };
+                let c_at = |r0: usize, jp: usize| unsafe { p.c.add((i0 + r0) * p.ldc + jp * NR) };
+                let main_tile = |tile: usize, jp: usize| {
+                    let r0 = tile * MR;
+                    let t = Tile {
+                        kc,
+                        a: tile_rows(tile),
+                        bp: panel(jp),
+                        c: c_at(r0, jp),
+                        ldc: p.ldc,
+                        rows: MR.min(rows - r0),
+                        cols: NR.min(n - jp * NR),
+                        store: pc == 0,
+                    };
+                    // SAFETY: the tile's rows and columns are inside C.
+                    unsafe { kernel(&t) };
+                };
+                // A partial last tile runs on a wide kernel where there is one.
+                let full = rows / MR;
+                let wide = gemm_wide::for_rows(rows % MR);
+                let main_tiles = if wide.is_some() { full } else { tiles };
                 for jp in j0..j1 {
-                    let cols = NR.min(n - jp * NR);
-                    // SAFETY: panel `jp`, rows pc.. of Bp (caller contract).
-                    let b = unsafe { p.bp.add(jp * k * NR + pc * NR) };
-                    for tile in 0..tiles {
-                        let r0 = tile * MR;
-                        let a = if pack {
-                            TileRows {
-                                // SAFETY: tile `tile` of the packed block.
-                                ptr: unsafe { buf.as_ptr().add(tile * MR * kc) },
-                                rows: std::array::from_fn(|r| r as isize),
-                                step: MR as isize,
-                            }
-                        } else {
-                            let last = rows - r0 - 1;
-                            TileRows {
-                                // SAFETY: row i0+r0, column pc of A.
-                                ptr: unsafe {
-                                    p.a.ptr
-                                        .offset((i0 + r0) as isize * p.a.rs + pc as isize * p.a.cs)
-                                },
-                                rows: std::array::from_fn(|r| r.min(last) as isize * p.a.rs),
-                                step: p.a.cs,
-                            }
-                        };
-                        let tile = Tile {
-                            kc,
-                            a,
-                            bp: b,
-                            // SAFETY: row i0+r0, panel jp of C.
-                            c: unsafe { p.c.add((i0 + r0) * p.ldc + jp * NR) },
-                            ldc: p.ldc,
-                            rows: MR.min(rows - r0),
-                            cols,
-                            store: pc == 0,
-                        };
-                        // SAFETY: the tile's rows and columns are inside C;
-                        // no other task writes them.
-                        unsafe { kernel(&tile) };
+                    for tile in 0..main_tiles {
+                        main_tile(tile, jp);
+                    }
+                }
+                if let Some((wide_kernel, step, width)) = wide {
+                    let mut jp = j0;
+                    while jp < j1 {
+                        if jp + width > j1 || (jp + width) * NR > n {
+                            main_tile(full, jp);
+                            jp += 1;
+                            continue;
+                        }
+                        for first in (0..rows % MR).step_by(step) {
+                            let t = WideTile {
+                                kc,
+                                a: tile_rows(full),
+                                first,
+                                bp: panel(jp),
+                                panel_stride: k * NR,
+                                c: c_at(full * MR + first, jp),
+                                ldc: p.ldc,
+                                store: pc == 0,
+                            };
+                            // SAFETY: rows and full panels inside C.
+                            unsafe { wide_kernel(&t) };
+                        }
+                        jp += width;
                     }
                 }
             });
@@ -215,10 +250,10 @@ unsafe fn pack_a(a: Strided, i0: usize, rows: usize, p0: usize, kc: usize, out: 
 /// `ptr + rows[r] + p * step` (packed: `rows[r] = r`, `step = MR`; read in
 /// place: the rows' offsets, rows past the block repeating the last one).
 #[derive(Clone, Copy)]
-struct TileRows {
-    ptr: *const f32,
-    rows: [isize; MR],
-    step: isize,
+pub(crate) struct TileRows {
+    pub(crate) ptr: *const f32,
+    pub(crate) rows: [isize; MR],
+    pub(crate) step: isize,
 }
 
 /// One micro-kernel call: `C[..rows, ..cols] (=|+=) A · Bp`, `a` the tile's
@@ -497,6 +532,24 @@ mod tests {
             check(m, k, n, false, 1);
             check(m, k, n, true, 1);
         }
+    }
+
+    #[test]
+    fn partial_row_tiles_match_float64() {
+        // Every count of leftover rows (m % MR = 1..5), with panels that do
+        // and do not fill a wide kernel's group (the last one partial), one
+        // depth block and two (stored, then added), A packed (n > 2 panels)
+        // and read in place.
+        for m in [7, 8, 9, 10, 11, 32] {
+            for n in [16, 32, 48, 50, 80] {
+                for k in [37, 600] {
+                    check(m, k, n, false, 1);
+                    check(m, k, n, true, 1);
+                }
+            }
+        }
+        check(35, 700, 50, false, 2);
+        check(35, 700, 50, true, 2);
     }
 
     #[test]

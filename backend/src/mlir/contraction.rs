@@ -71,7 +71,7 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     match schedule {
         Some(Schedule::Generic) => generic(e, od, None),
         Some(Schedule::Gemm) => {
-            let bp = pack_b(e, od)?;
+            let bp = packed_b(e, od)?;
             gemm(e, od, &bp)
         }
         None => {
@@ -99,14 +99,14 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
                 .try_fold(2i64, |acc, d| d.map(|n| acc.saturating_mul(n)));
             match kn {
                 Some(f) if f >= GEMM_MIN_FLOPS => {
-                    let bp = pack_b(e, od)?;
+                    let bp = packed_b(e, od)?;
                     e.scf_if(&big, &t, |e| gemm(e, od, &bp), |e| generic(e, od, None))
                 }
                 _ => e.scf_if(
                     &big,
                     &t,
                     |e| {
-                        let bp = pack_b(e, od)?;
+                        let bp = packed_b(e, od)?;
                         gemm(e, od, &bp)
                     },
                     |e| generic(e, od, None),
@@ -197,9 +197,10 @@ pub const NR: i64 = 16;
 /// The runtime's GEMM (`runtime/src/gemm.rs`), for the module header.
 pub const RUNTIME_DECLS: &str =
     "  func.func private @agc_rt_sgemm(memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, memref<?x?x16xf32>, memref<?x?xf32>)
+  func.func private @agc_rt_pack_b(memref<?x?xf32, strided<[?, ?], offset: ?>>, i64, memref<?x?x16xf32>)
 ";
 
-/// How [`gemm`] passes A: any strides and offset (the runtime reads them),
+/// How [`gemm`] passes A, and [`pack_b_by_runtime`] B: any strides and offset (the runtime reads them),
 /// so that a view (`xs[k]`) is read in place.
 const A_MEMREF: &str = "memref<?x?xf32, strided<[?, ?], offset: ?>>";
 
@@ -247,7 +248,51 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
 }
 
 /// B of `A · B` packed into the column panels `Bp[ceil(N/NR)][K][NR]` that
-/// [`gemm`] streams (zero-padded past `N`).
+/// [`gemm`] streams (zero-padded past `N`): a weight's panels made at build
+/// or context creation; for a B that is invariant in the loop around the
+/// product, panels packed by tensor code that loop-invariant-code-motion
+/// hoists out of the loop; otherwise by the runtime, on the thread pool
+/// ([`pack_b_by_runtime`]).
+fn packed_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let b = transposed_source(e.f, od.operands[1]).unwrap_or(od.operands[1]);
+    if super::weight::packed_operand(e.f, od.operands[1]).is_some() || e.loop_invariant(b) {
+        pack_b(e, od)
+    } else {
+        pack_b_by_runtime(e, od)
+    }
+}
+
+/// B's panels (see [`packed_b`]) from the runtime's `agc_rt_pack_b`, which
+/// reads B (or the source of its transpose) in place at any strides.
+fn pack_b_by_runtime(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let b_ty = e.ty(od.operands[1]);
+    let b_src = transposed_source(e.f, od.operands[1]);
+    let src = b_src.unwrap_or(od.operands[1]);
+    let (b, src_ty) = (e.val(src)?, e.ty(src));
+    let k = e.dim_size(&b_ty.dims[0])?;
+    let n = e.dim_size(&b_ty.dims[1])?;
+    let cnr = e.index_const(NR);
+    let panels = e.arith("ceildivui", &n, &cnr, "index");
+    let pt = format!("tensor<?x?x{NR}xf32>");
+    let pm = format!("memref<?x?x{NR}xf32>");
+    let bp = e.pinned(std::slice::from_ref(&pt), |e| {
+        let id = e.read_id();
+        let b_mem = types::strided_memref(src_ty);
+        let bm = e.read_buffer(&b, &id, &types::tensor(src_ty), &b_mem);
+        let bm = e.cast_memref(&bm, &b_mem, A_MEMREF);
+        let out = e.assign(&format!("memref.alloc({panels}, {k}) : {pm}"));
+        let transposed = e.constant(if b_src.is_some() { "1" } else { "0" }, "i64");
+        e.line(&format!(
+            "func.call @agc_rt_pack_b({bm}, {transposed}, {out}) : ({A_MEMREF}, i64, {pm}) -> ()"
+        ));
+        Ok(vec![e.assign(&format!(
+            "bufferization.to_tensor {out} restrict writable : {pm} to {pt}"
+        ))])
+    })?;
+    Ok(bp.into_iter().next().unwrap_or_default())
+}
+
+/// B packed by tensor code (see [`packed_b`]).
 fn pack_b(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     let b_ty = e.ty(od.operands[1]);
     let nr = NR;

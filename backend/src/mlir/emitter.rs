@@ -52,6 +52,11 @@ pub struct FnEmitter<'f> {
     vals: HashMap<Value, String>,
     /// Each module function as calls see it, by `FuncId` index.
     pub callees: Vec<super::control::Callee>,
+    /// Staged loops around the op being emitted.
+    pub loop_depth: usize,
+    /// The loop depth at which each op result was defined (parameters and
+    /// loop-carried values are absent: see [`FnEmitter::loop_invariant`]).
+    pub def_depth: HashMap<Value, usize>,
     /// Symbol scopes, innermost last.
     syms: Vec<HashMap<String, String>>,
     /// Byte offsets at which the source lines start (empty: lines unknown).
@@ -86,6 +91,8 @@ impl<'f> FnEmitter<'f> {
             next: 0,
             vals: HashMap::new(),
             callees: Vec::new(),
+            loop_depth: 0,
+            def_depth: HashMap::new(),
             syms: vec![HashMap::new()],
             line_starts: Vec::new(),
             symbol: String::new(),
@@ -98,6 +105,24 @@ impl<'f> FnEmitter<'f> {
             facts: HashMap::new(),
             weights: Default::default(),
         }
+    }
+
+    /// Whether `v` is defined outside the innermost staged loop around the
+    /// op being emitted (so loop-invariant-code-motion can hoist what is
+    /// computed from it alone). A function parameter is; a region
+    /// parameter (loop state, a branch's) counts as defined here.
+    pub fn loop_invariant(&self, v: Value) -> bool {
+        if self.loop_depth == 0 {
+            return false;
+        }
+        let depth = match self.f.value(v).def {
+            agc_ir::ValueDef::Param { region, .. } if region == self.f.body => 0,
+            agc_ir::ValueDef::Param { .. } => self.loop_depth,
+            agc_ir::ValueDef::Result { .. } => {
+                self.def_depth.get(&v).copied().unwrap_or(self.loop_depth)
+            }
+        };
+        depth < self.loop_depth
     }
 
     /// How many operands in `f` name `v`.

@@ -403,6 +403,7 @@ pub(super) fn emit_region(
         }
         let results = emit_op(e, od).map_err(|err| in_op(err, op, od))?;
         for (&v, name) in od.results.iter().zip(results) {
+            e.def_depth.insert(v, e.loop_depth);
             e.set_val(v, name.clone());
             if let Some(t) = f.ty(v).as_tensor() {
                 e.bind_new_syms(&name, t);
@@ -442,10 +443,13 @@ fn emit_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> 
     let one = match &od.kind {
         OpKind::If => return control::if_op(e, od),
         OpKind::While => {
-            return match counted_loop::counted(e.f, od) {
+            e.loop_depth += 1;
+            let results = match counted_loop::counted(e.f, od) {
                 Some(c) => counted_loop::for_op(e, od, &c),
                 None => control::while_op(e, od),
-            }
+            };
+            e.loop_depth -= 1;
+            return results;
         }
         OpKind::Call { .. } => return control::call(e, od),
         OpKind::MakeCont { .. } => return continuation::make_cont(e, od),
