@@ -328,16 +328,34 @@ unsafe fn portable_kernel(t: &Tile) {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(crate) mod avx2 {
     use super::{write_tile, Tile, MR, NR};
     use std::arch::x86_64::*;
+
+    /// Writes (`store`) or adds one row of `NR` accumulated floats at `dst`.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; `dst` holds `NR` writable floats.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn store_row(dst: *mut f32, row: &[__m256; 2], store: bool) {
+        // SAFETY: caller contract.
+        unsafe {
+            let (mut v0, mut v1) = (row[0], row[1]);
+            if !store {
+                v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
+                v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst.add(8)));
+            }
+            _mm256_storeu_ps(dst, v0);
+            _mm256_storeu_ps(dst.add(8), v1);
+        }
+    }
 
     /// The AVX2 + FMA micro-kernel: two `ymm` per tile row.
     ///
     /// # Safety
     /// The CPU has AVX2 and FMA; otherwise as [`super::MicroKernel`].
     #[target_feature(enable = "avx2,fma")]
-    pub unsafe fn kernel(t: &Tile) {
+    pub(super) unsafe fn kernel(t: &Tile) {
         let (a, bp, c, ldc) = (t.a, t.bp, t.c, t.ldc);
         let mut acc = [[_mm256_setzero_ps(); 2]; MR];
         for p in 0..t.kc {
@@ -356,16 +374,7 @@ mod avx2 {
         if t.rows == MR && t.cols == NR {
             for (r, row) in acc.iter().enumerate() {
                 // SAFETY: a full tile inside C (caller contract).
-                unsafe {
-                    let dst = c.add(r * ldc);
-                    let (mut v0, mut v1) = (row[0], row[1]);
-                    if !t.store {
-                        v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
-                        v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst.add(8)));
-                    }
-                    _mm256_storeu_ps(dst, v0);
-                    _mm256_storeu_ps(dst.add(8), v1);
-                }
+                unsafe { store_row(c.add(r * ldc), row, t.store) };
             }
             return;
         }

@@ -64,6 +64,7 @@ pub fn for_rows(rows: usize) -> Option<(WideKernel, usize, usize)> {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{WideTile, NR};
+    use crate::gemm::avx2::store_row;
     use std::arch::x86_64::*;
 
     /// `R` rows × `P` panels: per depth step, each panel's row of B is
@@ -93,16 +94,7 @@ mod avx2 {
         for (r, row) in acc.iter().enumerate() {
             for (q, v) in row.iter().enumerate() {
                 // SAFETY: row r, panel q of the tile's C (caller contract).
-                unsafe {
-                    let dst = t.c.add(r * t.ldc + q * NR);
-                    let (mut v0, mut v1) = (v[0], v[1]);
-                    if !t.store {
-                        v0 = _mm256_add_ps(v0, _mm256_loadu_ps(dst));
-                        v1 = _mm256_add_ps(v1, _mm256_loadu_ps(dst.add(8)));
-                    }
-                    _mm256_storeu_ps(dst, v0);
-                    _mm256_storeu_ps(dst.add(8), v1);
-                }
+                unsafe { store_row(t.c.add(r * t.ldc + q * NR), v, t.store) };
             }
         }
     }

@@ -204,6 +204,14 @@ pub const RUNTIME_DECLS: &str =
 /// so that a view (`xs[k]`) is read in place.
 const A_MEMREF: &str = "memref<?x?xf32, strided<[?, ?], offset: ?>>";
 
+/// The buffer of 2-D tensor `t` (of type `ty`) as an [`A_MEMREF`], read by
+/// the call of read id `id` (see `FnEmitter::read_buffer`).
+fn read_strided(e: &mut FnEmitter, t: &str, ty: &agc_ir::TensorType, id: &str) -> String {
+    let m = types::strided_memref(ty);
+    let read = e.read_buffer(t, id, &types::tensor(ty), &m);
+    e.cast_memref(&read, &m, A_MEMREF)
+}
+
 /// `C[M,N] = A[M,K] · B[K,N]` in `f32` by the runtime's blocked GEMM, given
 /// B's packed panels `bp`: the runtime packs A, picks the micro-kernel for
 /// the CPU it runs on and spreads the blocks over its threads.
@@ -228,9 +236,7 @@ pub fn gemm(e: &mut FnEmitter, od: &OpData, bp: &str) -> Result<String, BackendE
     let c = e.pinned(std::slice::from_ref(&out_t), |e| {
         let id = e.read_id();
         let dyn2 = "memref<?x?xf32>";
-        let a_mem = types::strided_memref(a_ty);
-        let am = e.read_buffer(&a, &id, &types::tensor(a_ty), &a_mem);
-        let am = e.cast_memref(&am, &a_mem, A_MEMREF);
+        let am = read_strided(e, &a, a_ty, &id);
         let pm = format!("memref<?x?x{NR}xf32>");
         let bpm = e.read_buffer(bp, &id, &format!("tensor<?x?x{NR}xf32>"), &pm);
         let cm_ty = types::memref(out_ty);
@@ -277,9 +283,7 @@ fn pack_b_by_runtime(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendEr
     let pm = format!("memref<?x?x{NR}xf32>");
     let bp = e.pinned(std::slice::from_ref(&pt), |e| {
         let id = e.read_id();
-        let b_mem = types::strided_memref(src_ty);
-        let bm = e.read_buffer(&b, &id, &types::tensor(src_ty), &b_mem);
-        let bm = e.cast_memref(&bm, &b_mem, A_MEMREF);
+        let bm = read_strided(e, &b, src_ty, &id);
         let out = e.assign(&format!("memref.alloc({panels}, {k}) : {pm}"));
         let transposed = e.constant(if b_src.is_some() { "1" } else { "0" }, "i64");
         e.line(&format!(

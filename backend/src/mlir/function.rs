@@ -307,8 +307,8 @@ fn emit_function_in(
         }
         let ty = e.ty(p);
         let tensor_ty = types::tensor(ty);
-        let param_ty = types::param_memref(ty);
-        let name = if callees[index].takes_views && param_ty != types::memref(ty) {
+        let param_ty = callees[index].param_memref(ty);
+        let name = if param_ty != types::memref(ty) {
             // Calls pass views at any offset (`control::call`); the body
             // reads the parameter as a tensor it never writes.
             params.push(format!("{name}: {param_ty}"));

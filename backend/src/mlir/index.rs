@@ -137,7 +137,12 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
     let el = types::elem(out_ty.dtype);
     let rank = out_ty.rank();
     let lead = &x_ty.dims[..at.len()];
-    if rank > 0 && out_ty.static_numel().is_some() && !lead.contains(&Dim::Static(0)) {
+    let static_sizes = out_ty
+        .dims
+        .iter()
+        .map(Dim::as_static)
+        .collect::<Option<Vec<i64>>>();
+    if let Some(out_sizes) = static_sizes.filter(|_| rank > 0 && !lead.contains(&Dim::Static(0))) {
         let src = match all_ok {
             None => x,
             Some(ok) => e.scf_if(
@@ -164,10 +169,7 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
         let sizes: Vec<String> = lead
             .iter()
             .map(|_| "1".to_string())
-            .chain(out_ty.dims.iter().map(|d| match d {
-                Dim::Static(n) => n.to_string(),
-                Dim::Sym(_) => unreachable!("a static shape"),
-            }))
+            .chain(out_sizes.iter().map(i64::to_string))
             .collect();
         let ones = vec!["1".to_string(); x_ty.rank()];
         return Ok(e.assign(&format!(

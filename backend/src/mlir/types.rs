@@ -50,7 +50,11 @@ pub fn value_memref(t: &agc_ir::Type) -> String {
 /// The memref type of a tensor's buffer at any strides and offset:
 /// `memref<?x784xf32, strided<[?, ?], offset: ?>>`.
 pub fn strided_memref(t: &TensorType) -> String {
-    let strides = vec!["?"; t.rank()];
+    strided_at_any_offset(t, &vec!["?".to_string(); t.rank()])
+}
+
+/// The memref type of `t` with the given strides at a dynamic offset.
+fn strided_at_any_offset(t: &TensorType, strides: &[String]) -> String {
     format!(
         "memref<{}{}, strided<[{}], offset: ?>>",
         shape_prefix(&t.dims),
@@ -69,10 +73,7 @@ pub fn param_memref(t: &TensorType) -> String {
     let Some(sizes) = t
         .dims
         .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Some(*n),
-            Dim::Sym(_) => None,
-        })
+        .map(Dim::as_static)
         .collect::<Option<Vec<i64>>>()
     else {
         return memref(t);
@@ -82,12 +83,7 @@ pub fn param_memref(t: &TensorType) -> String {
         strides[i] = strides[i + 1].saturating_mul(sizes[i + 1]);
     }
     let strides: Vec<String> = strides.iter().map(i64::to_string).collect();
-    format!(
-        "memref<{}{}, strided<[{}], offset: ?>>",
-        shape_prefix(&t.dims),
-        elem(t.dtype),
-        strides.join(", ")
-    )
+    strided_at_any_offset(t, &strides)
 }
 
 /// A tensor type of the given dims and dtype.
