@@ -369,7 +369,9 @@ impl<'f> FnEmitter<'f> {
         if let Some(v) = self.sym(name) {
             return Some(v);
         }
-        let v = self.eval_derived(name)?;
+        let v = self
+            .eval_derived(name)
+            .or_else(|| super::gather::dyn_slice_size(self, name))?;
         self.bind_sym(name, v.clone());
         Some(v)
     }

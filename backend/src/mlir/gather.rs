@@ -186,18 +186,51 @@ fn runtime_bound(e: &mut FnEmitter, v: &str, n: &str) -> String {
     clamp(e, &x, &zero, n)
 }
 
-/// Lowers a `dyn_slice` (`x[start:stop]` on axis 0, bounds known at run
-/// time, Python semantics with step 1); returns the result tensor.
-pub fn dyn_slice(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
-    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
-    let x = e.val(od.operands[0])?;
-    let n = e.dim_size(&in_ty.dims[0])?;
+/// Run-time `(start, stop, length)` of `dyn_slice` op `od`, as `index` values.
+fn dyn_slice_bounds(
+    e: &mut FnEmitter,
+    od: &OpData,
+) -> Result<(String, String, String), BackendError> {
+    let n = e.dim_size(&e.ty(od.operands[0]).dims[0])?;
     let (sv, ev) = (e.val(od.operands[1])?, e.val(od.operands[2])?);
     let start = runtime_bound(e, &sv, &n);
     let stop = runtime_bound(e, &ev, &n);
     let zero = e.index_const(0);
     let diff = e.arith("subi", &stop, &start, "index");
     let len = e.arith("maxsi", &diff, &zero, "index");
+    Ok((start, stop, len))
+}
+
+/// The size of symbolic dim `name` where the `dyn_slice` that names it (and
+/// binds it, inside the region holding it) is out of scope: recomputed from
+/// that op's operands when they are values of the function's body, visible
+/// everywhere (a placeholder of a staged list's items on a path that
+/// returned, fuzz finding O2). `None` when no such op exists.
+pub(super) fn dyn_slice_size(e: &mut FnEmitter, name: &str) -> Option<String> {
+    let f = e.f;
+    let top = |v: agc_ir::Value| match f.value(v).def {
+        agc_ir::ValueDef::Param { region, .. } => region == f.body,
+        agc_ir::ValueDef::Result { op, .. } => f.region(f.body).ops.contains(&op),
+    };
+    let od = (0..f.num_ops())
+        .map(|i| f.op(agc_ir::OpId(i as u32)))
+        .find(|od| {
+            matches!(od.kind, agc_ir::OpKind::DynSlice)
+                && matches!(&f.ty(od.results[0]).tensor().dims[0], Dim::Sym(s) if s == name)
+        })?;
+    if !od.operands.iter().all(|&v| top(v)) {
+        return None;
+    }
+    dyn_slice_bounds(e, od).ok().map(|(_, _, len)| len)
+}
+
+/// Lowers a `dyn_slice` (`x[start:stop]` on axis 0, bounds known at run
+/// time, Python semantics with step 1); returns the result tensor.
+pub fn dyn_slice(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
+    let out_ty = e.ty(od.results[0]);
+    let x = e.val(od.operands[0])?;
+    let in_ty = e.ty(od.operands[0]);
+    let (start, stop, len) = dyn_slice_bounds(e, od)?;
     let (guard, prebound) = match &out_ty.dims[0] {
         Dim::Sym(name) if e.sym(name).is_none() => {
             e.bind_sym(name, len.clone());
