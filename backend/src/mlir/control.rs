@@ -80,8 +80,9 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
             e.line("} else {");
         }
         let (_, yields) = nested_region(e, region)?;
-        let (vals, ytys) = operand_list(e, &yields, region);
         e.enter();
+        let yields = copy_views(e, yields, region)?;
+        let (vals, ytys) = operand_list(e, &yields, region);
         e.line(&if yields.is_empty() {
             "scf.yield".to_string()
         } else {
@@ -91,6 +92,66 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
     }
     e.line("}");
     Ok(names)
+}
+
+/// The yields `names` of `if` branch `r`, each that may be a view at a
+/// dynamic offset ([`may_be_view`]) replaced by a copy. One-shot
+/// bufferization gives an `scf.if` one of whose branches yields such a view
+/// the view's layout, and then allocates the other branch's fresh buffer
+/// with that layout, which has no offset to give it: an invalid
+/// `memref.alloc` (fuzz seed 5101's programs 241 and 252).
+fn copy_views(
+    e: &mut FnEmitter,
+    names: Vec<String>,
+    r: RegionId,
+) -> Result<Vec<String>, BackendError> {
+    let f = e.f;
+    let Some(&term) = f.region(r).ops.last() else {
+        return Ok(names);
+    };
+    let mut out = Vec::with_capacity(names.len());
+    for (name, &v) in names.into_iter().zip(&f.op(term).operands) {
+        if !may_be_view(e, v) {
+            out.push(name);
+            continue;
+        }
+        let ty = e.ty(v);
+        let init = e.empty(ty)?;
+        let tt = types::tensor(ty);
+        out.push(e.assign(&format!(
+            "linalg.copy ins({name} : {tt}) outs({init} : {tt}) -> {tt}"
+        )));
+    }
+    Ok(out)
+}
+
+/// Whether IR value `v` may lower to a tensor whose buffer is a view at a
+/// dynamic offset: a `dyn_index` (an `extract_slice`), a parameter of a
+/// function that calls pass views to ([`Callee::takes_views`]), or a
+/// reshape, same-type cast or one-operand concat of one.
+fn may_be_view(e: &FnEmitter, v: Value) -> bool {
+    let f = e.f;
+    match f.value(v).def {
+        agc_ir::ValueDef::Param { region, .. } => {
+            region == f.body
+                && e.callees
+                    .iter()
+                    .any(|c| c.symbol == e.symbol && c.takes_views)
+        }
+        agc_ir::ValueDef::Result { op, .. } => {
+            let od = f.op(op);
+            match od.kind {
+                OpKind::DynIndex { .. } => true,
+                OpKind::Reshape => may_be_view(e, od.operands[0]),
+                OpKind::Cast | OpKind::Concat { .. } => {
+                    od.operands.len() == 1
+                        && f.ty(od.operands[0]) == f.ty(v)
+                        && may_be_view(e, od.operands[0])
+                }
+                _ => false,
+            }
+        }
+    }
 }
 
 /// Lowers a `while` (`scf.while` semantics); returns its results.
