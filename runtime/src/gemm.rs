@@ -128,8 +128,11 @@ unsafe fn sgemm(p: &Problem) {
             PACKED_A.with(|buf| {
                 let mut buf = buf.borrow_mut();
                 let tiles = rows.div_ceil(MR);
-                if pack {
+                if pack && buf.len() < tiles * MR * kc {
+                    // Grown only: resizing down and up again would zero it.
                     buf.resize(tiles * MR * kc, 0.0);
+                }
+                if pack {
                     // SAFETY: rows i0..i0+rows and depth pc..pc+kc are inside A.
                     unsafe { pack_a(p.a, i0, rows, pc, kc, &mut buf) };
                 }
@@ -228,6 +231,22 @@ unsafe fn sgemm(p: &Problem) {
 unsafe fn pack_a(a: Strided, i0: usize, rows: usize, p0: usize, kc: usize, out: &mut [f32]) {
     for t in 0..rows.div_ceil(MR) {
         let panel = &mut out[t * kc * MR..(t + 1) * kc * MR];
+        if (t + 1) * MR <= rows {
+            // A full panel: the MR rows read in step and the panel written
+            // in order (one write stream instead of MR strided ones).
+            // SAFETY: rows i0+t*MR.., columns p0.. of A (caller contract).
+            let row: [*const f32; MR] = std::array::from_fn(|r| unsafe {
+                a.ptr
+                    .offset((i0 + t * MR + r) as isize * a.rs + p0 as isize * a.cs)
+            });
+            for (p, out) in panel.chunks_exact_mut(MR).enumerate() {
+                for (o, &src) in out.iter_mut().zip(&row) {
+                    // SAFETY: as above.
+                    *o = unsafe { *src.offset(p as isize * a.cs) };
+                }
+            }
+            continue;
+        }
         for r in 0..MR {
             let i = t * MR + r;
             if i >= rows {
