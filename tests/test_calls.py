@@ -148,8 +148,15 @@ def test_one_dtype_policy_for_lists_arrays_and_dlpack(builds):
 
 
 def test_results_view_the_library_buffers(results_lib):
-    """A result is a numpy array over the library's tensor (no copy), writable, DLPack-exportable."""
+    """A result over 64 KiB is a numpy array over the library's tensor (no copy); a smaller one
+    is a copy (cheaper than keeping the tensor alive); both writable and DLPack-exportable."""
     x = np.arange(4, dtype=np.float32)
     y = results_lib.same_value_twice(x)[0]
-    assert y.flags.writeable and not y.flags.owndata
+    assert y.flags.writeable and y.flags.owndata
     np.testing.assert_array_equal(np.from_dlpack(y), x * 2)
+    big = np.arange(20_000, dtype=np.float32)
+    doubled, plus_one = results_lib.scaled_pair(big)
+    for r in (doubled, plus_one):
+        assert r.flags.writeable and not r.flags.owndata
+    np.testing.assert_array_equal(np.from_dlpack(doubled), big * 2)
+    np.testing.assert_array_equal(plus_one, big + 1)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import _dlpack
+from . import _dlpack, _fastcall
 from ._errors import Error
 
 KDL_CPU = 1
@@ -101,10 +101,25 @@ class Function:
             ctypes.POINTER(ctypes.POINTER(DLTensor))
         ] * len(self.results)
         self._cfn = cfn
-        self._scratch = _CallScratch(
-            [len(p["shape"]) for p in self.params], len(self.results), library._device_type)
+        ranks = [len(p["shape"]) for p in self.params]
+        self._scratch = _CallScratch(ranks, len(self.results), library._device_type)
+        # The fast path (`_fastcall`): an all-`void*` prototype of the same function.
+        self._fast = not library._on_gpu and library._results == "numpy"
+        self._ranks = ranks
+        if self._fast:
+            address = ctypes.cast(cfn, ctypes.c_void_p).value
+            self._raw = ctypes.CFUNCTYPE(ctypes.c_int, *[ctypes.c_void_p] * len(cfn.argtypes))(address)
+            self._fast_scratch = _fastcall.Scratch(ranks, len(self.results), library._device_type)
 
     def __call__(self, *args, **kwargs):
+        if self._fast:
+            arrays = self._bind(args, kwargs)
+            for a, dt, rank in zip(arrays, self._param_dtypes, self._ranks):
+                if type(a) is not np.ndarray or a.dtype != dt or a.ndim > rank or not (
+                        a.flags.c_contiguous and a.flags.aligned):
+                    break
+            else:
+                return self._fast_call(arrays)
         library, scratch = self._library, self._scratch
         # What the call's tensors point into (arrays, borrowed capsules) lives until it returns.
         call_args, alive = scratch.args, []
@@ -140,6 +155,26 @@ class Function:
                 if o:
                     release(o)
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _fast_call(self, arrays):
+        """The call by `_fastcall` with checked arrays."""
+        library, scratch = self._library, self._fast_scratch
+        _fastcall.fill(scratch, arrays)
+        if library.has_context:
+            status = self._raw(library._context().value, *scratch.args)
+        else:
+            status = self._raw(*scratch.args)
+        if status != 0:
+            msg = library.last_error() or f"{self.__name__} failed with status {status}"
+            raise Error(msg, status)
+        results = _fastcall.take_results(
+            scratch, len(self.results), library._release_raw, library._device_type, self._adopt)
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _adopt(self, p):
+        """A result at address `p` as `_adopt` makes it (the fast path's fallback)."""
+        library = self._library
+        return _adopt(ctypes.cast(p, ctypes.POINTER(DLTensor)), library._release, library._device_type)
 
     def _bind(self, args, kwargs):
         if not kwargs and len(args) == len(self.params):
@@ -196,6 +231,8 @@ class Library:
         meta_fn = self._symbol(f"{self.name}_metadata", ctypes.c_char_p, [])
         self._last_error = self._symbol(f"{self.name}_last_error", ctypes.c_char_p, [])
         self._release = self._symbol(f"{self.name}_release", None, [ctypes.POINTER(DLTensor)])
+        self._release_raw = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(
+            ctypes.cast(self._release, ctypes.c_void_p).value)
         # Libraries built before agc had a thread pool do not export it.
         self._set_num_threads = getattr(self._dll, f"{self.name}_set_num_threads", None)
         self.metadata = json.loads(meta_fn().decode("utf-8"))

@@ -18,3 +18,8 @@ def same_value_twice(x: agc.f32[4]):
 @agc.export
 def input_passthrough(x: agc.f32[2, 2], n: agc.i32[3]):
     return n, x
+
+
+@agc.export
+def scaled_pair(x: agc.f32["N"]):
+    return x * 2, x + 1

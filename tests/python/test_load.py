@@ -34,12 +34,22 @@ def test_metadata_and_functions(fake):
     assert "scale2(x: float32[N]) -> (float32[N])" in repr(fake.scale2)
 
 
-def test_results_are_views_released_with_their_arrays(fake):
-    import gc
-
+def test_small_results_are_copies_released_at_once(fake):
     x = np.arange(5, dtype=np.float32)
     y = fake.scale2(x)
     assert y.dtype == np.float32 and y.shape == (5,)
+    np.testing.assert_array_equal(y, 2 * x)
+    assert live(fake) == 0, "a result of at most 64 KiB is copied and released in the call"
+    y[0] = 7  # the caller owns the copy
+    np.testing.assert_array_equal(fake.scale2(x), 2 * x)
+
+
+def test_results_are_views_released_with_their_arrays(fake):
+    import gc
+
+    x = np.arange(20_000, dtype=np.float32)  # 80 KB: viewed, not copied
+    y = fake.scale2(x)
+    assert y.dtype == np.float32 and y.shape == (20_000,)
     np.testing.assert_array_equal(y, 2 * x)
     assert live(fake) == 1, "the array views the library's result without a copy"
     view = y[1:]
