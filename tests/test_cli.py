@@ -1,6 +1,5 @@
 """The command line and agc.build options: outputs, --name, --emit, -O levels, check, errors."""
 
-import json
 import re
 
 import numpy as np
@@ -213,22 +212,3 @@ def test_a_cpu_without_the_library_features_gets_a_status(agc_bin, tmp_path):
         masked = call(default / "libmlp_mnist.so", present[0])
         assert "STATUS 6" in masked.stdout and present[0] in masked.stdout, masked
     assert "OK" in call(default / "libmlp_mnist.so", "").stdout
-
-
-def test_an_unsupported_construct_in_the_backend_is_reported_at_its_line(agc_bin, tmp_path):
-    """A program `agc check` accepts but the backend cannot lower yet (fuzz finding O2,
-    tests/fuzz_frontend/FINDINGS.md) fails as a user error at the op it comes from, in both
-    error formats. Once O2 is fixed this program builds and this test goes."""
-    source = (harness.TESTS / "fuzz_frontend" / "corpus" / "open_raise_in_branch_with_list.py").read_text()
-    model = tmp_path / "m.py"
-    model.write_text(source)
-    line = source.splitlines().index("    return np.stack(outs)") + 1
-    proc = harness.run_agc(agc_bin, "build", model, "-o", tmp_path / "out")
-    assert proc.returncode == 1, proc.stderr
-    assert proc.stderr.startswith(f"{model}:{line}:5: error: not supported yet: "), proc.stderr
-    assert "np.stack(outs)" in proc.stderr and "^" in proc.stderr, proc.stderr
-    proc = harness.run_agc(agc_bin, "build", model, "-o", tmp_path / "out", "--error-format", "json")
-    assert proc.returncode == 1, proc.stderr
-    d = json.loads(proc.stderr.splitlines()[0])
-    assert d["spans"][0]["line_start"] == line and d["message"].startswith("not supported yet"), d
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -196,3 +196,39 @@ pub fn transpose(e: &mut FnEmitter, od: &OpData, perm: &[usize]) -> Result<Strin
         p.join(", ")
     )))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::mlir::function::emit_function;
+    use crate::BackendError;
+    use agc_ir::{DType, Dim, Function, OpKind, Span, TensorType};
+
+    /// A construct the backend cannot lower is an error at the source span of
+    /// the op it comes from (the CLI prints it as `file:line:col`).
+    #[test]
+    fn an_unsupported_reshape_is_located_at_its_op() {
+        let sym = |s: &str| Dim::Sym(s.into());
+        let x = TensorType::new(DType::F32, vec![sym("N")]);
+        let y = TensorType::new(DType::F32, vec![sym("P"), sym("Q")]);
+        let mut f = Function::new("f", &[("x".into(), x.into())], Span::UNKNOWN);
+        let (body, p) = (f.body, f.params()[0]);
+        let at = Span::new(40, 52);
+        let (_, r) = f.append_op(
+            body,
+            OpKind::Reshape,
+            vec![p],
+            vec![y.clone().into()],
+            vec![],
+            at,
+        );
+        f.append_op(body, OpKind::Return, r, vec![], vec![], Span::UNKNOWN);
+        f.result_types = vec![y.into()];
+        match emit_function(&f) {
+            Err(BackendError::UnsupportedAt(what, span)) => {
+                assert_eq!(span, at);
+                assert!(what.contains("several unknown dims"), "{what}");
+            }
+            other => panic!("expected an error at the reshape, got {other:?}"),
+        }
+    }
+}
