@@ -72,6 +72,10 @@ pub enum BinaryOp {
     Or,
     /// `^` on bools or ints
     Xor,
+    /// `<<` on ints (numpy: 0 for a shift outside `[0, bits)`)
+    Shl,
+    /// `>>` on ints, arithmetic (numpy: 0 or -1 for a shift outside `[0, bits)`)
+    Shr,
     /// `np.arctan2(a, b)` (float operands)
     Atan2,
 }
@@ -444,7 +448,7 @@ impl UnaryOp {
 
 impl BinaryOp {
     /// Every variant, in declaration order.
-    pub const ALL: [BinaryOp; 13] = [
+    pub const ALL: [BinaryOp; 15] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -457,6 +461,8 @@ impl BinaryOp {
         BinaryOp::And,
         BinaryOp::Or,
         BinaryOp::Xor,
+        BinaryOp::Shl,
+        BinaryOp::Shr,
         BinaryOp::Atan2,
     ];
 
@@ -475,6 +481,8 @@ impl BinaryOp {
             BinaryOp::And => "and",
             BinaryOp::Or => "or",
             BinaryOp::Xor => "xor",
+            BinaryOp::Shl => "shl",
+            BinaryOp::Shr => "shr",
             BinaryOp::Atan2 => "atan2",
         }
     }

@@ -466,6 +466,11 @@ impl Verifier<'_> {
                 if matches!(b, BinaryOp::Div | BinaryOp::Atan2) && !ins[0].dtype.is_float() {
                     return Err(self.err(Some(op), format!("{} takes float operands", b.name())));
                 }
+                if matches!(b, BinaryOp::Shl | BinaryOp::Shr)
+                    && (ins[0].dtype.is_float() || ins[0].dtype == DType::Bool)
+                {
+                    return Err(self.err(Some(op), format!("{} takes integer operands", b.name())));
+                }
                 expect(TensorType::new(
                     ins[0].dtype,
                     infer::broadcast_all(&ins).map_err(te)?,

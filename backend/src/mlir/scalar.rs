@@ -154,6 +154,7 @@ pub fn binary(
         BinaryOp::And => e.arith("andi", a, b, t),
         BinaryOp::Or => e.arith("ori", a, b, t),
         BinaryOp::Xor => e.arith("xori", a, b, t),
+        BinaryOp::Shl | BinaryOp::Shr => int_shift(e, op, dtype, a, b),
         BinaryOp::Pow => e.math("ipowi", &[a, b], t),
         BinaryOp::FloorDiv => int_divmod(e, t, a, b, true),
         BinaryOp::Mod => int_divmod(e, t, a, b, false),
@@ -161,6 +162,27 @@ pub fn binary(
             return Err(unsupported(format!("{} on {dtype}", op.name())))
         }
     })
+}
+
+/// numpy's `left_shift`/`right_shift` of integers: `arith.shli`/`shrsi` are
+/// poison for a shift outside `[0, bits)`, where numpy gives 0 (a right
+/// shift of a negative value: -1).
+fn int_shift(e: &mut FnEmitter, op: BinaryOp, dtype: DType, a: &str, b: &str) -> String {
+    let t = elem(dtype);
+    let bits = e.constant(if dtype == DType::I32 { "32" } else { "64" }, t);
+    let zero = e.constant("0", t);
+    let inside = e.cmpi("ult", b, &bits, t);
+    let amount = e.select(&inside, b, &zero, t);
+    if op == BinaryOp::Shl {
+        let r = e.arith("shli", a, &amount, t);
+        e.select(&inside, &r, &zero, t)
+    } else {
+        let r = e.arith("shrsi", a, &amount, t);
+        let negative = e.cmpi("slt", a, &zero, t);
+        let minus_one = e.constant("-1", t);
+        let outside = e.select(&negative, &minus_one, &zero, t);
+        e.select(&inside, &r, &outside, t)
+    }
 }
 
 impl FnEmitter<'_> {

@@ -147,6 +147,23 @@ pub(super) fn unary(u: UnaryOp, x: f64) -> f64 {
     }
 }
 
+/// numpy's `left_shift`/`right_shift` of integers of `dtype`: a shift outside
+/// `[0, bits)` gives 0 (right shift of a negative: -1); `<<` wraps.
+fn shift(op: BinaryOp, a: i64, b: i64, dtype: DType) -> f64 {
+    let bits = if dtype == DType::I32 { 32 } else { 64 };
+    let inside = (0..bits).contains(&b);
+    let r = match (op, inside) {
+        (BinaryOp::Shl, true) if dtype == DType::I32 => {
+            i64::from((a as i32).wrapping_shl(b as u32))
+        }
+        (BinaryOp::Shl, true) => a.wrapping_shl(b as u32),
+        (BinaryOp::Shl, false) => 0,
+        (_, true) => a >> b,
+        (_, false) => -i64::from(a < 0),
+    };
+    r as f64
+}
+
 pub(super) fn binary(op: BinaryOp, a: f64, b: f64, dtype: DType) -> R<f64> {
     let int = !dtype.is_float();
     Ok(match op {
@@ -164,6 +181,7 @@ pub(super) fn binary(op: BinaryOp, a: f64, b: f64, dtype: DType) -> R<f64> {
         BinaryOp::And => (a as i64 & b as i64) as f64,
         BinaryOp::Or => (a as i64 | b as i64) as f64,
         BinaryOp::Xor => (a as i64 ^ b as i64) as f64,
+        BinaryOp::Shl | BinaryOp::Shr => shift(op, a as i64, b as i64, dtype),
         BinaryOp::Atan2 => a.atan2(b),
     })
 }

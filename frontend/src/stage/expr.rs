@@ -25,6 +25,8 @@ pub fn binary_op_of(op: Operator) -> Option<BinaryOp> {
         Operator::BitAnd => BinaryOp::And,
         Operator::BitOr => BinaryOp::Or,
         Operator::BitXor => BinaryOp::Xor,
+        Operator::LShift => BinaryOp::Shl,
+        Operator::RShift => BinaryOp::Shr,
         _ => return None,
     })
 }

@@ -46,6 +46,16 @@ const FUNCTIONS: &[&str] = &[
     "logical_and",
     "logical_or",
     "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "invert",
+    "bitwise_not",
+    "bitwise_invert",
     "equal",
     "not_equal",
     "less",
@@ -268,6 +278,32 @@ impl Stager {
                 let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
                 let a = Value::Tensor(self.strong_if_static(&a, &b, span)?);
                 self.binary(op, &a, &b, span)
+            }
+            "bitwise_and"
+            | "bitwise_or"
+            | "bitwise_xor"
+            | "left_shift"
+            | "right_shift"
+            | "bitwise_left_shift"
+            | "bitwise_right_shift" => {
+                let op = match f {
+                    "bitwise_and" => BinaryOp::And,
+                    "bitwise_or" => BinaryOp::Or,
+                    "bitwise_xor" => BinaryOp::Xor,
+                    "left_shift" | "bitwise_left_shift" => BinaryOp::Shl,
+                    _ => BinaryOp::Shr,
+                };
+                let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);
+                let a = Value::Tensor(self.strong_if_static(&a, &b, span)?);
+                self.binary(op, &a, &b, span)
+            }
+            "invert" | "bitwise_not" | "bitwise_invert" => {
+                let t = self.to_tensor(&x()?, None, span)?;
+                if t.ty.dtype == DType::Bool {
+                    self.unary(UnaryOp::Not, &Value::Tensor(t), span)
+                } else {
+                    self.binary(BinaryOp::Xor, &Value::Tensor(t), &Value::Int(-1), span)
+                }
             }
             "logical_and" | "logical_or" | "logical_xor" => {
                 let (a, b) = (args.req(0, "x1", f)?, args.req(1, "x2", f)?);

@@ -436,6 +436,10 @@ impl Stager {
             (BinaryOp::And | BinaryOp::Or | BinaryOp::Xor, cur) if cur.is_float() => {
                 return Err(Diagnostic::error(span, format!("bitwise operators are not defined for {}", cur.numpy_name())))
             }
+            (BinaryOp::Shl | BinaryOp::Shr, cur) if cur.is_float() || cur == DType::Bool => {
+                // numpy shifts bools as int8, which agc does not have.
+                return Err(Diagnostic::error(span, format!("shifts are not supported for {} (numpy's shift ufuncs take integers)", cur.numpy_name())))
+            }
             _ => op,
         };
         x = self.cast(&x, d, span)?;

@@ -160,7 +160,12 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<DenseGrads, RuleError
             let qa = b.mul(q, a)?;
             (Some(da), Some(b.unary(UnaryOp::Neg, qa)))
         }
-        BinaryOp::FloorDiv | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => (None, None),
+        BinaryOp::FloorDiv
+        | BinaryOp::And
+        | BinaryOp::Or
+        | BinaryOp::Xor
+        | BinaryOp::Shl
+        | BinaryOp::Shr => (None, None),
     };
     let mut out = Vec::new();
     for (i, d) in [da, db].into_iter().enumerate() {
