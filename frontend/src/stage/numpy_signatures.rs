@@ -37,6 +37,13 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "array", params: &["object", "dtype", "copy", "order", "subok", "ndmin", "ndmax", "like"], max_positional: Some(2), any_keyword: false },
     Signature { name: "array_split", params: &["ary", "indices_or_sections", "axis"], max_positional: Some(3), any_keyword: false },
     Signature { name: "asarray", params: &["a", "dtype", "order", "device", "copy", "like"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "bitwise_and", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "bitwise_invert", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
+    Signature { name: "bitwise_left_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "bitwise_not", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
+    Signature { name: "bitwise_or", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "bitwise_right_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "bitwise_xor", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "broadcast_to", params: &["array", "shape", "subok"], max_positional: Some(3), any_keyword: false },
     Signature { name: "ceil", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
     Signature { name: "clip", params: &["a", "a_min", "a_max", "out", "min", "max"], max_positional: Some(4), any_keyword: true },
@@ -67,9 +74,11 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "greater", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "greater_equal", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "hstack", params: &["tup", "dtype", "casting"], max_positional: Some(1), any_keyword: false },
+    Signature { name: "invert", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
     Signature { name: "isfinite", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
     Signature { name: "isinf", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
     Signature { name: "isnan", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
+    Signature { name: "left_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "less", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "less_equal", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "linspace", params: &["start", "stop", "num", "endpoint", "retstep", "dtype", "axis", "device"], max_positional: Some(7), any_keyword: false },
@@ -80,16 +89,6 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "logaddexp", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "logical_and", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "logical_not", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
-    Signature { name: "bitwise_and", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "bitwise_or", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "bitwise_xor", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "left_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "right_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "bitwise_left_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "bitwise_right_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
-    Signature { name: "invert", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
-    Signature { name: "bitwise_not", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
-    Signature { name: "bitwise_invert", params: &["x", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(2), any_keyword: false },
     Signature { name: "logical_or", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "logical_xor", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "matmul", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature", "axes", "axis", "keepdims"], max_positional: Some(3), any_keyword: false },
@@ -116,6 +115,7 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "remainder", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "repeat", params: &["a", "repeats", "axis"], max_positional: Some(3), any_keyword: false },
     Signature { name: "reshape", params: &["shape", "order", "copy"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "right_shift", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "roll", params: &["a", "shift", "axis"], max_positional: Some(3), any_keyword: false },
     Signature { name: "round", params: &["a", "decimals", "out"], max_positional: Some(3), any_keyword: false },
     Signature { name: "shape", params: &["a"], max_positional: Some(1), any_keyword: false },
@@ -155,4 +155,22 @@ pub fn of(name: &str) -> Option<&'static Signature> {
         .binary_search_by(|s| s.name.cmp(name))
         .ok()
         .map(|i| &SIGNATURES[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{of, SIGNATURES};
+
+    #[test]
+    fn the_table_is_sorted_for_its_binary_search() {
+        for pair in SIGNATURES.windows(2) {
+            assert!(
+                pair[0].name < pair[1].name,
+                "{} before {}",
+                pair[0].name,
+                pair[1].name
+            );
+        }
+        assert!(of("exp").is_some() && of("bitwise_and").is_some() && of("no_such").is_none());
+    }
 }
