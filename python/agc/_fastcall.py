@@ -89,12 +89,8 @@ class Scratch(threading.local):
 def fill(scratch, arrays):
     """Points the thread's argument tensors at `arrays` (checked by the caller)."""
     words_of = _DTYPE_WORDS
-    from_buffer = ctypes.c_char.from_buffer
     for words, shape, arr in zip(scratch.words, scratch.shapes, arrays):
-        try:
-            words[0] = ctypes.addressof(from_buffer(arr))
-        except (TypeError, ValueError):  # read-only or empty: see `address`
-            words[0] = arr.ctypes.data
+        words[0] = address(arr)
         word = words_of.get(arr.dtype)
         if word is None:
             word = dtype_word(arr.dtype, 0)
