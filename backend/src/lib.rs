@@ -11,6 +11,7 @@
 //! in `docs/c-abi.md`; [`signature`] derives each export's C signature once
 //! for the host code, the header and the metadata.
 
+pub mod allocator_attrs;
 pub mod error;
 pub mod header;
 pub mod header_cpp;

@@ -214,6 +214,7 @@ pub fn compile<'ctx>(
     host.link_in_module(kernels)
         .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
     internalize(&host, api);
+    crate::allocator_attrs::annotate(&host);
     host.verify()
         .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
     let passes = format!("default<O{}>", opt_level.min(3));

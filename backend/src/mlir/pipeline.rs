@@ -46,7 +46,7 @@ const CLEANUP: &str = "canonicalize,cse,";
 /// Bufferization and deallocation (phase 2 of the module doc).
 pub const BUFFERIZE: &str = "one-shot-bufferize{bufferize-function-boundaries \
 function-boundary-type-conversion=identity-layout-map \
-unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops},\
+unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops buffer-alignment=0},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
 /// Loops through LLVM dialect (phases 3-4 of the module doc).
