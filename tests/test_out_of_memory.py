@@ -1,6 +1,6 @@
 """Calls that need more memory than there is return OUT_OF_MEMORY (status 2) with a message and
 leave the process and the library working: a size product that wraps 64 bits (an outer product
-of three long vectors), allocations the system refuses (np.ones of 2^20 x 2^20, np.arange of
+of three long vectors' sizes), allocations the system refuses (np.ones of 2^20 x 2^20, np.arange of
 2^40), a failure deep inside a recursion whose levels hold tensors (their blocks are freed), and a
 negative size (numpy's ValueError, INVALID_ARGUMENT). Each runs in a child process whose address
 space is limited to 4 GiB, so that no request can succeed by overcommit; the same library then
@@ -25,7 +25,9 @@ MODEL = textwrap.dedent('''
 
     @agc.export
     def outer3(a: agc.f32["A"], b: agc.f32["B"], c: agc.f32["C"]):
-        return a[:, None, None] * b[None, :, None] * c[None, None, :]
+        # One (A, B, C) tensor: `a[:, None, None] * b[None, :, None] * c[None, None, :]` would
+        # first make its (A, B, 1) factor, an allocation refused before any size wraps.
+        return np.zeros((a.shape[0], b.shape[0], c.shape[0]), np.float32) + a[:, None, None]
 
     @agc.export
     def grid(x: agc.f32["N"], y: agc.f32["M"]):

@@ -21,11 +21,7 @@ pub fn constant(e: &mut FnEmitter, od: &OpData, data: &ConstData) -> Result<Stri
     let data = data.cast(ty.dtype);
     let t = types::tensor(ty);
     let body = if data.is_splat() {
-        match &data {
-            ConstData::Float(v) => types::scalar_lit(ty.dtype, v[0]),
-            ConstData::Int(v) => types::int_lit(ty.dtype, v[0]),
-            ConstData::Bool(v) => types::int_lit(DType::Bool, v[0] as i64),
-        }
+        splat_literal(&data, ty.dtype)
     } else {
         match &data {
             ConstData::Bool(v) => nested_bools(v, &ty.dims),
@@ -33,6 +29,32 @@ pub fn constant(e: &mut FnEmitter, od: &OpData, data: &ConstData) -> Result<Stri
         }
     };
     Ok(e.assign(&format!("arith.constant dense<{body}> : {t}")))
+}
+
+/// The one element of splat `data` (already of `dtype`) as a literal.
+fn splat_literal(data: &ConstData, dtype: DType) -> String {
+    match data {
+        ConstData::Float(v) => types::scalar_lit(dtype, v[0]),
+        ConstData::Int(v) => types::int_lit(dtype, v[0]),
+        ConstData::Bool(v) => types::int_lit(DType::Bool, v[0] as i64),
+    }
+}
+
+/// The element of `v` as a scalar `arith.constant` when `v` is a non-empty
+/// splat `const` (the scalar of `x * 0.5`), for a fused body to use in place
+/// of reading a broadcast tensor: a constant operand LLVM cannot hoist out
+/// of the loop costs a load per element.
+pub fn splat_scalar(e: &mut FnEmitter, v: agc_ir::Value) -> Option<String> {
+    let od = e.f.def_op(v)?;
+    let agc_ir::OpKind::Const(data) = &od.kind else {
+        return None;
+    };
+    if data.is_empty() || !data.is_splat() {
+        return None;
+    }
+    let dtype = e.ty(v).dtype;
+    let lit = splat_literal(&data.cast(dtype), dtype);
+    Some(e.constant(&lit, elem(dtype)))
 }
 
 /// `"0x..."`: the elements' little-endian bytes.

@@ -71,9 +71,6 @@ pub struct FnEmitter<'f> {
     uses: Vec<u32>,
     /// How the module's functions read weights.
     pub weights: std::rc::Rc<super::weight::WeightUse>,
-    /// The elementwise ops each MLIR value would be fused from (see
-    /// [`super::elementwise::FUSION_LIMIT`]); absent: none.
-    fusion_groups: HashMap<String, usize>,
     /// The serial of the open block at each indentation (see [`Self::note_once`]).
     blocks: Vec<u64>,
     next_block: u64,
@@ -99,7 +96,6 @@ impl<'f> FnEmitter<'f> {
             globals: Vec::new(),
             conts: Default::default(),
             uses: f.use_counts(),
-            fusion_groups: HashMap::new(),
             blocks: Vec::new(),
             next_block: 0,
             facts: HashMap::new(),
@@ -437,17 +433,6 @@ impl<'f> FnEmitter<'f> {
     /// Run-time sizes of all dims of `ty`.
     pub fn dim_sizes(&mut self, ty: &TensorType) -> Result<Vec<String>, BackendError> {
         ty.dims.iter().map(|d| self.dim_size(d)).collect()
-    }
-
-    /// The elementwise ops the MLIR value `v` would be fused from (0 for
-    /// values no elementwise op made).
-    pub fn fusion_group(&self, v: &str) -> usize {
-        self.fusion_groups.get(v).copied().unwrap_or(0)
-    }
-
-    /// Records that `v` is made by `ops` fusable elementwise ops.
-    pub fn set_fusion_group(&mut self, v: &str, ops: usize) {
-        self.fusion_groups.insert(v.to_string(), ops);
     }
 
     /// `tensor.empty` of type `ty`, its dynamic sizes from the symbol table.

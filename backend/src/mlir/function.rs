@@ -17,7 +17,8 @@ use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
     alloc_size, capture_lifetime, checks, constant, contraction, control, counted_loop,
-    elementwise, gather, index, layout, pairwise_sum, reduce, result_alias, take, types, weight,
+    elementwise, fusion, gather, index, layout, pairwise_sum, reduce, result_alias, take, types,
+    weight,
 };
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
@@ -391,9 +392,16 @@ pub(super) fn emit_region(
 ) -> Result<(OpKind, Vec<String>), BackendError> {
     let f = e.f;
     let capture_ends = capture_lifetime::capture_ends(f, r);
+    let mut pending = fusion::Pending::default();
     for (&op, ends) in f.region(r).ops.iter().zip(&capture_ends) {
         let od = f.op(op);
+        if fusion::fusable(e, od) && ends.is_empty() {
+            pending.add(e, op).map_err(|err| in_op(err, op, od))?;
+            continue;
+        }
+        pending.before(e, od).map_err(|err| in_op(err, op, od))?;
         if od.kind.is_terminator() {
+            pending.finish(e).map_err(|err| in_op(err, op, od))?;
             let names = od
                 .operands
                 .iter()

@@ -98,6 +98,7 @@ mod counted_loop;
 mod elementwise;
 mod emitter;
 mod function;
+mod fusion;
 mod gather;
 mod gpu;
 pub mod gpu_map;

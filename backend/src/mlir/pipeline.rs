@@ -37,8 +37,7 @@ use melior::Context;
 use std::sync::{Arc, Mutex};
 
 /// Tensor-level cleanup and fusion, before bufferization.
-const OPTIMIZE: &str =
-    "canonicalize,cse,linalg-fuse-elementwise-ops,canonicalize,cse,loop-invariant-code-motion,";
+const OPTIMIZE: &str = "canonicalize,cse,loop-invariant-code-motion,";
 
 /// Cleanup only (opt level 0).
 const CLEANUP: &str = "canonicalize,cse,";

@@ -1,0 +1,350 @@
+//! Elementwise fusion as a region is emitted: consecutive elementwise ops
+//! (unary, binary, compare, select, cast, broadcast_to) whose results have
+//! the same shape are held back in a pending group and emitted together as
+//! one `linalg.generic`, its body their scalar ops in program order, its
+//! inputs the values they read from outside the group (broadcast by their
+//! indexing maps; a splat constant is a scalar constant instead), its
+//! outputs the members something outside the group reads. An op that reads
+//! a pending member first emits that member's group.
+//!
+//! Fusing here, in one pass over the ops, costs time linear in the ops. The
+//! alternative, one generic per op merged by MLIR's
+//! `linalg-fuse-elementwise-ops`, clones the producer's whole body into each
+//! consumer: quadratic in the length of a chain (a 2,000-line straight-line
+//! model spent most of its build there), and a producer read twice is
+//! computed twice.
+
+use super::emitter::{broadcast_map, identity_map, operand, FnEmitter, GenericSpec};
+use super::{constant, contraction, scalar, types};
+use crate::BackendError;
+use agc_ir::{Dim, OpData, OpId, OpKind, Value};
+use std::collections::HashMap;
+
+/// The pending groups of one region, at most one per result shape.
+#[derive(Default)]
+pub(super) struct Pending {
+    groups: Vec<Group>,
+}
+
+/// Elementwise ops of one result shape, not emitted yet.
+struct Group {
+    dims: Vec<Dim>,
+    ops: Vec<OpId>,
+    /// Each member's result, with its number of reads by other members.
+    members: HashMap<Value, u32>,
+}
+
+/// The most ops a group holds: a longer chain is cut into groups of this
+/// many, the value crossing a cut written to memory. LLVM's time grows
+/// faster than linearly in the size of one loop body: a 2,000-line chain of
+/// `f32[N, N]` updates (3 ops a line, a third of them `tanh`) built in
+/// 9.4 / 8.8 / 7.8 / 8.3 / 10.4 s with groups of 32 / 64 / 128 / 256 / 1,024.
+pub(super) const MAX_MEMBERS: usize = 128;
+
+/// The most buffers (inputs and outputs) a group with several outputs
+/// reads and writes as one generic; beyond it, each output is computed by a
+/// generic of its own. LLVM vectorizes a loop whose buffers may alias only
+/// behind run-time overlap checks, at most 8 of them by default (one per
+/// output against each other buffer): a TreeLSTM backward step whose fused
+/// gate adjoints wrote 5 outputs from 8 inputs ran scalar ("too many memory
+/// checks needed"), 8% slower than the same ops as single-output loops.
+const MAX_STREAMS: usize = 4;
+
+/// Whether `od` is an elementwise op a group can hold.
+pub(super) fn fusable(e: &FnEmitter, od: &OpData) -> bool {
+    let one_tensor = od.results.len() == 1 && e.f.ty(od.results[0]).as_tensor().is_some();
+    one_tensor
+        && match &od.kind {
+            OpKind::Binary(agc_ir::BinaryOp::Add) => {
+                contraction::accumulated_product(e, od).is_none()
+            }
+            OpKind::Unary(_)
+            | OpKind::Binary(_)
+            | OpKind::Compare(_)
+            | OpKind::Select
+            | OpKind::BroadcastTo => true,
+            OpKind::Cast => e.ty(od.operands[0]).dtype != e.ty(od.results[0]).dtype,
+            _ => false,
+        }
+}
+
+impl Pending {
+    /// Holds back fusable op `op` in the group of its result shape, first
+    /// emitting the other groups it reads from.
+    pub(super) fn add(&mut self, e: &mut FnEmitter, op: OpId) -> Result<(), BackendError> {
+        let od = e.f.op(op);
+        let dims = e.ty(od.results[0]).dims.clone();
+        let other_reads = |g: &Group| g.dims != dims && od.operands.iter().any(|v| g.has(*v));
+        self.emit_where(e, other_reads)?;
+        let k = match self.groups.iter().position(|g| g.dims == dims) {
+            Some(k) => k,
+            None => {
+                self.groups.push(Group {
+                    dims,
+                    ops: Vec::new(),
+                    members: HashMap::new(),
+                });
+                self.groups.len() - 1
+            }
+        };
+        let g = &mut self.groups[k];
+        for v in &od.operands {
+            if let Some(n) = g.members.get_mut(v) {
+                *n += 1;
+            }
+        }
+        g.members.insert(od.results[0], 0);
+        g.ops.push(op);
+        if g.ops.len() >= MAX_MEMBERS {
+            let g = self.groups.swap_remove(k);
+            g.emit(e)?;
+        }
+        Ok(())
+    }
+
+    /// Emits every group holding a value that op `od` (a non-fusable op, or a
+    /// terminator) reads, directly or inside its regions.
+    pub(super) fn before(&mut self, e: &mut FnEmitter, od: &OpData) -> Result<(), BackendError> {
+        if self.groups.is_empty() {
+            return Ok(());
+        }
+        let mut reads: Vec<Value> = od.operands.clone();
+        if !od.regions.is_empty() {
+            reads.extend(e.f.free_values(&od.regions));
+        }
+        self.emit_where(e, |g| reads.iter().any(|v| g.has(*v)))
+    }
+
+    /// Emits all pending groups (at the end of a region).
+    pub(super) fn finish(&mut self, e: &mut FnEmitter) -> Result<(), BackendError> {
+        self.emit_where(e, |_| true)
+    }
+
+    fn emit_where(
+        &mut self,
+        e: &mut FnEmitter,
+        pick: impl Fn(&Group) -> bool,
+    ) -> Result<(), BackendError> {
+        let (now, later): (Vec<Group>, Vec<Group>) =
+            std::mem::take(&mut self.groups).into_iter().partition(pick);
+        self.groups = later;
+        for g in now {
+            g.emit(e)?;
+        }
+        Ok(())
+    }
+}
+
+impl Group {
+    fn has(&self, v: Value) -> bool {
+        self.members.contains_key(&v)
+    }
+
+    /// Emits the group and binds its outputs: one `linalg.generic` for all
+    /// of them when it reads and writes few buffers, else one per output
+    /// computing that output's part of the group ([`MAX_STREAMS`]).
+    fn emit(self, e: &mut FnEmitter) -> Result<(), BackendError> {
+        let f = e.f;
+        let outputs: Vec<Value> = self
+            .ops
+            .iter()
+            .map(|&op| f.op(op).results[0])
+            .filter(|v| e.use_count(*v) > self.members[v])
+            .collect();
+        if outputs.len() <= 1 || self.streams(e, &self.ops, outputs.len()) <= MAX_STREAMS {
+            return emit_generic(e, &self.ops, &outputs, &self.members);
+        }
+        for &out in &outputs {
+            let cone = self.cone(f, out);
+            emit_generic(e, &cone, &[out], &self.members)?;
+        }
+        Ok(())
+    }
+
+    /// The buffers a generic of `ops` with `outputs` outputs reads and writes.
+    fn streams(&self, e: &FnEmitter, ops: &[OpId], outputs: usize) -> usize {
+        let f = e.f;
+        let mut read: Vec<Value> = Vec::new();
+        for &op in ops {
+            for &v in &f.op(op).operands {
+                if !self.has(v) && !read.contains(&v) && !is_splat(e, v) {
+                    read.push(v);
+                }
+            }
+        }
+        read.len() + outputs
+    }
+
+    /// The members `out` depends on, itself included, in program order.
+    fn cone(&self, f: &agc_ir::Function, out: Value) -> Vec<OpId> {
+        let mut needed: std::collections::HashSet<Value> = [out].into();
+        let mut cone = Vec::new();
+        for &op in self.ops.iter().rev() {
+            let od = f.op(op);
+            if needed.contains(&od.results[0]) {
+                cone.push(op);
+                needed.extend(od.operands.iter().filter(|v| self.has(**v)));
+            }
+        }
+        cone.reverse();
+        cone
+    }
+}
+
+/// Whether `v` is a splat constant (a scalar in a fused body, not a buffer).
+fn is_splat(e: &FnEmitter, v: Value) -> bool {
+    matches!(e.f.def_op(v).map(|od| &od.kind), Some(OpKind::Const(d)) if !d.is_empty() && d.is_splat())
+}
+
+/// Emits `ops` (members of one group, in program order) as one
+/// `linalg.generic` writing `outputs`, and binds those; `members` are the
+/// group's values (read as scalars of the body, the rest as inputs).
+fn emit_generic(
+    e: &mut FnEmitter,
+    ops: &[OpId],
+    outputs: &[Value],
+    members: &HashMap<Value, u32>,
+) -> Result<(), BackendError> {
+    let f = e.f;
+    let out_ty = e.ty(f.op(ops[0]).results[0]);
+    let rank = out_ty.rank();
+    let mut inputs: Vec<Value> = Vec::new();
+    let mut constants: HashMap<Value, String> = HashMap::new();
+    for &op in ops {
+        for &v in &f.op(op).operands {
+            if members.contains_key(&v) || inputs.contains(&v) || constants.contains_key(&v) {
+                continue;
+            }
+            match constant::splat_scalar(e, v) {
+                Some(c) => {
+                    constants.insert(v, c);
+                }
+                None => inputs.push(v),
+            }
+        }
+    }
+    let mut ins = Vec::with_capacity(inputs.len());
+    for &v in &inputs {
+        let t = e.ty(v);
+        ins.push(operand(&e.val(v)?, t, broadcast_map(&t.dims, &out_ty.dims)));
+    }
+    let mut outs = Vec::with_capacity(outputs.len());
+    for &v in outputs {
+        let t = e.ty(v);
+        let init = e.empty(t)?;
+        outs.push(operand(&init, t, identity_map(rank)));
+    }
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; rank],
+        ins,
+        outs,
+    };
+    let names = e.generic(&spec, |e, args| {
+        let mut scalars = constants;
+        scalars.extend(inputs.iter().zip(args).map(|(&v, a)| (v, a.clone())));
+        for &op in ops {
+            let od = f.op(op);
+            let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
+            let y = member_scalar(e, od, &x)?;
+            scalars.insert(od.results[0], y);
+        }
+        Ok(outputs.iter().map(|v| scalars[v].clone()).collect())
+    })?;
+    for (&v, name) in outputs.iter().zip(names) {
+        e.def_depth.insert(v, e.loop_depth);
+        e.bind_new_syms(&name, e.ty(v));
+        e.set_val(v, name);
+    }
+    Ok(())
+}
+
+/// The scalar body of fusable op `od` on the scalars `x` of its operands.
+fn member_scalar(e: &mut FnEmitter, od: &OpData, x: &[String]) -> Result<String, BackendError> {
+    let out = e.ty(od.results[0]).dtype;
+    let last_in = e.ty(*od.operands.last().expect("fusable ops read")).dtype;
+    Ok(match &od.kind {
+        OpKind::Unary(u) => scalar::unary(e, *u, out, &x[0])?,
+        OpKind::Binary(b) => scalar::binary(e, *b, out, &x[0], &x[1])?,
+        OpKind::Compare(c) => scalar::compare(e, *c, last_in, &x[0], &x[1]),
+        OpKind::Select => e.select(&x[0], &x[1], &x[2], types::elem(out)),
+        OpKind::Cast => scalar::cast(e, last_in, out, &x[0]),
+        OpKind::BroadcastTo => x[0].clone(),
+        other => {
+            return Err(BackendError::Mlir(format!(
+                "{} is not elementwise",
+                other.name()
+            )))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_MEMBERS;
+    use crate::mlir::function::{chain_function, emit_function};
+    use agc_ir::{BinaryOp, DType, Dim, Function, OpKind, Span, TensorType};
+
+    fn vector() -> TensorType {
+        TensorType::new(DType::F32, vec![Dim::Sym("N".into())])
+    }
+
+    fn count(text: &str, what: &str) -> usize {
+        text.lines().filter(|l| l.contains(what)).count()
+    }
+
+    #[test]
+    fn a_chain_is_one_generic_per_max_members_ops() {
+        let text = emit_function(&chain_function(BinaryOp::Add, &vector(), 200, true)).unwrap();
+        assert_eq!(
+            count(&text, "linalg.generic"),
+            200usize.div_ceil(MAX_MEMBERS),
+            "{text}"
+        );
+        assert_eq!(count(&text, "arith.addf"), 200, "{text}");
+        assert!(!text.contains("linalg.copy"), "{text}");
+    }
+
+    #[test]
+    fn members_read_outside_are_outputs_and_computed_once() {
+        // a = x + y; b = a * a; c = b - x; return a, c: one generic, a and c its outputs.
+        let t = vector();
+        let ty: agc_ir::Type = t.clone().into();
+        let mut f = Function::new(
+            "f",
+            &[("x".into(), ty.clone()), ("y".into(), ty.clone())],
+            Span::UNKNOWN,
+        );
+        let (body, x, y) = (f.body, f.params()[0], f.params()[1]);
+        let mut op = |f: &mut Function, b: BinaryOp, l, r| {
+            f.append_op(
+                body,
+                OpKind::Binary(b),
+                vec![l, r],
+                vec![ty.clone()],
+                vec![],
+                Span::UNKNOWN,
+            )
+            .1[0]
+        };
+        let a = op(&mut f, BinaryOp::Add, x, y);
+        let b = op(&mut f, BinaryOp::Mul, a, a);
+        let c = op(&mut f, BinaryOp::Sub, b, x);
+        f.append_op(
+            body,
+            OpKind::Return,
+            vec![a, c],
+            vec![],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.result_types = vec![t.clone().into(), t.into()];
+        let text = emit_function(&f).unwrap();
+        assert_eq!(count(&text, "linalg.generic"), 1, "{text}");
+        assert!(
+            text.contains("linalg.generic") && text.contains(":2 = linalg.generic"),
+            "{text}"
+        );
+        assert_eq!(count(&text, "arith.addf"), 1, "{text}");
+        assert_eq!(count(&text, "arith.mulf"), 1, "{text}");
+    }
+}
