@@ -1,11 +1,17 @@
 //! Elementwise fusion as a region is emitted: consecutive elementwise ops
-//! (unary, binary, compare, select, cast, broadcast_to) whose results have
-//! the same shape are held back in a pending group and emitted together as
-//! one `linalg.generic`, its body their scalar ops in program order, its
-//! inputs the values they read from outside the group (broadcast by their
-//! indexing maps; a splat constant is a scalar constant instead), its
-//! outputs the members something outside the group reads. An op that reads
-//! a pending member first emits that member's group.
+//! (unary, binary, compare, select, cast, broadcast_to, and slices that cut
+//! only static axes) whose results have the same shape are held back in a
+//! pending group and emitted together as one `linalg.generic`, its body
+//! their scalar ops in program order, its inputs the values they read from
+//! outside the group (broadcast by their indexing maps; a splat constant is
+//! a scalar constant instead; a slice's source is read in place with
+//! `tensor.extract`), its outputs the members something outside the group
+//! reads. An op that reads a pending member first emits that member's group.
+//!
+//! A group with several outputs is one loop writing several buffers. It is
+//! not split per output: that recomputes what the outputs share (the
+//! TreeLSTM backward's gate adjoints: 4× the multiplies), and measured no
+//! faster.
 //!
 //! Fusing here, in one pass over the ops, costs time linear in the ops. The
 //! alternative, one generic per op merged by MLIR's
@@ -15,7 +21,7 @@
 //! computed twice.
 
 use super::emitter::{broadcast_map, identity_map, operand, FnEmitter, GenericSpec};
-use super::{constant, contraction, scalar, types};
+use super::{constant, contraction, gather, scalar, types};
 use crate::BackendError;
 use agc_ir::{Dim, OpData, OpId, OpKind, Value};
 use std::collections::HashMap;
@@ -41,15 +47,6 @@ struct Group {
 /// 9.4 / 8.8 / 7.8 / 8.3 / 10.4 s with groups of 32 / 64 / 128 / 256 / 1,024.
 pub(super) const MAX_MEMBERS: usize = 128;
 
-/// The most buffers (inputs and outputs) a group with several outputs
-/// reads and writes as one generic; beyond it, each output is computed by a
-/// generic of its own. LLVM vectorizes a loop whose buffers may alias only
-/// behind run-time overlap checks, at most 8 of them by default (one per
-/// output against each other buffer): a TreeLSTM backward step whose fused
-/// gate adjoints wrote 5 outputs from 8 inputs ran scalar ("too many memory
-/// checks needed"), 8% slower than the same ops as single-output loops.
-const MAX_STREAMS: usize = 4;
-
 /// Whether `od` is an elementwise op a group can hold.
 pub(super) fn fusable(e: &FnEmitter, od: &OpData) -> bool {
     let one_tensor = od.results.len() == 1 && e.f.ty(od.results[0]).as_tensor().is_some();
@@ -63,6 +60,7 @@ pub(super) fn fusable(e: &FnEmitter, od: &OpData) -> bool {
             | OpKind::Compare(_)
             | OpKind::Select
             | OpKind::BroadcastTo => true,
+            OpKind::Slice { dims } => gather::is_static_slice(e.ty(od.operands[0]), dims),
             OpKind::Cast => e.ty(od.operands[0]).dtype != e.ty(od.results[0]).dtype,
             _ => false,
         }
@@ -74,7 +72,11 @@ impl Pending {
     pub(super) fn add(&mut self, e: &mut FnEmitter, op: OpId) -> Result<(), BackendError> {
         let od = e.f.op(op);
         let dims = e.ty(od.results[0]).dims.clone();
-        let other_reads = |g: &Group| g.dims != dims && od.operands.iter().any(|v| g.has(*v));
+        // A slice reads its source as a tensor: a group holding it is emitted
+        // first, whatever its shape.
+        let slice = matches!(od.kind, OpKind::Slice { .. });
+        let other_reads =
+            |g: &Group| (slice || g.dims != dims) && od.operands.iter().any(|v| g.has(*v));
         self.emit_where(e, other_reads)?;
         let k = match self.groups.iter().position(|g| g.dims == dims) {
             Some(k) => k,
@@ -140,9 +142,7 @@ impl Group {
         self.members.contains_key(&v)
     }
 
-    /// Emits the group and binds its outputs: one `linalg.generic` for all
-    /// of them when it reads and writes few buffers, else one per output
-    /// computing that output's part of the group ([`MAX_STREAMS`]).
+    /// Emits the group as one `linalg.generic` and binds its outputs.
     fn emit(self, e: &mut FnEmitter) -> Result<(), BackendError> {
         let f = e.f;
         let outputs: Vec<Value> = self
@@ -151,49 +151,8 @@ impl Group {
             .map(|&op| f.op(op).results[0])
             .filter(|v| e.use_count(*v) > self.members[v])
             .collect();
-        if outputs.len() <= 1 || self.streams(e, &self.ops, outputs.len()) <= MAX_STREAMS {
-            return emit_generic(e, &self.ops, &outputs, &self.members);
-        }
-        for &out in &outputs {
-            let cone = self.cone(f, out);
-            emit_generic(e, &cone, &[out], &self.members)?;
-        }
-        Ok(())
+        emit_generic(e, &self.ops, &outputs, &self.members)
     }
-
-    /// The buffers a generic of `ops` with `outputs` outputs reads and writes.
-    fn streams(&self, e: &FnEmitter, ops: &[OpId], outputs: usize) -> usize {
-        let f = e.f;
-        let mut read: Vec<Value> = Vec::new();
-        for &op in ops {
-            for &v in &f.op(op).operands {
-                if !self.has(v) && !read.contains(&v) && !is_splat(e, v) {
-                    read.push(v);
-                }
-            }
-        }
-        read.len() + outputs
-    }
-
-    /// The members `out` depends on, itself included, in program order.
-    fn cone(&self, f: &agc_ir::Function, out: Value) -> Vec<OpId> {
-        let mut needed: std::collections::HashSet<Value> = [out].into();
-        let mut cone = Vec::new();
-        for &op in self.ops.iter().rev() {
-            let od = f.op(op);
-            if needed.contains(&od.results[0]) {
-                cone.push(op);
-                needed.extend(od.operands.iter().filter(|v| self.has(**v)));
-            }
-        }
-        cone.reverse();
-        cone
-    }
-}
-
-/// Whether `v` is a splat constant (a scalar in a fused body, not a buffer).
-fn is_splat(e: &FnEmitter, v: Value) -> bool {
-    matches!(e.f.def_op(v).map(|od| &od.kind), Some(OpKind::Const(d)) if !d.is_empty() && d.is_splat())
 }
 
 /// Emits `ops` (members of one group, in program order) as one
@@ -210,8 +169,18 @@ fn emit_generic(
     let rank = out_ty.rank();
     let mut inputs: Vec<Value> = Vec::new();
     let mut constants: HashMap<Value, String> = HashMap::new();
+    // Sources of slices, read whole with `tensor.extract` in the body.
+    let mut sliced: HashMap<Value, String> = HashMap::new();
     for &op in ops {
-        for &v in &f.op(op).operands {
+        let od = f.op(op);
+        if let OpKind::Slice { .. } = od.kind {
+            let v = od.operands[0];
+            if let std::collections::hash_map::Entry::Vacant(slot) = sliced.entry(v) {
+                slot.insert(e.val(v)?);
+            }
+            continue;
+        }
+        for &v in &od.operands {
             if members.contains_key(&v) || inputs.contains(&v) || constants.contains_key(&v) {
                 continue;
             }
@@ -242,10 +211,21 @@ fn emit_generic(
     let names = e.generic(&spec, |e, args| {
         let mut scalars = constants;
         scalars.extend(inputs.iter().zip(args).map(|(&v, a)| (v, a.clone())));
+        let mut at: Vec<String> = Vec::new();
         for &op in ops {
             let od = f.op(op);
-            let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
-            let y = member_scalar(e, od, &x)?;
+            let y = if let OpKind::Slice { dims } = &od.kind {
+                if at.is_empty() {
+                    at = (0..rank)
+                        .map(|axis| e.assign(&format!("linalg.index {axis} : index")))
+                        .collect();
+                }
+                let src = od.operands[0];
+                gather::slice_element(e, &sliced[&src], e.ty(src), dims, &at)
+            } else {
+                let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
+                member_scalar(e, od, &x)?
+            };
             scalars.insert(od.results[0], y);
         }
         Ok(outputs.iter().map(|v| scalars[v].clone()).collect())
@@ -302,6 +282,50 @@ mod tests {
         );
         assert_eq!(count(&text, "arith.addf"), 200, "{text}");
         assert!(!text.contains("linalg.copy"), "{text}");
+    }
+
+    #[test]
+    fn static_slices_are_read_in_place_by_the_fused_body() {
+        // g: f32[B, 8]; return sigmoid-like g[:, :4] * g[:, 4:]: one generic
+        // reading g twice with tensor.extract, no gather of either half.
+        let wide = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(8)]);
+        let half = TensorType::new(DType::F32, vec![Dim::Sym("B".into()), Dim::Static(4)]);
+        let mut f = Function::new("f", &[("g".into(), wide.into())], Span::UNKNOWN);
+        let (body, g) = (f.body, f.params()[0]);
+        let cut = |start, stop| agc_ir::SliceDim {
+            start,
+            stop,
+            step: 1,
+        };
+        let mut slice = |f: &mut Function, d: agc_ir::SliceDim| {
+            let dims = vec![agc_ir::SliceDim::FULL, d];
+            let kind = OpKind::Slice { dims };
+            f.append_op(
+                body,
+                kind,
+                vec![g],
+                vec![half.clone().into()],
+                vec![],
+                Span::UNKNOWN,
+            )
+            .1[0]
+        };
+        let lo = slice(&mut f, cut(None, Some(4)));
+        let hi = slice(&mut f, cut(Some(4), None));
+        let (_, p) = f.append_op(
+            body,
+            OpKind::Binary(BinaryOp::Mul),
+            vec![lo, hi],
+            vec![half.clone().into()],
+            vec![],
+            Span::UNKNOWN,
+        );
+        f.append_op(body, OpKind::Return, p, vec![], vec![], Span::UNKNOWN);
+        f.result_types = vec![half.into()];
+        let text = emit_function(&f).unwrap();
+        assert_eq!(count(&text, "linalg.generic"), 1, "{text}");
+        assert_eq!(count(&text, "tensor.extract %"), 2, "{text}");
+        assert_eq!(count(&text, "arith.mulf"), 1, "{text}");
     }
 
     #[test]

@@ -22,7 +22,7 @@
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
 use super::types;
 use crate::BackendError;
-use agc_ir::{Dim, OpData, SliceDim};
+use agc_ir::{Dim, OpData, SliceDim, TensorType};
 
 /// `min(max(v, lo), hi)` on `index` values.
 fn clamp(e: &mut FnEmitter, v: &str, lo: &str, hi: &str) -> String {
@@ -135,14 +135,7 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
         let mut coords = Vec::new();
         for (axis, (start, s)) in starts.iter().zip(dims).enumerate() {
             let i = e.assign(&format!("linalg.index {axis} : index"));
-            coords.push(match start {
-                None => i,
-                Some(start) => {
-                    let st = e.index_const(s.step);
-                    let off = e.arith("muli", &i, &st, "index");
-                    e.arith("addi", start, &off, "index")
-                }
-            });
+            coords.push(source_coord(e, i, start.as_deref(), s.step));
         }
         let read = |e: &mut FnEmitter| {
             Ok(e.assign(&format!(
@@ -172,6 +165,56 @@ pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String
         return e.conform(&r, out_ty);
     }
     Ok(r)
+}
+
+/// The source coordinate `start + i * step` of result coordinate `i`
+/// (`i` itself where `start` is None: a whole axis).
+fn source_coord(e: &mut FnEmitter, i: String, start: Option<&str>, step: i64) -> String {
+    match start {
+        None => i,
+        Some(start) => {
+            let st = e.index_const(step);
+            let off = e.arith("muli", &i, &st, "index");
+            e.arith("addi", start, &off, "index")
+        }
+    }
+}
+
+/// Whether a slice of a `in_ty` tensor by `dims` cuts only axes of static
+/// size: its bounds are then constants and no result size is bound, so an
+/// element of it is one read of the source ([`slice_element`]) and a fused
+/// elementwise body can read the slice without materialising it.
+pub(super) fn is_static_slice(in_ty: &TensorType, dims: &[SliceDim]) -> bool {
+    !dims.iter().all(SliceDim::is_full)
+        && in_ty
+            .dims
+            .iter()
+            .zip(dims)
+            .all(|(d, s)| s.is_full() || matches!(d, Dim::Static(_)))
+}
+
+/// The element of `x` (of type `in_ty`) that a static slice by `dims`
+/// ([`is_static_slice`]) puts at result coordinates `at`.
+pub(super) fn slice_element(
+    e: &mut FnEmitter,
+    x: &str,
+    in_ty: &TensorType,
+    dims: &[SliceDim],
+    at: &[String],
+) -> String {
+    let mut coords = Vec::with_capacity(at.len());
+    for ((d, s), i) in in_ty.dims.iter().zip(dims).zip(at) {
+        let start = match d {
+            Dim::Static(n) if !s.is_full() => Some(e.index_const(s.bounds_for(*n).0)),
+            _ => None,
+        };
+        coords.push(source_coord(e, i.clone(), start.as_deref(), s.step));
+    }
+    e.assign(&format!(
+        "tensor.extract {x}[{}] : {}",
+        coords.join(", "),
+        types::tensor(in_ty)
+    ))
 }
 
 /// `v` (a rank-0 `i64` tensor) as an `index` normalised against size `n`
