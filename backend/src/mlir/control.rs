@@ -14,13 +14,33 @@
 
 use super::emitter::FnEmitter;
 use super::function::emit_region;
-use super::types;
+use super::{rank0, types};
 use crate::BackendError;
 use agc_ir::{OpData, OpKind, RegionId, Value};
 
-/// The MLIR types of IR values, comma-separated.
+/// The MLIR types control flow carries IR values as ([`rank0::carried_type`]).
 fn type_list(e: &FnEmitter, vs: &[Value]) -> Vec<String> {
-    vs.iter().map(|&v| types::tensor(e.ty(v))).collect()
+    vs.iter().map(|&v| rank0::carried_type(e.ty(v))).collect()
+}
+
+/// MLIR values `names` of IR values `vs` as control flow carries them.
+fn carried(e: &mut FnEmitter, names: Vec<String>, vs: &[Value]) -> Vec<String> {
+    let f = e.f;
+    names
+        .into_iter()
+        .zip(vs)
+        .map(|(n, &v)| rank0::to_carried(e, n, f.ty(v).tensor()))
+        .collect()
+}
+
+/// Carried MLIR values `names` of IR values `vs` as the tensors the emitter binds.
+fn uncarried(e: &mut FnEmitter, names: Vec<String>, vs: &[Value]) -> Vec<String> {
+    let f = e.f;
+    names
+        .into_iter()
+        .zip(vs)
+        .map(|(n, &v)| rank0::from_carried(e, n, f.ty(v).tensor()))
+        .collect()
 }
 
 /// Names of the `n` results of the op named `r`.
@@ -38,7 +58,7 @@ pub(super) fn results(r: &str, n: usize) -> (String, Vec<String>) {
 /// The `i1` held by a rank-0 `bool` tensor.
 fn condition(e: &mut FnEmitter, v: Value) -> Result<String, BackendError> {
     let t = e.val(v)?;
-    Ok(e.assign(&format!("tensor.extract {t}[] : tensor<i1>")))
+    Ok(rank0::element(e, &t, e.ty(v)))
 }
 
 /// Emits a region's ops in a new scope; returns its terminator's operands.
@@ -63,6 +83,15 @@ fn operand_list(e: &FnEmitter, names: &[String], r: RegionId) -> (String, String
     (names.join(", "), type_list(e, vs).join(", "))
 }
 
+/// The terminator of region `r`.
+fn terminator(f: &agc_ir::Function, r: RegionId) -> &OpData {
+    f.op(*f
+        .region(r)
+        .ops
+        .last()
+        .expect("verified regions end in a terminator"))
+}
+
 /// Lowers an `if`; returns its results.
 pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
     let c = condition(e, od.operands[0])?;
@@ -82,6 +111,7 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         let (_, yields) = nested_region(e, region)?;
         e.enter();
         let yields = copy_views(e, yields, region)?;
+        let yields = carried(e, yields, &terminator(e.f, region).operands);
         let (vals, ytys) = operand_list(e, &yields, region);
         e.line(&if yields.is_empty() {
             "scf.yield".to_string()
@@ -91,7 +121,7 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         e.leave();
     }
     e.line("}");
-    Ok(names)
+    Ok(uncarried(e, names, &od.results))
 }
 
 /// The yields `names` of `if` branch `r`, each that may be a view at a
@@ -111,7 +141,7 @@ fn copy_views(
     };
     let mut out = Vec::with_capacity(names.len());
     for (name, &v) in names.into_iter().zip(&f.op(term).operands) {
-        if !may_be_view(e, v) {
+        if e.ty(v).rank() == 0 || !may_be_view(e, v) {
             out.push(name);
             continue;
         }
@@ -161,10 +191,12 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     let state_tys = type_list(e, &od.operands);
     let result_tys = type_list(e, &od.results);
     let mut inits = Vec::new();
-    for (&p, &v) in f.region(before).params.iter().zip(&od.operands) {
+    let mut state = Vec::new();
+    for &v in &od.operands {
         let arg = e.fresh("s");
-        inits.push(format!("{arg} = {}", e.val(v)?));
-        e.set_val(p, arg);
+        let init = e.val(v)?;
+        inits.push(format!("{arg} = {}", rank0::to_carried(e, init, e.ty(v))));
+        state.push(arg);
     }
     let r = e.fresh("while");
     let (lhs, names) = results(&r, od.results.len());
@@ -177,9 +209,10 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     // Before region: bind the state's symbols from its block arguments.
     e.push_scope();
     e.enter();
-    for &p in &f.region(before).params {
-        let name = e.val(p)?;
+    let params = &f.region(before).params;
+    for (&p, name) in params.iter().zip(uncarried(e, state, params)) {
         e.bind_new_syms(&name, e.ty(p));
+        e.set_val(p, name);
     }
     let (_, cond) = emit_region(e, before)?;
     let term = *f
@@ -194,8 +227,9 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     let zero = e.constant("0", "i32");
     let ok = e.cmpi("ne", &go, &zero, "i32");
     let c = e.arith("andi", &c, &ok, "i1");
+    let passed = carried(e, cond[1..].to_vec(), &f.op(term).operands[1..]);
     let (vals, tys) = (
-        cond[1..].join(", "),
+        passed.join(", "),
         type_list(e, &f.op(term).operands[1..]).join(", "),
     );
     e.line(&if cond.len() == 1 {
@@ -208,19 +242,22 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     e.line("} do {");
     // After region: its parameters are block arguments.
     let mut args = Vec::new();
+    let mut block_args = Vec::new();
     for &p in &f.region(after).params {
         let a = e.fresh("b");
-        args.push(format!("{a}: {}", types::tensor(e.ty(p))));
-        e.set_val(p, a);
+        args.push(format!("{a}: {}", rank0::carried_type(e.ty(p))));
+        block_args.push(a);
     }
     e.line(&format!("^bb0({}):", args.join(", ")));
     e.push_scope();
     e.enter();
-    for &p in &f.region(after).params {
-        let name = e.val(p)?;
+    let params = &f.region(after).params;
+    for (&p, name) in params.iter().zip(uncarried(e, block_args, params)) {
         e.bind_new_syms(&name, e.ty(p));
+        e.set_val(p, name);
     }
     let (_, yields) = emit_region(e, after)?;
+    let yields = carried(e, yields, &terminator(f, after).operands);
     let (vals, ytys) = operand_list(e, &yields, after);
     e.line(&if yields.is_empty() {
         "scf.yield".to_string()
@@ -230,7 +267,7 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     e.leave();
     e.pop_scope();
     e.line("}");
-    Ok(names)
+    Ok(uncarried(e, names, &od.results))
 }
 
 /// Lowers a `call` to another function of the module; returns its results.

@@ -18,7 +18,7 @@
 use super::control::results;
 use super::emitter::FnEmitter;
 use super::function::emit_region;
-use super::types;
+use super::rank0;
 use crate::BackendError;
 use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Function, OpData, OpKind, Value, ValueDef};
 
@@ -76,7 +76,7 @@ pub fn for_op(e: &mut FnEmitter, od: &OpData, c: &Counted) -> Result<Vec<String>
     let after = od.regions[1];
     let scalar = |e: &mut FnEmitter, v: Value| -> Result<String, BackendError> {
         let t = e.val(v)?;
-        Ok(e.assign(&format!("tensor.extract {t}[] : tensor<i64>")))
+        Ok(rank0::element(e, &t, e.ty(v)))
     };
     let start = scalar(e, od.operands[c.counter])?;
     let bound = scalar(e, c.bound)?;
@@ -86,12 +86,15 @@ pub fn for_op(e: &mut FnEmitter, od: &OpData, c: &Counted) -> Result<Vec<String>
     let carried: Vec<usize> = (0..od.operands.len()).filter(|&i| i != c.counter).collect();
     let mut inits = Vec::new();
     let mut tys = Vec::new();
+    let mut args = Vec::new();
     let params = &f.region(after).params;
     for &i in &carried {
         let arg = e.fresh("s");
-        inits.push(format!("{arg} = {}", e.val(od.operands[i])?));
-        tys.push(types::tensor(e.ty(od.operands[i])));
-        e.set_val(params[i], arg);
+        let (v, ty) = (od.operands[i], e.ty(od.operands[i]));
+        let init = e.val(v)?;
+        inits.push(format!("{arg} = {}", rank0::to_carried(e, init, ty)));
+        tys.push(rank0::carried_type(ty));
+        args.push(arg);
     }
     let r = e.fresh("for");
     let (lhs, names) = results(&r, carried.len());
@@ -104,14 +107,26 @@ pub fn for_op(e: &mut FnEmitter, od: &OpData, c: &Counted) -> Result<Vec<String>
     e.push_scope();
     e.enter();
     let i64v = e.assign(&format!("arith.index_cast {iv} : index to i64"));
-    let counter = e.assign(&format!("tensor.from_elements {i64v} : tensor<i64>"));
+    let counter = rank0::wrap(e, &i64v, e.ty(params[c.counter]));
     e.set_val(params[c.counter], counter);
+    for (&i, arg) in carried.iter().zip(args) {
+        let t = rank0::from_carried(e, arg, e.ty(params[i]));
+        e.set_val(params[i], t);
+    }
     for &p in params {
         let name = e.val(p)?;
         e.bind_new_syms(&name, e.ty(p));
     }
     let (_, yields) = emit_region(e, after)?;
-    let vals: Vec<&str> = carried.iter().map(|&i| yields[i].as_str()).collect();
+    let term = f.op(*f
+        .region(after)
+        .ops
+        .last()
+        .expect("verified regions end in a terminator"));
+    let vals: Vec<String> = carried
+        .iter()
+        .map(|&i| rank0::to_carried(e, yields[i].clone(), e.ty(term.operands[i])))
+        .collect();
     e.line(&if vals.is_empty() {
         "scf.yield".to_string()
     } else {
@@ -121,14 +136,15 @@ pub fn for_op(e: &mut FnEmitter, od: &OpData, c: &Counted) -> Result<Vec<String>
     e.pop_scope();
     e.line("}");
     let last = e.assign(&format!("arith.maxsi {start}, {bound} : i64"));
-    let last = e.assign(&format!("tensor.from_elements {last} : tensor<i64>"));
+    let last = rank0::wrap(e, &last, e.ty(od.results[c.counter]));
     let mut out = Vec::new();
     let mut rest = names.into_iter();
-    for i in 0..od.operands.len() {
+    for (i, &v) in od.results.iter().enumerate() {
         out.push(if i == c.counter {
             last.clone()
         } else {
-            rest.next().expect("one result per carried value")
+            let r = rest.next().expect("one result per carried value");
+            rank0::from_carried(e, r, e.ty(v))
         });
     }
     Ok(out)

@@ -7,7 +7,7 @@
 //! are in [`super::scalar`].
 
 use super::emitter::{broadcast_map, identity_map, operand, FnEmitter, GenericSpec};
-use super::scalar;
+use super::{rank0, scalar};
 use crate::BackendError;
 use agc_ir::{OpData, OpKind};
 
@@ -23,7 +23,6 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
     if let OpKind::Fill = od.kind {
         bind_sizes(e, od, 1)?;
     }
-    let mut ins = Vec::new();
     let operands = if let OpKind::Fill = od.kind {
         &od.operands[..1]
     } else {
@@ -34,6 +33,12 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         .zip(&in_tys)
         .map(|(&v, &t)| Ok((e.val(v)?, t)))
         .collect::<Result<Vec<_>, BackendError>>()?;
+    if out_ty.rank() == 0 {
+        let x: Vec<String> = names.iter().map(|(n, t)| rank0::element(e, n, t)).collect();
+        let y = scalar_op(e, od, &x)?;
+        return Ok(rank0::wrap(e, &y, out_ty));
+    }
+    let mut ins = Vec::new();
     for (name, t) in &names {
         ins.push(operand(name, t, broadcast_map(&t.dims, &out_ty.dims)));
     }
@@ -43,29 +48,35 @@ pub fn emit(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         ins,
         outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
     };
-    let kind = od.kind.clone();
-    let in_dtype = in_tys.last().map(|t| t.dtype);
-    let out_dtype = out_ty.dtype;
-    let r = e.generic(&spec, |e, args| {
-        let y = match kind {
-            OpKind::Unary(u) => scalar::unary(e, u, out_dtype, &args[0])?,
-            OpKind::Binary(b) => scalar::binary(e, b, out_dtype, &args[0], &args[1])?,
-            OpKind::Compare(c) => {
-                scalar::compare(e, c, in_dtype.unwrap_or(out_dtype), &args[0], &args[1])
-            }
-            OpKind::Select => e.select(&args[0], &args[1], &args[2], super::types::elem(out_dtype)),
-            OpKind::Cast => scalar::cast(e, in_dtype.unwrap_or(out_dtype), out_dtype, &args[0]),
-            OpKind::Fill | OpKind::BroadcastTo => args[0].clone(),
-            other => {
-                return Err(BackendError::Mlir(format!(
-                    "{} is not elementwise",
-                    other.name()
-                )))
-            }
-        };
-        Ok(vec![y])
-    })?;
+    let r = e.generic(&spec, |e, args| Ok(vec![scalar_op(e, od, args)?]))?;
     Ok(r.into_iter().next().unwrap())
+}
+
+/// The scalar body of elementwise op `od` on the scalars `x` of its operands
+/// (of a `fill`, its value only).
+pub(super) fn scalar_op(
+    e: &mut FnEmitter,
+    od: &OpData,
+    x: &[String],
+) -> Result<String, BackendError> {
+    let out = e.ty(od.results[0]).dtype;
+    let last_in = e
+        .ty(*od.operands.last().expect("elementwise ops read"))
+        .dtype;
+    Ok(match &od.kind {
+        OpKind::Unary(u) => scalar::unary(e, *u, out, &x[0])?,
+        OpKind::Binary(b) => scalar::binary(e, *b, out, &x[0], &x[1])?,
+        OpKind::Compare(c) => scalar::compare(e, *c, last_in, &x[0], &x[1]),
+        OpKind::Select => e.select(&x[0], &x[1], &x[2], super::types::elem(out)),
+        OpKind::Cast => scalar::cast(e, last_in, out, &x[0]),
+        OpKind::Fill | OpKind::BroadcastTo => x[0].clone(),
+        other => {
+            return Err(BackendError::Mlir(format!(
+                "{} is not elementwise",
+                other.name()
+            )))
+        }
+    })
 }
 
 /// An op with explicit run-time sizes (a `fill` or an `iota`; they are its

@@ -76,6 +76,8 @@ pub struct FnEmitter<'f> {
     next_block: u64,
     /// Facts noted, with the indentation and block serial they hold in.
     facts: HashMap<String, (usize, u64)>,
+    /// The scalar each rank-0 tensor made by [`super::rank0::wrap`] holds.
+    pub(super) rank0_elements: HashMap<String, String>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -99,6 +101,7 @@ impl<'f> FnEmitter<'f> {
             blocks: Vec::new(),
             next_block: 0,
             facts: HashMap::new(),
+            rank0_elements: HashMap::new(),
             weights: Default::default(),
         }
     }

@@ -21,7 +21,7 @@
 //! computed twice.
 
 use super::emitter::{broadcast_map, identity_map, operand, FnEmitter, GenericSpec};
-use super::{constant, contraction, gather, scalar, types};
+use super::{constant, contraction, elementwise, gather, rank0};
 use crate::BackendError;
 use agc_ir::{Dim, OpData, OpId, OpKind, Value};
 use std::collections::HashMap;
@@ -184,13 +184,32 @@ fn emit_generic(
             if members.contains_key(&v) || inputs.contains(&v) || constants.contains_key(&v) {
                 continue;
             }
-            match constant::splat_scalar(e, v) {
-                Some(c) => {
-                    constants.insert(v, c);
-                }
-                None => inputs.push(v),
+            if let Some(c) = constant::splat_scalar(e, v) {
+                constants.insert(v, c);
+            } else if e.ty(v).rank() == 0 {
+                let t = e.val(v)?;
+                let c = rank0::element(e, &t, e.ty(v));
+                constants.insert(v, c);
+            } else {
+                inputs.push(v);
             }
         }
+    }
+    if rank == 0 {
+        // Scalars: no loop, no buffer (see `rank0`).
+        let mut scalars = constants;
+        for &op in ops {
+            let od = f.op(op);
+            let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
+            let y = elementwise::scalar_op(e, od, &x)?;
+            scalars.insert(od.results[0], y);
+        }
+        for &v in outputs {
+            let t = rank0::wrap(e, &scalars[&v], e.ty(v));
+            e.def_depth.insert(v, e.loop_depth);
+            e.set_val(v, t);
+        }
+        return Ok(());
     }
     let mut ins = Vec::with_capacity(inputs.len());
     for &v in &inputs {
@@ -224,7 +243,7 @@ fn emit_generic(
                 gather::slice_element(e, &sliced[&src], e.ty(src), dims, &at)
             } else {
                 let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
-                member_scalar(e, od, &x)?
+                elementwise::scalar_op(e, od, &x)?
             };
             scalars.insert(od.results[0], y);
         }
@@ -236,26 +255,6 @@ fn emit_generic(
         e.set_val(v, name);
     }
     Ok(())
-}
-
-/// The scalar body of fusable op `od` on the scalars `x` of its operands.
-fn member_scalar(e: &mut FnEmitter, od: &OpData, x: &[String]) -> Result<String, BackendError> {
-    let out = e.ty(od.results[0]).dtype;
-    let last_in = e.ty(*od.operands.last().expect("fusable ops read")).dtype;
-    Ok(match &od.kind {
-        OpKind::Unary(u) => scalar::unary(e, *u, out, &x[0])?,
-        OpKind::Binary(b) => scalar::binary(e, *b, out, &x[0], &x[1])?,
-        OpKind::Compare(c) => scalar::compare(e, *c, last_in, &x[0], &x[1]),
-        OpKind::Select => e.select(&x[0], &x[1], &x[2], types::elem(out)),
-        OpKind::Cast => scalar::cast(e, last_in, out, &x[0]),
-        OpKind::BroadcastTo => x[0].clone(),
-        other => {
-            return Err(BackendError::Mlir(format!(
-                "{} is not elementwise",
-                other.name()
-            )))
-        }
-    })
 }
 
 #[cfg(test)]

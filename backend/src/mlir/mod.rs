@@ -107,6 +107,7 @@ mod index;
 mod layout;
 mod pairwise_sum;
 mod pipeline;
+mod rank0;
 mod reduce;
 mod result_alias;
 mod scalar;
