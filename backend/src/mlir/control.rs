@@ -156,7 +156,7 @@ fn copy_views(
 }
 
 /// Whether IR value `v` may lower to a tensor whose buffer is a view at a
-/// dynamic offset: a `dyn_index` (an `extract_slice`), a parameter of a
+/// dynamic offset: a `dyn_index` or a slice (an `extract_slice`), a parameter of a
 /// function that calls pass views to ([`Callee::takes_views`]), or a
 /// reshape, same-type cast or one-operand concat of one.
 fn may_be_view(e: &FnEmitter, v: Value) -> bool {
@@ -171,7 +171,7 @@ fn may_be_view(e: &FnEmitter, v: Value) -> bool {
         agc_ir::ValueDef::Result { op, .. } => {
             let od = f.op(op);
             match od.kind {
-                OpKind::DynIndex { .. } => true,
+                OpKind::DynIndex { .. } | OpKind::Slice { .. } => true,
                 OpKind::Reshape => may_be_view(e, od.operands[0]),
                 OpKind::Cast | OpKind::Concat { .. } => {
                     od.operands.len() == 1

@@ -142,9 +142,19 @@ impl Group {
         self.members.contains_key(&v)
     }
 
-    /// Emits the group as one `linalg.generic` and binds its outputs.
+    /// Emits the group as one `linalg.generic` and binds its outputs (a
+    /// lone slice as a view where it can be one: [`gather::static_slice`]).
     fn emit(self, e: &mut FnEmitter) -> Result<(), BackendError> {
         let f = e.f;
+        if let [op] = self.ops[..] {
+            let od = f.op(op);
+            if let OpKind::Slice { dims } = &od.kind {
+                let t = gather::static_slice(e, od, dims)?;
+                e.def_depth.insert(od.results[0], e.loop_depth);
+                e.set_val(od.results[0], t);
+                return Ok(());
+            }
+        }
         let outputs: Vec<Value> = self
             .ops
             .iter()

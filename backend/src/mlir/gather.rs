@@ -85,6 +85,42 @@ pub(super) fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (Strin
     (start, len)
 }
 
+/// Lowers a static slice ([`is_static_slice`]) that no fused loop reads in
+/// place: a view (`tensor.extract_slice`) where the result shape is static
+/// and every step positive, as `dyn_index` makes one (`x[2]` of a batch is
+/// this slice and a reshape); else a gather.
+pub(super) fn static_slice(
+    e: &mut FnEmitter,
+    od: &OpData,
+    dims: &[SliceDim],
+) -> Result<String, BackendError> {
+    let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
+    let sizes: Option<Vec<i64>> = out_ty.dims.iter().map(Dim::as_static).collect();
+    let Some(sizes) = sizes.filter(|_| dims.iter().all(|s| s.step > 0)) else {
+        return slice(e, od, dims);
+    };
+    let x = e.val(od.operands[0])?;
+    let offsets: Vec<String> = in_ty
+        .dims
+        .iter()
+        .zip(dims)
+        .map(|(d, s)| match d {
+            Dim::Static(n) if !s.is_full() => s.bounds_for(*n).0.to_string(),
+            _ => "0".to_string(),
+        })
+        .collect();
+    let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
+    let steps: Vec<String> = dims.iter().map(|s| s.step.to_string()).collect();
+    Ok(e.assign(&format!(
+        "tensor.extract_slice {x}[{}] [{}] [{}] : {} to {}",
+        offsets.join(", "),
+        sizes.join(", "),
+        steps.join(", "),
+        types::tensor(in_ty),
+        types::tensor(out_ty)
+    )))
+}
+
 /// Lowers a `slice`; returns the result tensor.
 pub fn slice(e: &mut FnEmitter, od: &OpData, dims: &[SliceDim]) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));

@@ -17,8 +17,8 @@
 //! `INVALID_ARGUMENT`) and the result is computed as usual (the identity).
 
 use super::emitter::{identity_map, operand, FnEmitter, GenericSpec};
-use super::pairwise_sum;
 use super::types::{self, elem};
+use super::{pairwise_sum, rank0};
 use crate::BackendError;
 use agc_ir::{ArgKind, DType, OpData, OpKind, ReduceKind, TensorType};
 
@@ -119,6 +119,26 @@ fn reduce(
         let x = e.val(od.operands[0])?;
         return pairwise_sum::emit(e, &x, in_ty, axes, out_ty);
     }
+    let op = combine_op(kind, dtype);
+    if let Some(n) = unrolled_count(in_ty, out_ty) {
+        // A few elements to one scalar: in registers, in the loop's order.
+        let x = e.val(od.operands[0])?;
+        let in_t = types::tensor(in_ty);
+        let mut acc = e.constant(&init_lit, elem(dtype));
+        for k in 0..n {
+            let mut idx = Vec::with_capacity(in_ty.rank());
+            let mut rest = k;
+            for d in in_ty.dims.iter().rev() {
+                let size = d.as_static().expect("static dims (unrolled_count)");
+                idx.push(e.index_const(rest % size));
+                rest /= size;
+            }
+            idx.reverse();
+            let v = e.assign(&format!("tensor.extract {x}[{}] : {in_t}", idx.join(", ")));
+            acc = e.arith(op, &acc, &v, elem(dtype));
+        }
+        return Ok(rank0::wrap(e, &acc, out_ty));
+    }
     let init = e.filled(out_ty, &init_lit)?;
     let (out_map, iterators) = maps(in_ty.rank(), axes, keepdims);
     let spec = GenericSpec {
@@ -131,23 +151,45 @@ fn reduce(
         outs: vec![operand(&init, out_ty, out_map)],
     };
     let r = e.generic(&spec, |e, args| {
-        let t = elem(dtype);
         let (x, acc) = (&args[0], &args[1]);
-        let op = match (kind, dtype) {
-            (ReduceKind::Sum | ReduceKind::Max, DType::Bool) => "ori",
-            (ReduceKind::Prod | ReduceKind::Min, DType::Bool) => "andi",
-            (ReduceKind::Sum, d) if d.is_float() => "addf",
-            (ReduceKind::Prod, d) if d.is_float() => "mulf",
-            (ReduceKind::Max, d) if d.is_float() => "maximumf",
-            (ReduceKind::Min, d) if d.is_float() => "minimumf",
-            (ReduceKind::Sum, _) => "addi",
-            (ReduceKind::Prod, _) => "muli",
-            (ReduceKind::Max, _) => "maxsi",
-            (ReduceKind::Min, _) => "minsi",
-        };
-        Ok(vec![e.arith(op, acc, x, t)])
+        Ok(vec![e.arith(op, acc, x, elem(dtype))])
     })?;
     Ok(r.into_iter().next().unwrap())
+}
+
+/// The most elements a reduction to one scalar reads as unrolled scalar
+/// code instead of a loop into a rank-0 buffer (see `rank0`).
+const UNROLLED_UP_TO: i64 = 16;
+
+/// The element count of `in_ty` when reducing it to rank-0 `out_ty` is
+/// unrolled: all dims static, at most [`UNROLLED_UP_TO`] elements. (A float
+/// sum of 8 or more is pairwise and never gets here.)
+fn unrolled_count(in_ty: &TensorType, out_ty: &TensorType) -> Option<i64> {
+    if out_ty.rank() != 0 {
+        return None;
+    }
+    let n = in_ty
+        .dims
+        .iter()
+        .map(agc_ir::Dim::as_static)
+        .try_fold(1i64, |acc, d| d.map(|n| acc * n))?;
+    (1..=UNROLLED_UP_TO).contains(&n).then_some(n)
+}
+
+/// The `arith` op that combines an accumulator with an element.
+fn combine_op(kind: ReduceKind, dtype: DType) -> &'static str {
+    match (kind, dtype) {
+        (ReduceKind::Sum | ReduceKind::Max, DType::Bool) => "ori",
+        (ReduceKind::Prod | ReduceKind::Min, DType::Bool) => "andi",
+        (ReduceKind::Sum, d) if d.is_float() => "addf",
+        (ReduceKind::Prod, d) if d.is_float() => "mulf",
+        (ReduceKind::Max, d) if d.is_float() => "maximumf",
+        (ReduceKind::Min, d) if d.is_float() => "minimumf",
+        (ReduceKind::Sum, _) => "addi",
+        (ReduceKind::Prod, _) => "muli",
+        (ReduceKind::Max, _) => "maxsi",
+        (ReduceKind::Min, _) => "minsi",
+    }
 }
 
 fn arg_reduce(
