@@ -6,7 +6,10 @@
 //! buffer (returning it, reshaping it, inserting into it) becomes a
 //! `memref.copy` that lowers to a call to `memrefCopy` from MLIR's runtime
 //! library, which agc's libraries must not need. A gather always writes a
-//! fresh identity-layout tensor.
+//! fresh identity-layout tensor. (Since then the runtime defines
+//! `memrefCopy`, and a unit-step slice of static axes to a static shape
+//! that no fused loop reads in place is a view, as `dyn_index` makes one:
+//! [`static_slice`].)
 //!
 //! Slice bounds follow Python's `slice.indices(n)` (see
 //! [`agc_ir::SliceDim::bounds_for`]): computed at compile time for static
@@ -87,7 +90,7 @@ pub(super) fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (Strin
 
 /// Lowers a static slice ([`is_static_slice`]) that no fused loop reads in
 /// place: a view (`tensor.extract_slice`) where the result shape is static
-/// and every step positive, as `dyn_index` makes one (`x[2]` of a batch is
+/// and every step 1, as `dyn_index` makes one (`x[2]` of a batch is
 /// this slice and a reshape); else a gather.
 pub(super) fn static_slice(
     e: &mut FnEmitter,
@@ -96,7 +99,7 @@ pub(super) fn static_slice(
 ) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let sizes: Option<Vec<i64>> = out_ty.dims.iter().map(Dim::as_static).collect();
-    let Some(sizes) = sizes.filter(|_| dims.iter().all(|s| s.step > 0)) else {
+    let Some(sizes) = sizes.filter(|_| dims.iter().all(|s| s.step == 1)) else {
         return slice(e, od, dims);
     };
     let x = e.val(od.operands[0])?;
