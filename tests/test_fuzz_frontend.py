@@ -26,14 +26,9 @@ COUNT = 200
 TIMEOUT_S = 30  # per agc run; the slowest test model (tree_lstm) builds in ~9 s on a busy machine
 
 # Reproducers of open findings (tests/fuzz_frontend/FINDINGS.md), kept in the corpus but not
-# compiled here: they take from 16 s to minutes. Remove an entry (and mark
+# compiled here (none now). Remove an entry (and mark
 # the finding fixed) once the file compiles in seconds to exit 0 or a located diagnostic.
-OPEN = {
-    "open_grad_long_product.py":
-        "FINDINGS.md O3: the gradient of a 1000-factor product builds for more than 5 minutes",
-    "open_unrolled_staged_ifs.py":
-        "FINDINGS.md O4: 1000 unrolled staged ifs build in 4 minutes",
-}
+OPEN = {}
 
 
 def load_fuzzer():

@@ -23,23 +23,20 @@ fn type_list(e: &FnEmitter, vs: &[Value]) -> Vec<String> {
     vs.iter().map(|&v| rank0::carried_type(e.ty(v))).collect()
 }
 
-/// MLIR values `names` of IR values `vs` as control flow carries them.
-fn carried(e: &mut FnEmitter, names: Vec<String>, vs: &[Value]) -> Vec<String> {
+/// MLIR values `names` of IR values `vs`, each converted by `convert`:
+/// [`rank0::to_carried`] into the form control flow carries,
+/// [`rank0::from_carried`] back into the tensor the emitter binds.
+fn convert_all(
+    e: &mut FnEmitter,
+    names: Vec<String>,
+    vs: &[Value],
+    convert: fn(&mut FnEmitter, String, &agc_ir::TensorType) -> String,
+) -> Vec<String> {
     let f = e.f;
     names
         .into_iter()
         .zip(vs)
-        .map(|(n, &v)| rank0::to_carried(e, n, f.ty(v).tensor()))
-        .collect()
-}
-
-/// Carried MLIR values `names` of IR values `vs` as the tensors the emitter binds.
-fn uncarried(e: &mut FnEmitter, names: Vec<String>, vs: &[Value]) -> Vec<String> {
-    let f = e.f;
-    names
-        .into_iter()
-        .zip(vs)
-        .map(|(n, &v)| rank0::from_carried(e, n, f.ty(v).tensor()))
+        .map(|(n, &v)| convert(e, n, f.ty(v).tensor()))
         .collect()
 }
 
@@ -111,7 +108,12 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         let (_, yields) = nested_region(e, region)?;
         e.enter();
         let yields = copy_views(e, yields, region)?;
-        let yields = carried(e, yields, &terminator(e.f, region).operands);
+        let yields = convert_all(
+            e,
+            yields,
+            &terminator(e.f, region).operands,
+            rank0::to_carried,
+        );
         let (vals, ytys) = operand_list(e, &yields, region);
         e.line(&if yields.is_empty() {
             "scf.yield".to_string()
@@ -121,7 +123,7 @@ pub fn if_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         e.leave();
     }
     e.line("}");
-    Ok(uncarried(e, names, &od.results))
+    Ok(convert_all(e, names, &od.results, rank0::from_carried))
 }
 
 /// The yields `names` of `if` branch `r`, each that may be a view at a
@@ -210,7 +212,10 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     e.push_scope();
     e.enter();
     let params = &f.region(before).params;
-    for (&p, name) in params.iter().zip(uncarried(e, state, params)) {
+    for (&p, name) in params
+        .iter()
+        .zip(convert_all(e, state, params, rank0::from_carried))
+    {
         e.bind_new_syms(&name, e.ty(p));
         e.set_val(p, name);
     }
@@ -227,7 +232,12 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     let zero = e.constant("0", "i32");
     let ok = e.cmpi("ne", &go, &zero, "i32");
     let c = e.arith("andi", &c, &ok, "i1");
-    let passed = carried(e, cond[1..].to_vec(), &f.op(term).operands[1..]);
+    let passed = convert_all(
+        e,
+        cond[1..].to_vec(),
+        &f.op(term).operands[1..],
+        rank0::to_carried,
+    );
     let (vals, tys) = (
         passed.join(", "),
         type_list(e, &f.op(term).operands[1..]).join(", "),
@@ -252,12 +262,15 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     e.push_scope();
     e.enter();
     let params = &f.region(after).params;
-    for (&p, name) in params.iter().zip(uncarried(e, block_args, params)) {
+    for (&p, name) in params
+        .iter()
+        .zip(convert_all(e, block_args, params, rank0::from_carried))
+    {
         e.bind_new_syms(&name, e.ty(p));
         e.set_val(p, name);
     }
     let (_, yields) = emit_region(e, after)?;
-    let yields = carried(e, yields, &terminator(f, after).operands);
+    let yields = convert_all(e, yields, &terminator(f, after).operands, rank0::to_carried);
     let (vals, ytys) = operand_list(e, &yields, after);
     e.line(&if yields.is_empty() {
         "scf.yield".to_string()
@@ -267,7 +280,7 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     e.leave();
     e.pop_scope();
     e.line("}");
-    Ok(uncarried(e, names, &od.results))
+    Ok(convert_all(e, names, &od.results, rank0::from_carried))
 }
 
 /// Lowers a `call` to another function of the module; returns its results.
