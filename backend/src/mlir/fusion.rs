@@ -306,7 +306,7 @@ mod tests {
             stop,
             step: 1,
         };
-        let mut slice = |f: &mut Function, d: agc_ir::SliceDim| {
+        let slice = |f: &mut Function, d: agc_ir::SliceDim| {
             let dims = vec![agc_ir::SliceDim::FULL, d];
             let kind = OpKind::Slice { dims };
             f.append_op(
@@ -348,7 +348,7 @@ mod tests {
             Span::UNKNOWN,
         );
         let (body, x, y) = (f.body, f.params()[0], f.params()[1]);
-        let mut op = |f: &mut Function, b: BinaryOp, l, r| {
+        let op = |f: &mut Function, b: BinaryOp, l, r| {
             f.append_op(
                 body,
                 OpKind::Binary(b),

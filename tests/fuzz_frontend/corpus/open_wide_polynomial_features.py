@@ -1,0 +1,29 @@
+# fuzz_frontend, OPEN (tests/fuzz_frontend/FINDINGS.md, O5): seed 13's mutant 1167 of
+# tests/models/polynomial_features.py, 64 columns instead of 3: 2,016 pairwise products
+# concatenated. `agc check` takes 0.02 s; `agc build` spends minutes in MLIR on the concat, whose
+# loop body nests an `scf.if` per operand. Excluded from tests/test_fuzz_frontend.py (OPEN).
+import agc
+import numpy as np
+
+DEGREE = 3
+
+
+def poly_features(x, degree=DEGREE):
+    cols = [np.ones_like(x[:, :1])]
+    for d in range(1, degree + 1):
+        cols.append(x ** d)
+    n = x.shape[1]
+    for i in range(n):
+        for j in range(i + 1, n):
+            cols.append(x[:, i:i + 1] * x[:, j:j + 1])
+    return np.concatenate(cols, axis=1)
+
+
+@agc.export
+def features(x: agc.f32["B", 64]):
+    return poly_features(x)
+
+
+@agc.export
+def poly_regression(x: agc.f32["B", 64], w: agc.f32[1 + 64 * DEGREE + 2016]):
+    return poly_features(x) @ w
