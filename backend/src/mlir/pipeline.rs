@@ -3,7 +3,7 @@
 //!
 //! Phases of [`pipeline_text`], in order (the CUDA pipeline of
 //! [`super::gpu`] shares phases 1, 2 and most of 4):
-//! 1. tensor-level cleanup: canonicalize, CSE, elementwise fusion, then
+//! 1. tensor-level cleanup (elementwise ops arrive fused: `fusion`): canonicalize, CSE, then
 //!    loop-invariant code motion (a matmul by loop-invariant weights packs
 //!    them once, before the loop) (all skipped at `opt_level` 0);
 //! 2. bufferization: one-shot over function boundaries with identity-layout
