@@ -70,18 +70,12 @@ fn nested_region(e: &mut FnEmitter, r: RegionId) -> Result<(OpKind, Vec<String>)
 
 /// `terminator operand, ...` and their types, for `scf.yield`/`scf.condition`.
 fn operand_list(e: &FnEmitter, names: &[String], r: RegionId) -> (String, String) {
-    let f = e.f;
-    let term = *f
-        .region(r)
-        .ops
-        .last()
-        .expect("verified regions end in a terminator");
-    let vs = &f.op(term).operands;
+    let vs = &terminator(e.f, r).operands;
     (names.join(", "), type_list(e, vs).join(", "))
 }
 
 /// The terminator of region `r`.
-fn terminator(f: &agc_ir::Function, r: RegionId) -> &OpData {
+pub(super) fn terminator(f: &agc_ir::Function, r: RegionId) -> &OpData {
     f.op(*f
         .region(r)
         .ops
@@ -220,12 +214,8 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
         e.set_val(p, name);
     }
     let (_, cond) = emit_region(e, before)?;
-    let term = *f
-        .region(before)
-        .ops
-        .last()
-        .expect("verified regions end in a terminator");
-    let c = condition(e, f.op(term).operands[0])?;
+    let term = terminator(f, before);
+    let c = condition(e, term.operands[0])?;
     // Stop once the call has failed: values computed after an error are
     // substitutes, on which the loop might never end.
     let go = e.assign("func.call @agc_rt_ok() : () -> i32");
@@ -235,12 +225,12 @@ pub fn while_op(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendEr
     let passed = convert_all(
         e,
         cond[1..].to_vec(),
-        &f.op(term).operands[1..],
+        &term.operands[1..],
         rank0::to_carried,
     );
     let (vals, tys) = (
         passed.join(", "),
-        type_list(e, &f.op(term).operands[1..]).join(", "),
+        type_list(e, &term.operands[1..]).join(", "),
     );
     e.line(&if cond.len() == 1 {
         format!("scf.condition({c})")

@@ -15,7 +15,7 @@
 //! body (an `scf.while` stops on `agc_rt_ok()`): it ends anyway, and the
 //! call's results are discarded.
 
-use super::control::results;
+use super::control::{results, terminator};
 use super::emitter::FnEmitter;
 use super::function::emit_region;
 use super::rank0;
@@ -118,11 +118,7 @@ pub fn for_op(e: &mut FnEmitter, od: &OpData, c: &Counted) -> Result<Vec<String>
         e.bind_new_syms(&name, e.ty(p));
     }
     let (_, yields) = emit_region(e, after)?;
-    let term = f.op(*f
-        .region(after)
-        .ops
-        .last()
-        .expect("verified regions end in a terminator"));
+    let term = terminator(f, after);
     let vals: Vec<String> = carried
         .iter()
         .map(|&i| rank0::to_carried(e, yields[i].clone(), e.ty(term.operands[i])))

@@ -150,8 +150,7 @@ impl Group {
             let od = f.op(op);
             if let OpKind::Slice { dims } = &od.kind {
                 let t = gather::static_slice(e, od, dims)?;
-                e.def_depth.insert(od.results[0], e.loop_depth);
-                e.set_val(od.results[0], t);
+                bind_outputs(e, &od.results, vec![t]);
                 return Ok(());
             }
         }
@@ -207,18 +206,12 @@ fn emit_generic(
     }
     if rank == 0 {
         // Scalars: no loop, no buffer (see `rank0`).
-        let mut scalars = constants;
-        for &op in ops {
-            let od = f.op(op);
-            let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
-            let y = elementwise::scalar_op(e, od, &x)?;
-            scalars.insert(od.results[0], y);
-        }
-        for &v in outputs {
-            let t = rank0::wrap(e, &scalars[&v], e.ty(v));
-            e.def_depth.insert(v, e.loop_depth);
-            e.set_val(v, t);
-        }
+        let scalars = member_scalars(e, ops, constants, &sliced, rank)?;
+        let names = outputs
+            .iter()
+            .map(|v| rank0::wrap(e, &scalars[v], e.ty(*v)))
+            .collect();
+        bind_outputs(e, outputs, names);
         return Ok(());
     }
     let mut ins = Vec::with_capacity(inputs.len());
@@ -240,31 +233,52 @@ fn emit_generic(
     let names = e.generic(&spec, |e, args| {
         let mut scalars = constants;
         scalars.extend(inputs.iter().zip(args).map(|(&v, a)| (v, a.clone())));
-        let mut at: Vec<String> = Vec::new();
-        for &op in ops {
-            let od = f.op(op);
-            let y = if let OpKind::Slice { dims } = &od.kind {
-                if at.is_empty() {
-                    at = (0..rank)
-                        .map(|axis| e.assign(&format!("linalg.index {axis} : index")))
-                        .collect();
-                }
-                let src = od.operands[0];
-                gather::slice_element(e, &sliced[&src], e.ty(src), dims, &at)
-            } else {
-                let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
-                elementwise::scalar_op(e, od, &x)?
-            };
-            scalars.insert(od.results[0], y);
-        }
+        let scalars = member_scalars(e, ops, scalars, &sliced, rank)?;
         Ok(outputs.iter().map(|v| scalars[v].clone()).collect())
     })?;
+    bind_outputs(e, outputs, names);
+    Ok(())
+}
+
+/// The scalar of every member of `ops`, in program order, computed from
+/// `scalars` (those of the values read from outside the group); a slice
+/// member reads its source (`sliced`) at the coordinates of the loop nest of
+/// rank `rank` (there is none at rank 0, where no slice is a member).
+fn member_scalars(
+    e: &mut FnEmitter,
+    ops: &[OpId],
+    mut scalars: HashMap<Value, String>,
+    sliced: &HashMap<Value, String>,
+    rank: usize,
+) -> Result<HashMap<Value, String>, BackendError> {
+    let f = e.f;
+    let mut at: Vec<String> = Vec::new();
+    for &op in ops {
+        let od = f.op(op);
+        let y = if let OpKind::Slice { dims } = &od.kind {
+            if at.is_empty() {
+                at = (0..rank)
+                    .map(|axis| e.assign(&format!("linalg.index {axis} : index")))
+                    .collect();
+            }
+            let src = od.operands[0];
+            gather::slice_element(e, &sliced[&src], e.ty(src), dims, &at)
+        } else {
+            let x: Vec<String> = od.operands.iter().map(|v| scalars[v].clone()).collect();
+            elementwise::scalar_op(e, od, &x)?
+        };
+        scalars.insert(od.results[0], y);
+    }
+    Ok(scalars)
+}
+
+/// Binds `outputs` to the MLIR values `names`.
+fn bind_outputs(e: &mut FnEmitter, outputs: &[Value], names: Vec<String>) {
     for (&v, name) in outputs.iter().zip(names) {
         e.def_depth.insert(v, e.loop_depth);
         e.bind_new_syms(&name, e.ty(v));
         e.set_val(v, name);
     }
-    Ok(())
 }
 
 #[cfg(test)]
