@@ -1,12 +1,15 @@
-"""A gradient through a staged loop of 10^7 steps keeps one continuation per step on the library's
-1 GiB stack and exhausts it: the call returns RECURSION_TOO_DEEP (status 4) with a message, and
-the process goes on working and exits cleanly. The backward pass of a call that was cut short
-hands empty continuation cells zeros from the library's allocator (it gave libc's calloc'd blocks
-to the library's free, which crashed the host at thread exit). Run in a child process, whose exit
-code is checked; small gradients of the same library are compared with the eager model
+"""Gradients through a staged loop of a run-time length: the backward pass keeps one continuation
+frame per step on the library's dedicated stack (64 GiB of address space by default, mapped lazily).
+A loop of 10^7 steps succeeds and matches the implicit-function derivative of the recurrence's fixed
+point; with the stack capped (`AGC_STACK_MIB`) a too-deep loop returns RECURSION_TOO_DEEP (status 4)
+with a message, and the process goes on working and exits cleanly. The backward pass of a call that
+was cut short hands empty continuation cells zeros from the library's allocator (it gave libc's
+calloc'd blocks to the library's free, which crashed the host at thread exit). Run in child
+processes, whose exit codes are checked; small gradients are compared with the eager model
 (autograd)."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -41,8 +44,7 @@ CHILD = textwrap.dedent('''
     x = np.array([0.5, -1.0, 2.0, 0.25], np.float32)
     out = {"small": [float(lib.g(np.float32(0.9), x, np.zeros(t, np.float32))) for t in (1, 3, 50)]}
     try:
-        lib.g(np.float32(0.9), x, np.zeros(10**7, np.float32))
-        out["deep"] = "ok"
+        out["deep"] = float(lib.g(np.float32(1.5), x, np.zeros(int(sys.argv[3]), np.float32)))
     except agc.Error as e:
         out["deep"] = [e.status, str(e)]
     out["after"] = float(lib.g(np.float32(0.9), x, np.zeros(3, np.float32)))
@@ -50,21 +52,51 @@ CHILD = textwrap.dedent('''
 ''')
 
 
+def run_child(work, so, steps, env=None):
+    """Runs CHILD on the library with a deep loop of `steps`; returns its JSON output."""
+    proc = subprocess.run([sys.executable, str(work / "child.py"), str(so), str(agc.__path__[0] + "/.."),
+                           str(steps)], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, **(env or {})})
+    assert proc.returncode == 0, f"the child process died ({proc.returncode}):\n{proc.stderr[-4000:]}"
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 @pytest.fixture(scope="module")
-def child(agc_bin, tmp_path_factory):
+def built(agc_bin, tmp_path_factory):
     work = tmp_path_factory.mktemp("deep_calls")
     (work / "deep.py").write_text(MODEL)
     (work / "child.py").write_text(CHILD)
-    so = agc.build(work / "deep.py", work / "out")
-    proc = subprocess.run([sys.executable, str(work / "child.py"), str(so), str(agc.__path__[0] + "/..")],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, f"the child process died ({proc.returncode}):\n{proc.stderr[-4000:]}"
-    return json.loads(proc.stdout.strip().splitlines()[-1]), work
+    return work, agc.build(work / "deep.py", work / "out")
 
 
-def test_a_too_deep_loop_gradient_is_a_status_and_the_process_lives(child):
+@pytest.fixture(scope="module")
+def child(built):
+    work, so = built
+    return run_child(work, so, 10**7), work
+
+
+def fixed_point_gradient(w):
+    """d/dw of sum(h) at the fixed points +-h* of h = tanh(w h) reached from x (three starts
+    positive, one negative: sum = 2 h*), by the implicit-function theorem, in float64."""
+    h = 1.0
+    for _ in range(200):
+        h = np.tanh(w * h)
+    s = 1.0 - h * h
+    return 2.0 * s * h / (1.0 - w * s)
+
+
+def test_a_ten_million_step_loop_gradient_succeeds(child):
     out, _ = child
+    assert not isinstance(out["deep"], list), out["deep"]
+    assert out["deep"] == pytest.approx(fixed_point_gradient(1.5), rel=1e-4)
+    assert out["after"] == pytest.approx(out["small"][1], rel=1e-6)
+
+
+def test_a_too_deep_loop_gradient_is_a_status_and_the_process_lives(built):
+    work, so = built
+    out = run_child(work, so, 10**6, {"AGC_STACK_MIB": "64"})
     assert out["deep"][0] == 4 and "recursion too deep" in out["deep"][1], out["deep"]
+    assert "64 MiB" in out["deep"][1], out["deep"]
     assert out["after"] == pytest.approx(out["small"][1], rel=1e-6)
 
 

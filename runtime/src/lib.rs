@@ -59,6 +59,7 @@ pub mod rwlock;
 pub mod safetensors;
 pub mod spec;
 pub mod stack;
+pub mod stack_reserve;
 pub mod variables;
 
 #[cfg(test)]

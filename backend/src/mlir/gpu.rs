@@ -53,15 +53,7 @@ pub fn lower<'c>(
     emulated: bool,
 ) -> Result<Module<'c>, BackendError> {
     let passes = |inner: &str| format!("builtin.module({inner})");
-    pipeline::run_passes(
-        s,
-        &mut module,
-        &passes(&format!(
-            "{}{}{TO_PARALLEL_LOOPS}",
-            pipeline::tensor_passes(opt_level),
-            pipeline::BUFFERIZE
-        )),
-    )?;
+    pipeline::bufferize(s, &mut module, opt_level, &format!(",{TO_PARALLEL_LOOPS}"))?;
     let collapsed = gpu_text::collapse_parallel(&module.as_operation().to_string());
     drop(module);
     let mut module = pipeline::parse(s, &collapsed)?;

@@ -74,7 +74,7 @@
 //!   `agc_rt_enter()`, which compares the stack pointer with the thread's
 //!   stack limit; past it (or once the call has failed) the body is
 //!   skipped and zeros are returned (`RECURSION_TOO_DEEP`). Exports that
-//!   make calls run on the runtime's 1 GiB per-thread stack
+//!   make calls run on the runtime's large per-thread stack
 //!   (`agc_rt_run`, in the host code), so deep recursions succeed;
 //! - a `while` stops once the call has failed (`agc_rt_ok()`), since it
 //!   runs on substitutes from then on;
@@ -95,6 +95,7 @@ mod continuation;
 mod contraction;
 mod control;
 mod counted_loop;
+mod dealloc_scratch;
 mod elementwise;
 mod emitter;
 mod function;

@@ -1,7 +1,7 @@
 //! MLIR text → LLVM IR: parse with melior, run the CPU pass pipeline, and
 //! translate into an inkwell module of the caller's LLVM context.
 //!
-//! Phases of [`pipeline_text`], in order (the CUDA pipeline of
+//! Phases of [`lower_to_llvm`], in order (the CUDA pipeline of
 //! [`super::gpu`] shares phases 1, 2 and most of 4):
 //! 1. tensor-level cleanup (elementwise ops arrive fused: `fusion`): canonicalize, CSE, then
 //!    loop-invariant code motion (a matmul by loop-invariant weights packs
@@ -11,7 +11,9 @@
 //!    `scf.if` result would otherwise get a fully dynamic layout, and copying
 //!    that into a result is a `memrefCopy` runtime call), new buffers allowed
 //!    to flow out of loops; then the ownership-based deallocation pipeline
-//!    (frees every temporary; results stay owned by the caller);
+//!    (frees every temporary; results stay owned by the caller), and
+//!    [`super::dealloc_scratch`]: the scratch arrays of the run-time alias
+//!    checks it lowers to live on the stack instead of the heap;
 //! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
 //! 4. LLVM dialect: vector (the packing of matmul operands: 1-D transfers become
 //!    plain or masked loads and stores), `math.ipowi` → a generated function, math → LLVM
@@ -63,12 +65,24 @@ pub fn tensor_passes(opt_level: u8) -> &'static str {
     }
 }
 
-/// The full CPU pass pipeline text for an optimisation level.
-pub fn pipeline_text(opt_level: u8) -> String {
-    format!(
-        "builtin.module({}{BUFFERIZE}{LOWER_TO_LLVM})",
-        tensor_passes(opt_level)
-    )
+/// Runs phases 1 and 2 of the module doc on `module`: tensor-level passes,
+/// bufferization and deallocation (`then`: passes to run after them in the
+/// same pass manager), then [`super::dealloc_scratch`].
+pub(super) fn bufferize(
+    s: &MlirSession,
+    module: &mut Module,
+    opt_level: u8,
+    then: &str,
+) -> Result<(), BackendError> {
+    let text = format!(
+        "builtin.module({}{}{then})",
+        tensor_passes(opt_level),
+        BUFFERIZE.trim_end_matches(',')
+    );
+    run_passes(s, module, &text)?;
+    let moved = super::dealloc_scratch::stack_dealloc_scratch(&s.context, module);
+    tracing::debug!("{moved} scratch arrays of deallocation moved to the stack");
+    Ok(())
 }
 
 /// An MLIR context with every dialect, pass and LLVM translation
@@ -147,7 +161,10 @@ pub fn lower_to_llvm<'ctx>(
     let s = MlirSession::new();
     let mut module = parse(&s, mlir_text)?;
     match device {
-        Device::Cpu => run_passes(&s, &mut module, &pipeline_text(opt_level))?,
+        Device::Cpu => {
+            bufferize(&s, &mut module, opt_level, "")?;
+            run_passes(&s, &mut module, &format!("builtin.module({LOWER_TO_LLVM})"))?;
+        }
         Device::Cuda | Device::CudaEmulated => {
             module = super::gpu::lower(&s, module, opt_level, device == Device::CudaEmulated)?;
         }

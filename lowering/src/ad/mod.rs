@@ -44,7 +44,7 @@
 //!   of calls): the generated libraries run on a large dedicated stack and
 //!   turn a too-deep recursion into an error status (DESIGN.md);
 //!   `tests/e2e.rs` differentiates a loop of a million iterations through
-//!   a compiled library.
+//!   a compiled library, `tests/test_deep_calls.py` one of 10^7.
 //! - **Direct style** ([`direct`]): code that calls a gradient function is
 //!   differentiated through a direct-style twin of it (continuations carry
 //!   no adjoints), where an `if` recomputes its branches in the backward
