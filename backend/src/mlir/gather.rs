@@ -88,10 +88,34 @@ pub(super) fn runtime_bounds(e: &mut FnEmitter, n: &str, s: &SliceDim) -> (Strin
     (start, len)
 }
 
+/// Whether a slice of `in_ty` by `dims` to the static `sizes` is one
+/// contiguous run of the row-major source: every step 1, the axes after the
+/// last cut one whole, and the axes before it of extent 1 (`x[2:4]`,
+/// `x[3, 1:5]`, not the column `x[:, 1:2]`). Called functions take static
+/// tensors with row-major strides ([`types::param_memref`]), so only such a
+/// view can be passed without a copy, which bufferization cannot make at
+/// an unknown offset.
+fn is_contiguous(in_ty: &TensorType, dims: &[SliceDim], sizes: &[i64]) -> bool {
+    let mut cut = false;
+    for ((d, s), &n) in in_ty.dims.iter().zip(dims).zip(sizes).rev() {
+        if s.step != 1 {
+            return false;
+        }
+        if cut {
+            if n != 1 {
+                return false;
+            }
+        } else {
+            cut = !(s.is_full() || d.as_static() == Some(n));
+        }
+    }
+    true
+}
+
 /// Lowers a static slice ([`is_static_slice`]) that no fused loop reads in
 /// place: a view (`tensor.extract_slice`) where the result shape is static
-/// and every step 1, as `dyn_index` makes one (`x[2]` of a batch is
-/// this slice and a reshape); else a gather.
+/// and the slice contiguous ([`is_contiguous`]), as `dyn_index` makes one
+/// (`x[2]` of a batch is this slice and a reshape); else a gather.
 pub(super) fn static_slice(
     e: &mut FnEmitter,
     od: &OpData,
@@ -99,7 +123,7 @@ pub(super) fn static_slice(
 ) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
     let sizes: Option<Vec<i64>> = out_ty.dims.iter().map(Dim::as_static).collect();
-    let Some(sizes) = sizes.filter(|_| dims.iter().all(|s| s.step == 1)) else {
+    let Some(sizes) = sizes.filter(|sizes| is_contiguous(in_ty, dims, sizes)) else {
         return slice(e, od, dims);
     };
     let x = e.val(od.operands[0])?;
