@@ -52,6 +52,17 @@ impl<'s> Copier<'s> {
         c.dst
     }
 
+    /// A copier from `src` into `dst`, a function built elsewhere (for a
+    /// pass that moves part of `src` into a new function): no value of
+    /// `src` stands for one of `dst` yet.
+    pub fn onto(src: &'s Function, dst: Function) -> Self {
+        Copier {
+            src,
+            map: vec![None; src.num_values()],
+            dst,
+        }
+    }
+
     /// The copy of source value `v`.
     ///
     /// Panics when `v` has no copy yet: a pass used a value before the op
@@ -111,4 +122,13 @@ impl<'s> Copier<'s> {
 /// included): the ops a backend would see.
 pub fn live_ops(f: &Function) -> usize {
     f.ops_within(f.body).len()
+}
+
+/// A [`Visit`] that copies every op as it is.
+pub struct KeepAll;
+
+impl Visit for KeepAll {
+    fn op(&mut self, c: &mut Copier, at: RegionId, op: OpId) {
+        c.keep(self, at, op);
+    }
 }

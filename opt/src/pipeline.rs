@@ -78,16 +78,19 @@ pub enum PipelineError {
     },
 }
 
-/// The passes run at `opt_level`, in order.
+/// The passes run at `opt_level`, in order (`-O0`: only the outlining of
+/// deeply nested regions, which keeps the build time linear).
 pub fn passes(opt_level: u8) -> Vec<Box<dyn Pass>> {
+    let outline: Box<dyn Pass> = Box::new(passes::outline::OutlineDeepRegions);
     if opt_level == 0 {
-        return Vec::new();
+        return vec![outline];
     }
     vec![
         Box::new(passes::dead_functions::DeadFunctions),
         Box::new(passes::cse::Cse),
         Box::new(passes::simplify::Simplify),
         Box::new(passes::dce::Dce),
+        outline,
     ]
 }
 

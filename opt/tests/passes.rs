@@ -4,8 +4,9 @@
 
 mod support;
 
-use agc_ir::{DType, Export, FuncId, OpKind, ReduceKind, TensorType, UnaryOp, Value};
+use agc_ir::{CmpOp, DType, Export, FuncId, OpKind, ReduceKind, TensorType, UnaryOp, Value};
 use agc_lowering::builder::Builder;
+use agc_opt::passes::outline::{OutlineDeepRegions, MAX_NESTING};
 use agc_opt::passes::{cse::Cse, dce::Dce, dead_functions::DeadFunctions, simplify::Simplify};
 use support::{add_fn, check_same, module, op_names, run_pass, ty};
 
@@ -144,4 +145,83 @@ fn simplify_builds_values_before_the_regions_that_use_them() {
         ["add", "exp", "if", "return", "yield", "yield"]
     );
     check_same(&before, &after, 300, 13);
+}
+
+/// `if s > 40 { x * 0 } elif s > 39 { x * 1 } ... else { x }` with `levels`
+/// conditions, `s = sum(x)`, nested as `elif` chains are staged.
+fn elif_chain(levels: usize) -> agc_ir::Module {
+    fn level(
+        b: &mut agc_lowering::builder::Builder,
+        x: Value,
+        s: Value,
+        k: usize,
+        n: usize,
+    ) -> Value {
+        if k == n {
+            return x;
+        }
+        let bound = b.scalar(DType::F64, 40.0 - k as f64);
+        let c = b.compare(CmpOp::Gt, s, bound).unwrap();
+        let then = b.f.new_region(&[]);
+        let mut inner = b.at(then);
+        let v = inner.mul_const(x, k as f64).unwrap();
+        inner.terminate(OpKind::Yield, vec![v]);
+        let other = b.f.new_region(&[]);
+        let mut inner = b.at(other);
+        let v = level(&mut inner, x, s, k + 1, n);
+        inner.terminate(OpKind::Yield, vec![v]);
+        b.op(OpKind::If, vec![c], vec![f64n()], vec![then, other])[0]
+    }
+    module(&[f64n()], |b, p| {
+        let s = b.reduce(ReduceKind::Sum, p[0], vec![0], false);
+        vec![level(b, p[0], s, 0, levels)]
+    })
+}
+
+#[test]
+fn outline_cuts_deep_if_chains_into_functions() {
+    let before = elif_chain(80);
+    let mut after = before.clone();
+    run_pass(&OutlineDeepRegions, &mut after);
+    // 80 levels, cut every 32: two new functions, each starting with the `if` it holds.
+    assert_eq!(
+        after.funcs.len(),
+        3,
+        "{}",
+        agc_ir::print::print_module(&after)
+    );
+    for f in &after.funcs {
+        let mut depth = 0;
+        let mut r = f.body;
+        while let Some(&op) = f
+            .region(r)
+            .ops
+            .iter()
+            .find(|&&op| !f.op(op).regions.is_empty())
+        {
+            depth += 1;
+            r = *f.op(op).regions.last().unwrap();
+        }
+        assert!(depth <= MAX_NESTING + 1, "{}: {depth} levels", f.name);
+    }
+    let calls = after.funcs[0]
+        .ops_within(after.funcs[0].body)
+        .into_iter()
+        .filter(|&op| matches!(after.funcs[0].op(op).kind, OpKind::Call { .. }))
+        .count();
+    assert_eq!(calls, 1);
+    // Sums of 0..3 random values reach levels past the cuts.
+    check_same(&before, &after, 300, 13);
+}
+
+#[test]
+fn outline_leaves_shallow_regions_alone() {
+    let before = elif_chain(MAX_NESTING);
+    let mut after = before.clone();
+    run_pass(&OutlineDeepRegions, &mut after);
+    assert_eq!(after.funcs.len(), 1);
+    assert_eq!(
+        agc_ir::print::print_module(&after),
+        agc_ir::print::print_module(&before)
+    );
 }

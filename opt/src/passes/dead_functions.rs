@@ -5,9 +5,9 @@
 //! paths not taken). The functions kept are compacted: ops no region holds
 //! any more are not carried over.
 
-use crate::copy::{Copier, Visit};
+use crate::copy::{Copier, KeepAll};
 use crate::pipeline::Pass;
-use agc_ir::{FuncId, Module, OpId, OpKind, RegionId};
+use agc_ir::{FuncId, Module, OpKind};
 
 /// The pass.
 pub struct DeadFunctions;
@@ -62,13 +62,4 @@ fn reachable(m: &Module) -> Vec<bool> {
         }
     }
     seen
-}
-
-/// Copies every op as it is.
-struct KeepAll;
-
-impl Visit for KeepAll {
-    fn op(&mut self, c: &mut Copier, at: RegionId, op: OpId) {
-        c.keep(self, at, op);
-    }
 }

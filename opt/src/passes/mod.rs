@@ -3,4 +3,5 @@
 pub mod cse;
 pub mod dce;
 pub mod dead_functions;
+pub mod outline;
 pub mod simplify;

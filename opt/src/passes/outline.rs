@@ -1,0 +1,191 @@
+//! `outline-deep-regions`: a region op (`if`, `while`) nested deeper than
+//! [`MAX_NESTING`] regions becomes a call of a new function holding it.
+//!
+//! A chain of thousands of `elif`s stages as `if`s nested as deep: MLIR's
+//! one-shot bufferization and canonicalizer take time quadratic in that
+//! depth (1,000 `elif`s: 14 s of MLIR, 5,000: minutes), since the result of
+//! the outermost `if` may alias a value of every level. Cut every
+//! [`MAX_NESTING`] levels into functions, each level's analysis stays
+//! within one function and the build time grows linearly. The call costs
+//! nothing a program that deep would notice; shallower code is unchanged.
+//!
+//! An op is outlined only when every value it reads from outside and every
+//! result is a tensor whose symbolic dims are plain names that the callee
+//! binds from its arguments (no dim expression naming a value of the
+//! caller, no continuation).
+
+use crate::copy::{Copier, KeepAll, Visit};
+use crate::pipeline::Pass;
+use agc_ir::{Dim, FuncId, Function, Module, OpId, OpKind, RegionId, Type, Value};
+use std::collections::BTreeSet;
+
+/// Regions an op may be nested in before it is outlined.
+pub const MAX_NESTING: usize = 32;
+
+/// The pass.
+pub struct OutlineDeepRegions;
+
+impl Pass for OutlineDeepRegions {
+    fn name(&self) -> &'static str {
+        "outline-deep-regions"
+    }
+
+    fn purpose(&self) -> &'static str {
+        "move region ops nested deeper than 32 levels into functions of their own"
+    }
+
+    fn run(&self, m: &mut Module) -> Vec<String> {
+        let mut outlined = 0;
+        let mut work: Vec<usize> = (0..m.funcs.len()).collect();
+        while let Some(i) = work.pop() {
+            if max_depth(&m.funcs[i], m.funcs[i].body) <= MAX_NESTING {
+                continue;
+            }
+            let mut visit = Outliner {
+                depth: 0,
+                first_id: m.funcs.len(),
+                new: Vec::new(),
+            };
+            let copy = Copier::run(&m.funcs[i], &mut visit);
+            m.funcs[i] = copy;
+            for f in visit.new {
+                work.push(m.funcs.len());
+                m.funcs.push(f);
+                outlined += 1;
+            }
+        }
+        vec![format!("{outlined} region ops outlined")]
+    }
+}
+
+/// The deepest nesting of regions below `r`.
+fn max_depth(f: &Function, r: RegionId) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(r, 0usize)];
+    while let Some((r, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        for &op in &f.region(r).ops {
+            for &inner in &f.op(op).regions {
+                stack.push((inner, depth + 1));
+            }
+        }
+    }
+    deepest
+}
+
+/// Whether a callee can take or return a value of type `t` unchanged: a
+/// tensor whose symbolic dims are plain names.
+fn passable(t: &Type) -> bool {
+    let Type::Tensor(t) = t else {
+        return false;
+    };
+    t.dims.iter().all(|d| match d {
+        Dim::Static(_) => true,
+        Dim::Sym(name) => name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '#'),
+    })
+}
+
+/// The symbolic dim names of a tensor type.
+fn symbols(t: &Type) -> impl Iterator<Item = &str> {
+    t.as_tensor().into_iter().flat_map(|t| {
+        t.dims.iter().filter_map(|d| match d {
+            Dim::Sym(s) => Some(s.as_str()),
+            Dim::Static(_) => None,
+        })
+    })
+}
+
+/// Copies a function, replacing each outlinable region op at depth
+/// [`MAX_NESTING`] by a call of a new function.
+struct Outliner {
+    depth: usize,
+    /// The id the first new function will get.
+    first_id: usize,
+    new: Vec<Function>,
+}
+
+impl Outliner {
+    /// The values `op` reads from outside itself, if it can be outlined.
+    fn inputs(f: &Function, op: OpId) -> Option<Vec<Value>> {
+        let od = f.op(op);
+        let mut inputs: Vec<Value> = od.operands.clone();
+        let mut seen: BTreeSet<Value> = inputs.iter().copied().collect();
+        for v in f.free_values(&od.regions) {
+            if seen.insert(v) {
+                inputs.push(v);
+            }
+        }
+        let bound: BTreeSet<&str> = inputs.iter().flat_map(|v| symbols(f.ty(*v))).collect();
+        let ok = inputs.iter().all(|v| passable(f.ty(*v)))
+            && od
+                .results
+                .iter()
+                .all(|v| passable(f.ty(*v)) && symbols(f.ty(*v)).all(|s| bound.contains(s)));
+        ok.then_some(inputs)
+    }
+
+    /// A function of `inputs` that runs `op` of `src` and returns its results.
+    fn function_of(src: &Function, op: OpId, inputs: &[Value], index: usize) -> Function {
+        let params: Vec<(String, Type)> = (0..inputs.len())
+            .map(|k| (format!("in{k}"), src.ty(inputs[k]).clone()))
+            .collect();
+        let name = format!("{}.outlined{index}", src.name);
+        let mut shell = Function::new(name, &params, src.op(op).span);
+        shell.result_types = src
+            .op(op)
+            .results
+            .iter()
+            .map(|v| src.ty(*v).clone())
+            .collect();
+        let mut c = Copier::onto(src, shell);
+        for (v, p) in inputs.iter().zip(c.dst.params().to_vec()) {
+            c.alias(*v, p);
+        }
+        let body = c.dst.body;
+        let results = c.keep(&mut KeepAll, body, op);
+        let span = src.op(op).span;
+        c.dst
+            .append_op(body, OpKind::Return, results, Vec::new(), Vec::new(), span);
+        c.dst
+    }
+}
+
+impl Visit for Outliner {
+    fn op(&mut self, c: &mut Copier, at: RegionId, op: OpId) {
+        let od = c.src.op(op);
+        if self.depth < MAX_NESTING || od.regions.is_empty() {
+            c.keep(self, at, op);
+            return;
+        }
+        let Some(inputs) = Self::inputs(c.src, op) else {
+            c.keep(self, at, op);
+            return;
+        };
+        let callee = FuncId((self.first_id + self.new.len()) as u32);
+        let f = Self::function_of(c.src, op, &inputs, self.first_id + self.new.len());
+        self.new.push(f);
+        let operands = inputs.iter().map(|v| c.mapped(*v)).collect();
+        let types = od.results.iter().map(|v| c.src.ty(*v).clone()).collect();
+        let (_, results) = c.dst.append_op(
+            at,
+            OpKind::Call { callee },
+            operands,
+            types,
+            Vec::new(),
+            od.span,
+        );
+        for (r, n) in od.results.iter().zip(results) {
+            c.alias(*r, n);
+        }
+    }
+
+    fn enter(&mut self, _c: &Copier, _region: RegionId) {
+        self.depth += 1;
+    }
+
+    fn leave(&mut self, _c: &Copier, _region: RegionId) {
+        self.depth -= 1;
+    }
+}
