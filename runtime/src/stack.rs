@@ -133,6 +133,11 @@ fn valgrind_request(request: usize, a1: usize, a2: usize) -> usize {
     }
 }
 
+/// Whether the process runs under valgrind (its `RUNNING_ON_VALGRIND`).
+pub(crate) fn running_on_valgrind() -> bool {
+    valgrind_request(0x1001, 0, 0) != 0
+}
+
 /// The address of a local: the current stack depth.
 #[inline(always)]
 fn stack_pointer() -> usize {

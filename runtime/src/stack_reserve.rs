@@ -10,7 +10,8 @@
 //!   need about 7 GiB), capped at a quarter of the address-space limit
 //!   (`RLIMIT_AS`) when the process has one, and at [`STRICT_RESERVE`] when
 //!   the kernel counts reserved memory against a commit limit
-//!   (`vm.overcommit_memory = 2`, where `MAP_NORESERVE` is ignored).
+//!   (`vm.overcommit_memory = 2`, where `MAP_NORESERVE` is ignored) or
+//!   the library runs under valgrind (whose tools shadow the whole range).
 //!
 //! [`crate::stack`] halves the size while the mapping fails, down to
 //! [`MIN_RESERVE`].
@@ -19,7 +20,7 @@ use std::sync::OnceLock;
 
 /// The default reservation.
 pub const DEFAULT_RESERVE: usize = 64 << 30;
-/// The reservation under strict overcommit accounting.
+/// The reservation under strict overcommit accounting or valgrind.
 pub const STRICT_RESERVE: usize = 1 << 30;
 /// The smallest reservation tried; below it the thread's own stack is used.
 pub const MIN_RESERVE: usize = 64 << 20;
@@ -44,13 +45,17 @@ pub fn reserve_bytes() -> usize {
     static SIZE: OnceLock<usize> = OnceLock::new();
     *SIZE.get_or_init(|| {
         let asked = std::env::var("AGC_STACK_MIB").ok();
-        choose(asked.as_deref(), address_space_limit(), strict_overcommit())
+        // Valgrind's tools shadow a registered stack's whole range (helgrind
+        // was killed for memory with 64 GiB): there, the limited size.
+        let limited = crate::stack::running_on_valgrind() || strict_overcommit();
+        choose(asked.as_deref(), address_space_limit(), limited)
     })
 }
 
 /// The reservation for an `AGC_STACK_MIB` value, an address-space limit
-/// and the overcommit mode (the policy of the module doc).
-fn choose(asked: Option<&str>, as_limit: Option<usize>, strict: bool) -> usize {
+/// and whether reservations are limited (strict overcommit, valgrind: the
+/// policy of the module doc).
+fn choose(asked: Option<&str>, as_limit: Option<usize>, limited: bool) -> usize {
     if let Some(mib) = asked.and_then(|s| s.trim().parse::<usize>().ok()) {
         return mib.saturating_mul(1 << 20).clamp(MIN_RESERVE, MAX_RESERVE);
     }
@@ -58,7 +63,7 @@ fn choose(asked: Option<&str>, as_limit: Option<usize>, strict: bool) -> usize {
     if let Some(limit) = as_limit {
         size = size.min(limit / 4);
     }
-    if strict {
+    if limited {
         size = size.min(STRICT_RESERVE);
     }
     size.max(MIN_RESERVE) & !(4095)
