@@ -152,7 +152,7 @@ fn copy_views(
 }
 
 /// Whether IR value `v` may lower to a tensor whose buffer is a view at a
-/// dynamic offset: a `dyn_index` or a slice (an `extract_slice`), a parameter of a
+/// dynamic offset: a `dyn_index` or a slice made a view ([`super::gather::view_sizes`]), a parameter of a
 /// function that calls pass views to ([`Callee::takes_views`]), or a
 /// reshape, same-type cast or one-operand concat of one.
 fn may_be_view(e: &FnEmitter, v: Value) -> bool {
@@ -167,7 +167,11 @@ fn may_be_view(e: &FnEmitter, v: Value) -> bool {
         agc_ir::ValueDef::Result { op, .. } => {
             let od = f.op(op);
             match od.kind {
-                OpKind::DynIndex { .. } | OpKind::Slice { .. } => true,
+                OpKind::DynIndex { .. } => true,
+                OpKind::Slice { ref dims } => {
+                    super::gather::view_sizes(f.ty(od.operands[0]).tensor(), f.ty(v).tensor(), dims)
+                        .is_some()
+                }
                 OpKind::Reshape => may_be_view(e, od.operands[0]),
                 OpKind::Cast | OpKind::Concat { .. } => {
                     od.operands.len() == 1

@@ -112,6 +112,22 @@ fn is_contiguous(in_ty: &TensorType, dims: &[SliceDim], sizes: &[i64]) -> bool {
     true
 }
 
+/// The static result sizes of a slice that [`static_slice`] makes a view:
+/// a static slice ([`is_static_slice`]) to a static shape that is
+/// [`is_contiguous`]; None for any other slice.
+pub(super) fn view_sizes(
+    in_ty: &TensorType,
+    out_ty: &TensorType,
+    dims: &[SliceDim],
+) -> Option<Vec<i64>> {
+    let sizes: Vec<i64> = out_ty
+        .dims
+        .iter()
+        .map(Dim::as_static)
+        .collect::<Option<_>>()?;
+    (is_static_slice(in_ty, dims) && is_contiguous(in_ty, dims, &sizes)).then_some(sizes)
+}
+
 /// Lowers a static slice ([`is_static_slice`]) that no fused loop reads in
 /// place: a view (`tensor.extract_slice`) where the result shape is static
 /// and the slice contiguous ([`is_contiguous`]), as `dyn_index` makes one
@@ -122,8 +138,7 @@ pub(super) fn static_slice(
     dims: &[SliceDim],
 ) -> Result<String, BackendError> {
     let (in_ty, out_ty) = (e.ty(od.operands[0]), e.ty(od.results[0]));
-    let sizes: Option<Vec<i64>> = out_ty.dims.iter().map(Dim::as_static).collect();
-    let Some(sizes) = sizes.filter(|sizes| is_contiguous(in_ty, dims, sizes)) else {
+    let Some(sizes) = view_sizes(in_ty, out_ty, dims) else {
         return slice(e, od, dims);
     };
     let x = e.val(od.operands[0])?;
@@ -131,10 +146,7 @@ pub(super) fn static_slice(
         .dims
         .iter()
         .zip(dims)
-        .map(|(d, s)| match d {
-            Dim::Static(n) if !s.is_full() => s.bounds_for(*n).0.to_string(),
-            _ => "0".to_string(),
-        })
+        .map(|(d, s)| static_start(d, s).unwrap_or(0).to_string())
         .collect();
     let sizes: Vec<String> = sizes.iter().map(i64::to_string).collect();
     let steps: Vec<String> = dims.iter().map(|s| s.step.to_string()).collect();
@@ -243,6 +255,15 @@ fn source_coord(e: &mut FnEmitter, i: String, start: Option<&str>, step: i64) ->
     }
 }
 
+/// The first source index a static slice ([`is_static_slice`]) takes along
+/// an axis of size `d` that it cuts (None: a whole axis, from 0).
+fn static_start(d: &Dim, s: &SliceDim) -> Option<i64> {
+    match d {
+        Dim::Static(n) if !s.is_full() => Some(s.bounds_for(*n).0),
+        _ => None,
+    }
+}
+
 /// Whether a slice of a `in_ty` tensor by `dims` cuts only axes of static
 /// size: its bounds are then constants and no result size is bound, so an
 /// element of it is one read of the source ([`slice_element`]) and a fused
@@ -267,10 +288,7 @@ pub(super) fn slice_element(
 ) -> String {
     let mut coords = Vec::with_capacity(at.len());
     for ((d, s), i) in in_ty.dims.iter().zip(dims).zip(at) {
-        let start = match d {
-            Dim::Static(n) if !s.is_full() => Some(e.index_const(s.bounds_for(*n).0)),
-            _ => None,
-        };
+        let start = static_start(d, s).map(|k| e.index_const(k));
         coords.push(source_coord(e, i.clone(), start.as_deref(), s.step));
     }
     e.assign(&format!(
@@ -426,14 +444,6 @@ pub fn concat(e: &mut FnEmitter, od: &OpData, axis: usize) -> Result<String, Bac
         Dim::Sym(_) => true,
         Dim::Static(_) => false,
     };
-    let mut sizes = Vec::new();
-    for (k, d) in out_ty.dims.iter().enumerate() {
-        sizes.push(if k == axis {
-            total.clone()
-        } else {
-            e.dim_size(d)?
-        });
-    }
     let r = if parts.len() > PICK_MAX_OPERANDS {
         let (values, types): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
         e.assign(&format!(
@@ -443,26 +453,46 @@ pub fn concat(e: &mut FnEmitter, od: &OpData, axis: usize) -> Result<String, Bac
             types::tensor(out_ty)
         ))
     } else {
-        let init = e.empty_sized(out_ty, &sizes);
-        let spec = GenericSpec {
-            iterators: vec!["parallel"; out_ty.rank()],
-            ins: vec![],
-            outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
-        };
-        let el = types::elem(out_ty.dtype);
-        let rank = out_ty.rank();
-        let r = e.generic(&spec, |e, _| {
-            let idx: Vec<String> = (0..rank)
-                .map(|k| e.assign(&format!("linalg.index {k} : index")))
-                .collect();
-            Ok(vec![pick(e, 0, &idx, axis, &offsets, &parts, el)?])
-        })?;
-        r.into_iter().next().unwrap()
+        concat_by_picking(e, out_ty, axis, &offsets, &parts)?
     };
     if prebound {
         return e.conform(&r, out_ty);
     }
     Ok(r)
+}
+
+/// A concat of few operands as one loop over the result whose body reads
+/// each element from its operand ([`pick`]); `offsets` as in [`concat`].
+fn concat_by_picking(
+    e: &mut FnEmitter,
+    out_ty: &TensorType,
+    axis: usize,
+    offsets: &[String],
+    parts: &[(String, String)],
+) -> Result<String, BackendError> {
+    let mut sizes = Vec::new();
+    for (k, d) in out_ty.dims.iter().enumerate() {
+        sizes.push(if k == axis {
+            offsets.last().unwrap().clone()
+        } else {
+            e.dim_size(d)?
+        });
+    }
+    let init = e.empty_sized(out_ty, &sizes);
+    let spec = GenericSpec {
+        iterators: vec!["parallel"; out_ty.rank()],
+        ins: vec![],
+        outs: vec![operand(&init, out_ty, identity_map(out_ty.rank()))],
+    };
+    let el = types::elem(out_ty.dtype);
+    let rank = out_ty.rank();
+    let r = e.generic(&spec, |e, _| {
+        let idx: Vec<String> = (0..rank)
+            .map(|k| e.assign(&format!("linalg.index {k} : index")))
+            .collect();
+        Ok(vec![pick(e, 0, &idx, axis, offsets, parts, el)?])
+    })?;
+    Ok(r.into_iter().next().unwrap())
 }
 
 /// Reads the concat element at `idx` from operand `j` or a later one.

@@ -53,7 +53,7 @@ pub fn lower<'c>(
     emulated: bool,
 ) -> Result<Module<'c>, BackendError> {
     let passes = |inner: &str| format!("builtin.module({inner})");
-    pipeline::bufferize(s, &mut module, opt_level, &format!(",{TO_PARALLEL_LOOPS}"))?;
+    pipeline::bufferize(s, &mut module, opt_level, TO_PARALLEL_LOOPS)?;
     let collapsed = gpu_text::collapse_parallel(&module.as_operation().to_string());
     drop(module);
     let mut module = pipeline::parse(s, &collapsed)?;

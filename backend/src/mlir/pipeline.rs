@@ -45,10 +45,10 @@ const OPTIMIZE: &str = "canonicalize,cse,loop-invariant-code-motion,";
 const CLEANUP: &str = "canonicalize,cse,";
 
 /// Bufferization and deallocation (phase 2 of the module doc).
-pub const BUFFERIZE: &str = "one-shot-bufferize{bufferize-function-boundaries \
+const BUFFERIZE: &str = "one-shot-bufferize{bufferize-function-boundaries \
 function-boundary-type-conversion=identity-layout-map \
 unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops buffer-alignment=0},\
-buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+buffer-deallocation-pipeline,convert-bufferization-to-memref";
 
 /// Loops through LLVM dialect (phases 3-4 of the module doc).
 pub const LOWER_TO_LLVM: &str = "convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
@@ -75,9 +75,9 @@ pub(super) fn bufferize(
     then: &str,
 ) -> Result<(), BackendError> {
     let text = format!(
-        "builtin.module({}{}{then})",
+        "builtin.module({}{BUFFERIZE}{}{then})",
         tensor_passes(opt_level),
-        BUFFERIZE.trim_end_matches(',')
+        if then.is_empty() { "" } else { "," }
     );
     run_passes(s, module, &text)?;
     let moved = super::dealloc_scratch::stack_dealloc_scratch(&s.context, module);
