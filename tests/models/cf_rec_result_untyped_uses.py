@@ -1,7 +1,7 @@
 """Uses of a staged recursion's result while its type is still being inferred: written into an
 array by item assignment inside a helper's loop (fuzzer finding 4001-588); the bound of a `for`
 over `range(h.shape[0])` and a `for` over its rows (4001-508); appended to a list in such a loop
-(4002-466)."""
+(4002-466); a list that holds it before a loop appends other values to it (1504-192)."""
 import agc
 import agc.numpy as np
 
@@ -38,6 +38,26 @@ def tree_loops(i, left, right, emb, w):
     a = tree_loops(left[i], left, right, emb, w)
     b = tree_loops(right[i], left, right, emb, w)
     return shrink(b - a, w)
+
+
+def count_rows(h, w):
+    rows = [h]
+    for i in range(h.shape[0]):
+        rows.append(1.5)
+    return np.tanh(h * len(rows) + w[0])
+
+
+def tree_list(i, left, right, emb, w):
+    if left[i] < 0:
+        return emb[i]
+    a = tree_list(left[i], left, right, emb, w)
+    b = tree_list(right[i], left, right, emb, w)
+    return count_rows(a * b, w)
+
+
+@agc.export
+def encode_list(emb: agc.f32["N", 4], w: agc.f32[4, 4], left: agc.i64["N"], right: agc.i64["N"]):
+    return tree_list(0, left, right, emb, w)
 
 
 @agc.export

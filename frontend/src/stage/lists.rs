@@ -70,7 +70,7 @@ pub fn lists_to_stage(
                 }
                 // Typed without staging: the item may be made of values of the region.
                 let first = &now[before.len()];
-                if first.has_bottom() {
+                if first.has_bottom() || before.iter().any(Value::has_bottom) {
                     // Items of a recursive result not typed yet: so is the list.
                     drop(now);
                     scope.set_local(name, Value::Bottom);

@@ -8,7 +8,7 @@ safe on purpose: `log` and `sqrt` see `abs(..) + c`, divisors are `abs(..) + c`,
 conditioned for float32 comparisons.
 """
 
-from .types import BOOL, F32, F64, FLOATS, I32, I64, NP_NAME, PYFLOAT, PYINT, Ty, promote, sub_broadcast
+from .static_types import BOOL, F32, F64, FLOATS, I32, I64, NP_NAME, PYFLOAT, PYINT, Ty, promote, sub_broadcast
 
 LITS = ["0.5", "0.25", "1.5", "2.0", "0.1", "0.75", "-0.5", "1.0", "3.0", "-1.25", "0.9"]
 POS_LITS = ["0.5", "1.0", "0.25", "2.0", "1.5"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .gen_expr import ExprGen, weighted
 from .gen_stmt import IND, Callable, Fn, Scope, StmtGen, indent
-from .types import F32, F64, FLOATS, I32, I64, PYFLOAT, PYINT, SPEC_NAME, Ty
+from .static_types import F32, F64, FLOATS, I32, I64, PYFLOAT, PYINT, SPEC_NAME, Ty
 
 HEADER = "import agc\nimport agc.numpy as np\n"
 

@@ -9,7 +9,7 @@ type, so staged loops have fixed-type state.
 """
 
 from .gen_expr import weighted
-from .types import BOOL, F32, F64, FLOATS, I32, I64, PYFLOAT, PYINT, Ty
+from .static_types import BOOL, F32, F64, FLOATS, I32, I64, PYFLOAT, PYINT, Ty
 
 IND = "    "
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import types as T
+from . import static_types as T
 
 EAGER_TIMEOUT_S = 5.0
 MAX_MAGNITUDE = 1e4
