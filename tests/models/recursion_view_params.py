@@ -1,7 +1,9 @@
 """Rows of an array passed to a staged recursion (the callee takes them as views at any offset)
 and then yielded by a staged `if` beside a fresh tensor, kept across a loop, reshaped, or
 assigned into. One-shot bufferization copied such a parameter into an allocation of the view's
-own type, whose dynamic offset made the allocation invalid (fuzz seed 5101's program 241)."""
+own type, whose dynamic offset made the allocation invalid (fuzz seed 5101's program 241); the
+same through a parameter that one branch returns unchanged (a `where` that folds to it) and the
+other copies, passed on to the recursive call (fuzz seed 1601's program 117)."""
 import agc
 import agc.numpy as np
 
@@ -54,6 +56,23 @@ def rec_sum(x, k):
     if k <= 0:
         return x
     return rec_sum(np.sin(x), k - 1)
+
+
+def same_or_copy(x):
+    if np.sum(x) < 0.5:
+        return np.where(x > x, x, x)
+    return x
+
+
+def rec_folded(x, k):
+    if k <= 0:
+        return x
+    return rec_folded(same_or_copy(x), k - 1) * 0.5 + x
+
+
+@agc.export
+def folded_where_into_call(x: agc.f32[4, 3], n: agc.i32[()]):
+    return rec_folded(np.min(x, axis=0), n)
 
 
 @agc.export

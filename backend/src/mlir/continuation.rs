@@ -354,7 +354,7 @@ fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, Backend
     let address = e.pinned(&["i64".to_string()], |e| {
         let id = e.read_id();
         let mt = types::param_memref(ty);
-        let m = e.read_buffer(&x, &id, &types::tensor(ty), &mt);
+        let m = e.read_param(&x, &id, ty, &mt);
         let p = e.assign(&format!(
             "memref.extract_aligned_pointer_as_index {m} : {mt} -> index"
         ));

@@ -317,7 +317,7 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
             }
             let (t, ty) = (e.val(v)?, e.ty(v));
             let m = target.param_memref(ty);
-            args.push(e.read_buffer(&t, &id, &types::tensor(ty), &m));
+            args.push(e.read_param(&t, &id, ty, &m));
             arg_tys.push(m);
         }
         let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();

@@ -289,6 +289,24 @@ impl<'f> FnEmitter<'f> {
         ))
     }
 
+    /// [`Self::read_buffer`] of tensor `t` (of type `ty`) as `to`, the memref
+    /// type in which a callee takes it ([`types::param_memref`]). A static
+    /// row-major layout at any offset is read at the fully dynamic layout and
+    /// cast to it: asked for directly, one-shot bufferization (MLIR 22) may
+    /// copy an `scf.if` result that merges such a parameter with a new buffer
+    /// into an allocation of that layout, which is invalid (fuzz 1601-117).
+    /// The cast holds: a static-shape tensor reaching a call is a buffer of
+    /// its own or a contiguous view (`gather::is_contiguous`).
+    pub fn read_param(&mut self, t: &str, id: &str, ty: &TensorType, to: &str) -> String {
+        let from = types::tensor(ty);
+        if ty.rank() == 0 || to == types::memref(ty) {
+            return self.read_buffer(t, id, &from, to);
+        }
+        let dynamic = types::strided_memref(ty);
+        let read = self.read_buffer(t, id, &from, &dynamic);
+        self.cast_memref(&read, &dynamic, to)
+    }
+
     /// Memref `m` of type `from` as type `to`, cast only when they differ.
     pub fn cast_memref(&mut self, m: &str, from: &str, to: &str) -> String {
         if from == to {
