@@ -7,7 +7,7 @@
 //! is running), so captured buffers are referenced, not copied:
 //!
 //! ```text
-//! slot 0           the tag: the FuncId index of the continuation's function K
+//! slot 0           the address of the entry `@<K>__k` of the continuation's function K
 //! per capture      a tensor: its buffer's address, then one size per dim;
 //!                  a continuation: its address
 //! per output       the buffer K returned: allocated and aligned addresses
@@ -25,9 +25,8 @@
 //! before that.
 //!
 //! - `cont`: fills the record; the result is its address.
-//! - `apply`: loads the tag and calls, in a chain of `scf.if` on it, the
-//!   *entry* `@<K>__k(env, args..) -> results` of each continuation function
-//!   of the module with the same signature. The entry rebuilds the
+//! - `apply`: calls the *entry* `@<K>__k(env, args..) -> results` whose
+//!   address is in slot 0 (an indirect call). The entry rebuilds the
 //!   captures from the record (memref views), calls `K` through `@<K>__r`,
 //!   a declaration whose output results are descriptor structs rather than
 //!   memrefs (bound to `K` in LLVM IR, like `@<K>__m`), so the buffers K
@@ -290,8 +289,13 @@ pub fn make_cont(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendE
     let entry = e.conts.entry(func)?.clone();
     let n = e.constant(&entry.len.to_string(), "i64");
     let env = e.assign(&format!("llvm.alloca {n} x i64 : (i64) -> !llvm.ptr"));
-    let tag = e.constant(&func.index().to_string(), "i64");
-    store_slot(e, &env, 0, &tag);
+    let fn_ty = entry_type(&signature(&entry.args, &entry.results));
+    let code = e.assign(&format!("func.constant @{} : {fn_ty}", entry.symbol));
+    let code = e.assign(&format!(
+        "builtin.unrealized_conversion_cast {code} : {fn_ty} to !llvm.ptr"
+    ));
+    let code = e.assign(&format!("llvm.ptrtoint {code} : !llvm.ptr to i64"));
+    store_slot(e, &env, 0, &code);
     for (c, &v) in entry.captures.iter().zip(&od.operands) {
         let x = e.val(v)?;
         match c {
@@ -376,32 +380,55 @@ fn buffer_address(e: &mut FnEmitter, v: agc_ir::Value) -> Result<String, Backend
     Ok(address.into_iter().next().unwrap_or_default())
 }
 
-/// Lowers `apply`: dispatch on the tag to the entries of the module's
-/// continuation functions of this signature.
+/// Lowers `apply`: an indirect call of the entry whose address the record
+/// holds in slot 0. One call site per `apply` (a chain of direct calls gave
+/// every candidate its own stack slot for the results, and a recursion's
+/// frames grew with the number of continuation functions).
 pub fn apply(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError> {
     let k = e.f.ty(od.operands[0]).as_cont().expect("verified").clone();
-    let want = signature(&k.args, &k.results);
-    let candidates: Vec<ContEntry> = e
+    let sig = signature(&k.args, &k.results);
+    let env = e.val(od.operands[0])?;
+    let tys: Vec<String> = k.results.iter().map(types::tensor).collect();
+    let reachable = e
         .conts
         .entries
         .values()
-        .filter(|c| signature(&c.args, &c.results) == want)
-        .cloned()
-        .collect();
-    let env = e.val(od.operands[0])?;
-    let tys: Vec<String> = k.results.iter().map(types::tensor).collect();
+        .any(|c| signature(&c.args, &c.results) == sig);
     // Pinned: the arguments are read where the continuation is applied (see
     // `FnEmitter::pinned`).
     let results = e.pinned(&tys, |e| {
+        if !reachable {
+            // No continuation of this signature exists: nothing can be applied.
+            return e.placeholders(&k.results.iter().collect::<Vec<_>>());
+        }
         let envp = e.assign(&format!("llvm.inttoptr {env} : i64 to !llvm.ptr"));
-        let tag = load_slot(e, &envp, 0);
+        let code = e.assign(&format!("llvm.load {envp} : !llvm.ptr -> !llvm.ptr"));
+        let fn_ty = entry_type(&sig);
+        let callee = e.assign(&format!(
+            "builtin.unrealized_conversion_cast {code} : !llvm.ptr to {fn_ty}"
+        ));
         let id = e.read_id();
-        let mut args = Vec::new();
+        let mut operands = vec![env.to_string()];
         for &v in &od.operands[1..] {
             let (t, ty) = (e.val(v)?, e.ty(v));
-            args.push(e.read_buffer(&t, &id, &types::tensor(ty), &types::memref(ty)));
+            operands.push(e.read_buffer(&t, &id, &types::tensor(ty), &types::memref(ty)));
         }
-        dispatch(e, &candidates, &tag, &env, &args, &want, &tys, &k.results)
+        let c = e.fresh("k");
+        let (clhs, cnames) = super::control::results(&c, tys.len());
+        e.line(&format!(
+            "{clhs}func.call_indirect {callee}({}) : {fn_ty}",
+            operands.join(", ")
+        ));
+        Ok(cnames
+            .iter()
+            .zip(&sig.1)
+            .zip(&tys)
+            .map(|((name, m), t)| {
+                e.assign(&format!(
+                    "bufferization.to_tensor {name} restrict writable : {m} to {t}"
+                ))
+            })
+            .collect())
     })?;
     od.results
         .iter()
@@ -410,54 +437,12 @@ pub fn apply(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError
         .collect()
 }
 
-/// `if tag == K1 { K1 entry } else if .. else { zeros }`, yielding tensors.
-#[allow(clippy::too_many_arguments)]
-fn dispatch(
-    e: &mut FnEmitter,
-    candidates: &[ContEntry],
-    tag: &str,
-    env: &str,
-    args: &[String],
-    sig: &(Vec<String>, Vec<String>),
-    tys: &[String],
-    results: &[TensorType],
-) -> Result<Vec<String>, BackendError> {
-    let Some((first, others)) = candidates.split_first() else {
-        // No continuation of this signature exists: nothing can be applied.
-        return e.placeholders(&results.iter().collect::<Vec<_>>());
-    };
-    let want = e.constant(&first.func.index().to_string(), "i64");
-    let is = e.cmpi("eq", tag, &want, "i64");
-    e.scf_if_results(
-        &is,
-        tys,
-        |e| {
-            let c = e.fresh("k");
-            let (clhs, cnames) = super::control::results(&c, tys.len());
-            let mut arg_tys = vec!["i64".to_string()];
-            arg_tys.extend(sig.0.iter().cloned());
-            let mut operands = vec![env.to_string()];
-            operands.extend(args.iter().cloned());
-            e.line(&format!(
-                "{clhs}func.call @{}({}) : ({}) -> ({})",
-                first.symbol,
-                operands.join(", "),
-                arg_tys.join(", "),
-                sig.1.join(", ")
-            ));
-            Ok(cnames
-                .iter()
-                .zip(&sig.1)
-                .zip(tys)
-                .map(|((name, m), t)| {
-                    e.assign(&format!(
-                        "bufferization.to_tensor {name} restrict writable : {m} to {t}"
-                    ))
-                })
-                .collect())
-        },
-        |e| dispatch(e, others, tag, env, args, sig, tys, results),
-    )
+/// The MLIR function type of the entries of continuations of signature
+/// `sig`: the record's address, then the arguments.
+fn entry_type(sig: &(Vec<String>, Vec<String>)) -> String {
+    let mut args = vec!["i64".to_string()];
+    args.extend(sig.0.iter().cloned());
+    format!("({}) -> ({})", args.join(", "), sig.1.join(", "))
 }
 
 /// Lowers `cont_outputs`: takes ownership of each output buffer the
