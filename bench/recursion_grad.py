@@ -14,6 +14,7 @@ Prints microseconds per call, agc's microseconds per node, the ratios (above 1: 
 is faster) and, per tree shape, the spread of agc's time per node across the sizes
 (largest ÷ smallest; a gradient whose cost is linear in the work has it near 1).
 `--agc-bin` builds with another compiler binary (to compare versions).
+Every system runs on one thread (the thread variables of `timing.THREAD_VARS`, unless set).
 Nothing is asserted about time: it varies with the machine and its load.
 """
 
@@ -23,9 +24,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timing import best_time  # bench/ is the script's directory
+from timing import THREAD_VARS, best_time  # bench/ is the script's directory
 
-import numpy as onp
+# One thread for every system (the issue's conditions), set before numpy starts
+# its BLAS threads: an idle BLAS thread spinning on the second core slowed the
+# others' timings.
+for _var in THREAD_VARS:
+    os.environ.setdefault(_var, "1")
+
+import numpy as onp  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -85,6 +92,7 @@ def chain(n_leaves):
 def torch_grad(args):
     import torch
 
+    torch.set_num_threads(int(os.environ["OMP_NUM_THREADS"]))
     W, b, leaves = (torch.tensor(a, requires_grad=True) for a in args[:3])
     left, right = args[3].tolist(), args[4].tolist()
 
@@ -148,7 +156,8 @@ def main():
     except ImportError:
         peers = {"autograd": autograd_grad}
         print("(PyTorch is not installed: pip install torch adds its column)")
-    print(f"recursive tree net, hidden {h}, float32; microseconds per value_and_grad call (best of 5 batches)")
+    print(f"recursive tree net, hidden {h}, float32, {os.environ['OMP_NUM_THREADS']} thread(s); "
+          "microseconds per value_and_grad call (best of 5 batches)")
     print(f"{'tree':>14} {'agc':>10} {'agc/node':>9}" + "".join(f" {p:>10} {p + '/agc':>13}" for p in peers))
     per_node = {"balanced": [], "chain": []}
     for n in [int(s) for s in opts.leaves.split(",")]:
