@@ -9,6 +9,8 @@
 //! ```text
 //! slot 0           the address of the entry `@<K>__k` of the continuation's function K
 //! per capture      a tensor: its buffer's address, then one size per dim;
+//!                  a rank-0 tensor: its element (the entry passes a view of
+//!                  the slot, so no buffer is made for it);
 //!                  a continuation: its address
 //! per output       the buffer K returned: allocated and aligned addresses
 //!                  (0 until K ran), then one size per dim
@@ -62,6 +64,8 @@ const ALLOCATOR_DECLS: &str = "  llvm.func @agc_rt_zeros(i64, i64) -> !llvm.ptr\
 enum Capture {
     /// A tensor: the address at `slot`, its sizes after it.
     Tensor { slot: usize, ty: TensorType },
+    /// A rank-0 tensor: its element at `slot`.
+    Scalar { slot: usize, ty: TensorType },
     /// A continuation's address at `slot`.
     Cont { slot: usize },
 }
@@ -171,6 +175,13 @@ fn layout(
     let mut captures = Vec::new();
     for &p in &k.params()[..ncap] {
         match k.ty(p) {
+            Type::Tensor(t) if t.rank() == 0 => {
+                captures.push(Capture::Scalar {
+                    slot,
+                    ty: t.clone(),
+                });
+                slot += 1;
+            }
             Type::Tensor(t) => {
                 captures.push(Capture::Tensor {
                     slot,
@@ -300,6 +311,14 @@ pub fn make_cont(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendE
         let x = e.val(v)?;
         match c {
             Capture::Cont { slot } => store_slot(e, &env, *slot, &x),
+            Capture::Scalar { slot, ty } => {
+                let element = super::rank0::element(e, &x, ty);
+                let p = slot_ptr(e, &env, *slot);
+                e.line(&format!(
+                    "llvm.store {element}, {p} : {}, !llvm.ptr",
+                    types::elem(ty.dtype)
+                ));
+            }
             Capture::Tensor { slot, .. } => {
                 let ty = e.ty(v);
                 let a = buffer_address(e, v)?;
@@ -606,6 +625,12 @@ fn emit_entry(c: &ContEntry) -> String {
             Capture::Cont { slot } => {
                 operands.push(load_slot(&mut e, &envp, *slot));
                 operand_tys.push("i64".to_string());
+            }
+            Capture::Scalar { slot, ty } => {
+                let p = slot_ptr(&mut e, &envp, *slot);
+                let addr = e.assign(&format!("llvm.ptrtoint {p} : !llvm.ptr to i64"));
+                operands.push(view(&mut e, &addr, &[], ty));
+                operand_tys.push(types::memref(ty));
             }
             Capture::Tensor { slot, ty } => {
                 let addr = load_slot(&mut e, &envp, *slot);

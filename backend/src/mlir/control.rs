@@ -317,7 +317,11 @@ pub fn call(e: &mut FnEmitter, od: &OpData) -> Result<Vec<String>, BackendError>
             }
             let (t, ty) = (e.val(v)?, e.ty(v));
             let m = target.param_memref(ty);
-            args.push(e.read_param(&t, &id, ty, &m));
+            args.push(if ty.rank() == 0 {
+                e.scalar_arg(&t, ty, &m)
+            } else {
+                e.read_param(&t, &id, ty, &m)
+            });
             arg_tys.push(m);
         }
         let outs: Vec<String> = od.results.iter().map(|&v| types::memref(e.ty(v))).collect();

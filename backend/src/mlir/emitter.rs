@@ -78,6 +78,9 @@ pub struct FnEmitter<'f> {
     facts: HashMap<String, (usize, u64)>,
     /// The scalar each rank-0 tensor made by [`super::rank0::wrap`] holds.
     pub(super) rank0_elements: HashMap<String, String>,
+    /// Lines for the entry block of the function, before its body
+    /// ([`Self::stack_slot`]).
+    entry: String,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -103,6 +106,7 @@ impl<'f> FnEmitter<'f> {
             facts: HashMap::new(),
             rank0_elements: HashMap::new(),
             weights: Default::default(),
+            entry: String::new(),
         }
     }
 
@@ -137,9 +141,19 @@ impl<'f> FnEmitter<'f> {
         self.line_starts.partition_point(|&s| s <= span.start) as u32
     }
 
-    /// The text emitted so far.
+    /// The text emitted so far, after the entry block's lines.
     pub fn finish(self) -> String {
-        self.out
+        self.entry + &self.out
+    }
+
+    /// A `memref.alloca` of type `ty` (a static shape) in the function's
+    /// entry block: one slot in the frame, however often the code that uses
+    /// it runs (an alloca in a loop's body would grow the stack at every
+    /// iteration).
+    pub fn stack_slot(&mut self, ty: &str) -> String {
+        let slot = self.fresh("slot");
+        let _ = writeln!(self.entry, "    {slot} = memref.alloca() : {ty}");
+        slot
     }
 
     /// A fresh SSA name, `%<hint><n>`.
@@ -305,6 +319,20 @@ impl<'f> FnEmitter<'f> {
         let dynamic = types::strided_memref(ty);
         let read = self.read_buffer(t, id, &from, &dynamic);
         self.cast_memref(&read, &dynamic, to)
+    }
+
+    /// Rank-0 tensor `t` (of type `ty`) as an argument of a call, in the
+    /// memref type `to` the callee takes: its element stored into a
+    /// [`Self::stack_slot`] of this function. A call returns before the
+    /// slot is written again, and the callee (and the continuations it
+    /// makes, applied while it runs) only reads it; a heap buffer per scalar
+    /// argument was a fifth of the allocations of a recursion's gradient.
+    pub fn scalar_arg(&mut self, t: &str, ty: &TensorType, to: &str) -> String {
+        let element = super::rank0::element(self, t, ty);
+        let mt = types::memref(ty);
+        let slot = self.stack_slot(&mt);
+        self.line(&format!("memref.store {element}, {slot}[] : {mt}"));
+        self.cast_memref(&slot, &mt, to)
     }
 
     /// Memref `m` of type `from` as type `to`, cast only when they differ.

@@ -182,7 +182,7 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
     let gather = |e: &mut FnEmitter| -> Result<String, BackendError> {
         if rank == 0 {
             let v = e.assign(&format!("tensor.extract {x}[{}] : {x_t}", at.join(", ")));
-            return Ok(e.assign(&format!("tensor.from_elements {v} : {out_t}")));
+            return Ok(super::rank0::wrap(e, &v, out_ty));
         }
         e.generate(out_ty, |e, rest| {
             let coords: Vec<String> = at.iter().chain(rest).cloned().collect();
@@ -197,13 +197,18 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
     };
     // An axis of run-time size may be empty: then no index is readable.
     let zero = types::zero_lit(out_ty.dtype);
-    e.scf_if(&ok, &out_t, gather, |e| {
-        if rank == 0 {
-            let z = e.constant(&zero, el);
-            return Ok(e.assign(&format!("tensor.from_elements {z} : {out_t}")));
-        }
-        e.filled(out_ty, &zero)
-    })
+    if rank == 0 {
+        // The element, carried by the `if` as a scalar (a rank-0 tensor
+        // yielded by it would be a heap buffer).
+        let v = e.scf_if(
+            &ok,
+            el,
+            |e| Ok(e.assign(&format!("tensor.extract {x}[{}] : {x_t}", at.join(", ")))),
+            |e| Ok(e.constant(&zero, el)),
+        )?;
+        return Ok(super::rank0::wrap(e, &v, out_ty));
+    }
+    e.scf_if(&ok, &out_t, gather, |e| e.filled(out_ty, &zero))
 }
 
 /// Lowers a `dyn_update` (overwrite, or add when `accumulate`); returns the
