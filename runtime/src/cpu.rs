@@ -6,7 +6,9 @@
 //! The features are LLVM's (`+avx2,+fma,-avx512f`); those this runtime can
 //! test are checked, the rest trusted. `AGC_CPU_MASK` (comma-separated
 //! feature names) makes the check treat features as absent, to test the
-//! check on a CPU that has them.
+//! check on a CPU that has them; the run-time dispatch of the runtime's own
+//! kernels ([`usable`]) honours it too, so a CPU's AVX2 path can be run on a
+//! machine with AVX-512.
 
 use std::ffi::{c_char, CStr};
 use std::sync::OnceLock;
@@ -72,6 +74,18 @@ pub fn missing(required: &str, mask: &str) -> Vec<String> {
         .collect()
 }
 
+/// The features `AGC_CPU_MASK` names (read once per process).
+fn mask() -> &'static str {
+    static MASK: OnceLock<String> = OnceLock::new();
+    MASK.get_or_init(|| std::env::var("AGC_CPU_MASK").unwrap_or_default())
+}
+
+/// Whether the runtime's kernels may use LLVM feature `name`: this CPU has
+/// it and `AGC_CPU_MASK` does not name it.
+pub fn usable(name: &str) -> bool {
+    detected(name) == Some(true) && missing(&format!("+{name}"), mask()).is_empty()
+}
+
 /// `Err(message)` when this CPU lacks features of the library's `required`
 /// string (checked once per library and process).
 ///
@@ -85,8 +99,7 @@ pub unsafe fn check(required: *const c_char) -> Result<(), &'static str> {
         }
         // SAFETY: NUL-terminated (caller contract).
         let required = unsafe { CStr::from_ptr(required) }.to_string_lossy();
-        let mask = std::env::var("AGC_CPU_MASK").unwrap_or_default();
-        let missing = missing(&required, &mask);
+        let missing = missing(&required, mask());
         (!missing.is_empty()).then(|| {
             format!(
                 "this CPU lacks features the library was compiled for: {} (rebuild with --target-cpu/--target-features for this machine)",

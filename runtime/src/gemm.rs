@@ -12,12 +12,17 @@
 //! B loaded and `MR` broadcasts of A per step. The first depth block stores
 //! C, later ones add to it.
 //!
-//! Micro-kernels: AVX2 + FMA (6 × 16 in 12 `ymm` accumulators) when the CPU
-//! has both, else a portable one the compiler vectorises for the baseline.
+//! Micro-kernels, chosen once per process ([`isa`]): AVX-512 (up to 6 rows
+//! × 4 panels in `zmm` accumulators, [`gemm_avx512`]) when the CPU has it,
+//! else AVX2 + FMA (6 × 16 in 12 `ymm` accumulators, and [`gemm_wide`] for
+//! partial row tiles), else a portable one the compiler vectorises for the
+//! baseline.
 
+use crate::gemm_avx512;
 use crate::gemm_wide::{self, WideTile};
-use crate::pool;
+use crate::{cpu, pool};
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Rows of the micro-kernel's tile.
 pub const MR: usize = 6;
@@ -72,6 +77,15 @@ unsafe impl Sync for Problem {}
 /// `a` addresses `m × k` readable elements, `bp` `ceil(n/NR) × k × NR`, and
 /// `c` `m` rows of `ldc ≥ n` writable elements.
 unsafe fn sgemm(p: &Problem) {
+    // SAFETY: caller contract.
+    unsafe { sgemm_on(p, isa()) }
+}
+
+/// [`sgemm`] with the kernels of `isa` (which this CPU runs).
+///
+/// # Safety
+/// As [`sgemm`].
+unsafe fn sgemm_on(p: &Problem, isa: Isa) {
     let (m, n, k) = (p.m, p.n, p.k);
     if m == 0 || n == 0 {
         return;
@@ -114,7 +128,8 @@ unsafe fn sgemm(p: &Problem) {
     };
     let panels_per_group = panels.div_ceil(col_groups);
     let col_groups = panels.div_ceil(panels_per_group);
-    let kernel = micro_kernel();
+    let kernel = micro_kernel(isa);
+    let avx512 = isa == Isa::Avx512;
     // Packing A costs a pass over it; it pays when many panels reuse it,
     // and not when several tasks would each pack the same rows.
     let pack = panels > PACK_A_MIN_PANELS && col_groups == 1;
@@ -177,9 +192,36 @@ unsafe fn sgemm(p: &Problem) {
                     // SAFETY: the tile's rows and columns are inside C.
                     unsafe { kernel(&t) };
                 };
+                if avx512 {
+                    // Groups of up to PANELS panels against every row tile,
+                    // partial tiles and columns masked (gemm_avx512).
+                    let mut jp = j0;
+                    while jp < j1 {
+                        let panels = gemm_avx512::PANELS.min(j1 - jp);
+                        let cols = NR.min(n - (jp + panels - 1) * NR);
+                        for tile in 0..tiles {
+                            let r0 = tile * MR;
+                            let t = WideTile {
+                                kc,
+                                a: tile_rows(tile),
+                                first: 0,
+                                bp: panel(jp),
+                                panel_stride: k * NR,
+                                c: c_at(r0, jp),
+                                ldc: p.ldc,
+                                store: pc == 0,
+                                cols,
+                            };
+                            // SAFETY: the tile's rows and columns are inside C.
+                            unsafe { gemm_avx512::kernel(MR.min(rows - r0), panels)(&t) };
+                        }
+                        jp += panels;
+                    }
+                    return;
+                }
                 // A partial last tile runs on a wide kernel where there is one.
                 let full = rows / MR;
-                let wide = gemm_wide::for_rows(rows % MR);
+                let wide = gemm_wide::for_rows(rows % MR, isa);
                 let main_tiles = if wide.is_some() { full } else { tiles };
                 for jp in j0..j1 {
                     for tile in 0..main_tiles {
@@ -204,6 +246,7 @@ unsafe fn sgemm(p: &Problem) {
                                 c: c_at(full * MR + first, jp),
                                 ldc: p.ldc,
                                 store: pc == 0,
+                                cols: NR,
                             };
                             // SAFETY: rows and full panels inside C.
                             unsafe { wide_kernel(&t) };
@@ -296,14 +339,38 @@ struct Tile {
 /// writable by this call alone.
 type MicroKernel = unsafe fn(&Tile);
 
-/// The best micro-kernel this CPU runs.
-fn micro_kernel() -> MicroKernel {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            return avx2::kernel;
+/// The vector instruction sets the GEMM has kernels for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Isa {
+    /// AVX-512F ([`gemm_avx512`]).
+    Avx512,
+    /// AVX2 and FMA ([`avx2`], [`gemm_wide`]).
+    Avx2,
+    /// Neither: the portable kernel.
+    Portable,
+}
+
+/// The best instruction set this CPU runs and `AGC_CPU_MASK` allows
+/// (decided once per process).
+pub(crate) fn isa() -> Isa {
+    static ISA: OnceLock<Isa> = OnceLock::new();
+    *ISA.get_or_init(|| {
+        if cpu::usable("avx512f") {
+            Isa::Avx512
+        } else if cpu::usable("avx2") && cpu::usable("fma") {
+            Isa::Avx2
+        } else {
+            Isa::Portable
         }
+    })
+}
+
+/// The one-panel micro-kernel of `isa` (the AVX-512 path uses
+/// [`gemm_avx512`]'s instead).
+fn micro_kernel(isa: Isa) -> MicroKernel {
+    #[cfg(target_arch = "x86_64")]
+    if isa != Isa::Portable {
+        return avx2::kernel;
     }
     portable_kernel
 }
@@ -507,7 +574,27 @@ mod tests {
             .collect()
     }
 
+    /// The instruction sets this CPU runs, each checked by [`check`].
+    fn isas() -> Vec<Isa> {
+        let mut isas = vec![Isa::Portable];
+        if cpu::usable("avx2") && cpu::usable("fma") {
+            isas.push(Isa::Avx2);
+        }
+        if cpu::usable("avx512f") {
+            isas.push(Isa::Avx512);
+        }
+        isas
+    }
+
+    /// Checks the product against float64 with the kernels of every
+    /// instruction set this CPU runs.
     fn check(m: usize, k: usize, n: usize, transposed: bool, threads: i32) {
+        for isa in isas() {
+            check_on(m, k, n, transposed, threads, isa);
+        }
+    }
+
+    fn check_on(m: usize, k: usize, n: usize, transposed: bool, threads: i32, isa: Isa) {
         pool_threads(threads);
         let (a, b) = (values(m * k, 7), values(k * n, 11));
         let bp = pack_b(&b, k, n);
@@ -532,13 +619,13 @@ mod tests {
             ldc: n,
         };
         // SAFETY: buffers sized for the problem.
-        unsafe { sgemm(&problem) };
+        unsafe { sgemm_on(&problem, isa) };
         let want = reference(&a, &b, m, k, n);
         for (q, (&got, &w)) in c.iter().zip(&want).enumerate() {
             let tol = 1e-5 * (k as f64).sqrt() * (1.0 + w.abs());
             assert!(
                 (f64::from(got) - w).abs() <= tol,
-                "{m}x{k}x{n} t={transposed} at {q}: {got} vs {w}"
+                "{isa:?} {m}x{k}x{n} t={transposed} at {q}: {got} vs {w}"
             );
         }
     }
@@ -581,6 +668,19 @@ mod tests {
     }
 
     #[test]
+    fn panel_groups_and_partial_columns_match_float64() {
+        // Column counts that fill 1..4 panels of a group exactly, leave a
+        // partial last panel, or a group of fewer panels (the AVX-512
+        // kernels' masked stores), with every count of leftover rows.
+        for n in [1, 15, 16, 31, 47, 63, 64, 65, 80, 100, 129] {
+            for m in [1, 5, 6, 13] {
+                check(m, 70, n, false, 1);
+                check(m, 530, n, true, 1);
+            }
+        }
+    }
+
+    #[test]
     fn threaded_products_match_float64() {
         for &(m, k, n) in &[(32, 256, 1024), (200, 784, 10), (130, 520, 70)] {
             check(m, k, n, false, 2);
@@ -617,7 +717,7 @@ mod tests {
                 store: true,
             };
             portable_kernel(&tile(packed, p1));
-            micro_kernel()(&tile(in_place, p2));
+            micro_kernel(isa())(&tile(in_place, p2));
         }
         for (x, y) in c1.iter().zip(&c2) {
             assert!((x - y).abs() <= 1e-5 * (1.0 + x.abs()));

@@ -9,7 +9,7 @@
 //! proportion to its rows. Only AVX2 + FMA CPUs have them; elsewhere, and
 //! for the panels a group does not fill, the main kernel runs.
 
-use crate::gemm::{TileRows, NR};
+use crate::gemm::{Isa, TileRows, NR};
 
 /// A call of a wide kernel: rows `first..first + R` of `a` against the `P`
 /// panels at `bp`, `bp + panel_stride`, ... (all `NR` columns wide), into
@@ -31,6 +31,9 @@ pub struct WideTile {
     pub ldc: usize,
     /// Overwrite C (the first depth block) instead of adding to it.
     pub store: bool,
+    /// Columns of the last panel to write (`1..=NR`; the AVX2 kernels
+    /// here are only called on full panels and write all `NR`).
+    pub cols: usize,
 }
 
 /// A wide kernel.
@@ -40,14 +43,14 @@ pub struct WideTile {
 /// `P · NR` columns of C are writable by this call alone.
 pub type WideKernel = unsafe fn(&WideTile);
 
-/// How the partial tile of `rows` rows (`0 < rows < MR`) is computed: the
-/// kernel, the rows per call (calls at rows `0, step, ..`) and the panels
-/// per call; `None` where the main kernel should run.
-pub fn for_rows(rows: usize) -> Option<(WideKernel, usize, usize)> {
+/// How the partial tile of `rows` rows (`0 < rows < MR`) is computed with
+/// the kernels of `isa`: the kernel, the rows per call (calls at rows `0,
+/// step, ..`) and the panels per call; `None` where the main kernel should
+/// run.
+pub fn for_rows(rows: usize, isa: Isa) -> Option<(WideKernel, usize, usize)> {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
+        if isa != Isa::Portable {
             return match rows {
                 1 => Some((avx2::kernel::<1, 3>, 1, 3)),
                 2 | 4 => Some((avx2::kernel::<2, 3>, 2, 3)),
@@ -57,7 +60,7 @@ pub fn for_rows(rows: usize) -> Option<(WideKernel, usize, usize)> {
             };
         }
     }
-    let _ = rows;
+    let _ = (rows, isa);
     None
 }
 

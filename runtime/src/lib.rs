@@ -45,6 +45,7 @@ pub mod dlpack;
 pub mod error;
 pub mod export;
 pub mod gemm;
+mod gemm_avx512;
 mod gemm_wide;
 pub mod import;
 pub mod into;

@@ -1,0 +1,105 @@
+//! The AVX-512 micro-kernels of the float32 GEMM ([`crate::gemm`]).
+//!
+//! One `zmm` register holds a whole row of a packed B panel (`NR` = 16
+//! floats), so a kernel keeps `R × P` accumulators for `R ≤ MR` rows of A
+//! against `P ≤` [`PANELS`] adjacent panels: per depth step, `P` loads of B,
+//! `R` broadcasts of A and `R·P` fused multiply-adds (at `R = MR`, `P = 4`:
+//! 24 accumulators of the 32 registers). Masked stores write the valid
+//! columns of the last panel and only the tile's rows, so partial tiles need
+//! no scratch tile and no second kernel.
+//!
+//! Chosen at run time when the CPU has AVX-512F ([`crate::cpu::usable`]:
+//! `AGC_CPU_MASK=avx512f` turns it off, and valgrind, which does not
+//! emulate AVX-512, hides it); elsewhere the AVX2 kernels run.
+
+use crate::gemm::MR;
+use crate::gemm_wide::WideTile;
+
+/// Panels one kernel call covers at most.
+pub const PANELS: usize = 4;
+
+/// A kernel for `rows` rows (`1..=MR`) of A and `panels` panels
+/// (`1..=PANELS`) of B: it computes rows `first..first + rows` of the tile
+/// against the panels at `bp`, `bp + panel_stride`, ..., writing all `NR`
+/// columns of each panel but the last, and the last panel's first `cols`.
+pub type Kernel = unsafe fn(&WideTile);
+
+/// The kernel for a tile of `rows` rows and `panels` panels (both at least
+/// one and at most `MR` and [`PANELS`]).
+#[cfg(target_arch = "x86_64")]
+pub fn kernel(rows: usize, panels: usize) -> Kernel {
+    use x86::kernel as k;
+    macro_rules! by_rows {
+        ($p:literal) => {
+            match rows {
+                1 => k::<1, $p>,
+                2 => k::<2, $p>,
+                3 => k::<3, $p>,
+                4 => k::<4, $p>,
+                5 => k::<5, $p>,
+                _ => k::<MR, $p>,
+            }
+        };
+    }
+    debug_assert!((1..=MR).contains(&rows) && (1..=PANELS).contains(&panels));
+    match panels {
+        1 => by_rows!(1),
+        2 => by_rows!(2),
+        3 => by_rows!(3),
+        _ => by_rows!(4),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use crate::gemm::NR;
+    use crate::gemm_wide::WideTile;
+    use std::arch::x86_64::*;
+
+    /// `R` rows × `P` panels (see the module doc).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F; the tile's rows of A and its panels hold `kc`
+    /// steps; rows `first..first + R` of C, `NR` columns of each panel (the
+    /// last one's `cols`), are writable by this call alone.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn kernel<const R: usize, const P: usize>(t: &WideTile) {
+        let a = t.a;
+        let mut acc = [[_mm512_setzero_ps(); P]; R];
+        for p in 0..t.kc {
+            // SAFETY: step `p` of the rows and panels (caller contract).
+            unsafe {
+                let ap = a.ptr.offset(p as isize * a.step);
+                let b: [__m512; P] =
+                    std::array::from_fn(|q| _mm512_loadu_ps(t.bp.add(q * t.panel_stride + p * NR)));
+                for (r, row) in acc.iter_mut().enumerate() {
+                    let x = _mm512_set1_ps(*ap.offset(a.rows[t.first + r]));
+                    for (s, &bq) in row.iter_mut().zip(&b) {
+                        *s = _mm512_fmadd_ps(x, bq, *s);
+                    }
+                }
+            }
+        }
+        let last: __mmask16 = if t.cols >= NR {
+            !0
+        } else {
+            (1u16 << t.cols) - 1
+        };
+        for (r, row) in acc.iter().enumerate() {
+            for (q, &v) in row.iter().enumerate() {
+                let mask = if q + 1 == P { last } else { !0 };
+                // SAFETY: row r, panel q of the tile's C, its valid columns
+                // (caller contract).
+                unsafe {
+                    let dst = t.c.add(r * t.ldc + q * NR);
+                    let v = if t.store {
+                        v
+                    } else {
+                        _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, dst))
+                    };
+                    _mm512_mask_storeu_ps(dst, mask, v);
+                }
+            }
+        }
+    }
+}
