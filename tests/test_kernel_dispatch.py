@@ -1,7 +1,8 @@
-"""The runtime's kernels are chosen by the running CPU's features: one library gives numpy's
-products on the AVX-512 path and, with AVX-512 masked (`AGC_CPU_MASK=avx512f`, as on an
-AVX2-only machine or under valgrind), on the AVX2 path. Each run is a child process: the choice
-is made once per process."""
+"""Kernels are chosen by the running CPU's features: the runtime's GEMM micro-kernels, and the
+AVX-512 variant of a library's generated code (built by default where the build machine's
+target has AVX2 and not AVX-512). One library gives numpy's results on the AVX-512 path and,
+with AVX-512 masked (`AGC_CPU_MASK=avx512f`, as on an AVX2-only machine or under valgrind), on
+the AVX2 path. Each run is a child process: the choice is made once per process."""
 
 import json
 import os
@@ -25,6 +26,12 @@ def products(a: agc.f32["M", "K"], b: agc.f32["K", "N"], at: agc.f32["K", "M"]):
 @agc.export
 def square(x: agc.f32[256, 256], w: agc.f32[256, 256]):
     return np.tanh(x @ w) @ w.T
+
+
+@agc.export
+def elementwise(x: agc.f32["N"], y: agc.f64["N"]):
+    s = np.exp(x - np.max(x))
+    return s / np.sum(s), np.tanh(x) * np.log1p(np.abs(x)), np.sqrt(np.abs(y)) + np.sin(y)
 '''
 
 # Shapes with every count of leftover rows (M mod 6), partial last panels (N mod 16), groups of
@@ -51,6 +58,13 @@ x = rng.standard_normal((256, 256)).astype(np.float32)
 w = (0.1 * rng.standard_normal((256, 256))).astype(np.float32)
 want = np.tanh(x.astype(np.float64) @ w) @ w.T.astype(np.float64)
 errors.append(err(lib.square(x, w), want))
+for n in (1, 7, 16, 33, 1000):
+    v = rng.standard_normal(n).astype(np.float32)
+    y = 10 * rng.standard_normal(n)
+    v64 = v.astype(np.float64)
+    e = np.exp(v64 - v64.max())
+    wants = (e / e.sum(), np.tanh(v64) * np.log1p(np.abs(v64)), np.sqrt(np.abs(y)) + np.sin(y))
+    errors.extend(err(g, w) for g, w in zip(lib.elementwise(v, y), wants))
 print(json.dumps(errors))
 '''
 
@@ -68,6 +82,30 @@ def test_products_agree_with_numpy_on_every_kernel_path(agc_bin, tmp_path):
             capture_output=True, text=True, env=env, timeout=300)
         assert child.returncode == 0, child.stderr
         errors = json.loads(child.stdout)
-        assert len(errors) == len(SHAPES) + 1
+        assert len(errors) == len(SHAPES) + 1 + 5 * 3
         assert max(errors) < 1e-5, (mask, errors)
         assert np.all(np.isfinite(errors))
+
+
+def test_the_avx512_variant_is_built_where_the_default_target_lacks_it(agc_bin, tmp_path):
+    """On a build machine whose default target has AVX2 and not AVX-512, the optimised LLVM IR
+    holds the kernels twice: the AVX-512 copy compiled with the x86-64-v4 features, chosen by the
+    trampoline through agc_rt_cpu_supports; -O0 and an explicit target get no copy."""
+    (tmp_path / "dispatch.py").write_text(MODEL)
+    out = tmp_path / "out"
+    proc = harness.run_agc(agc_bin, "build", tmp_path / "dispatch.py", "-o", out, "--emit", "llvm")
+    assert proc.returncode == 0, proc.stderr
+    import agc
+
+    features = agc.load(out / "libdispatch.so").metadata["target"]["features"].split(",")
+    if "+avx2" not in features or "+avx512f" in features:
+        return  # no variant for this build machine's target
+    text = (out / "dispatch.ll").read_text()
+    assert "@agc_rt_cpu_supports(" in text
+    assert "__avx512(" in text
+    assert "+avx512f" in text and "+avx512bw" in text and "+avx512vl" in text
+    for extra in (["-O0"], ["--target-cpu", "x86-64-v3"]):
+        plain = tmp_path / ("plain" + extra[0])
+        proc = harness.run_agc(agc_bin, "build", tmp_path / "dispatch.py", "-o", plain, "--emit", "llvm", *extra)
+        assert proc.returncode == 0, proc.stderr
+        assert "__avx512" not in (plain / "dispatch.ll").read_text(), extra

@@ -19,6 +19,7 @@ pub mod link;
 pub mod llvm;
 pub mod metadata;
 pub mod mlir;
+pub mod multiversion;
 pub mod object;
 pub mod packaging;
 pub mod signature;
@@ -159,6 +160,27 @@ pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, B
     })
 }
 
+/// The feature string of the kernels' AVX-512 variant, where they get one
+/// ([`multiversion`]): the default target of a CPU library, optimised, with
+/// a kernel module of at most [`multiversion::MAX_INSTRUCTIONS`].
+fn multiversion_features(
+    opts: &BuildOptions,
+    tm: &inkwell::targets::TargetMachine,
+    kernels: &inkwell::module::Module,
+) -> Option<String> {
+    let default_target = opts.target_cpu.is_none()
+        && opts.target_features.is_none()
+        && std::env::var(object::TARGET_CPU_ENV)
+            .unwrap_or_default()
+            .is_empty();
+    if !default_target || opts.device() != mlir::Device::Cpu || opts.opt_level == 0 {
+        return None;
+    }
+    let features = multiversion::wide_features(&tm.get_feature_string().to_string_lossy())?;
+    let size = multiversion::instruction_count(kernels);
+    (size <= multiversion::MAX_INSTRUCTIONS).then_some(features)
+}
+
 /// [`build`] with the kernels supplied by the caller: `mlir` (its text is
 /// returned as `<NAME>.mlir` when requested, and the weights it reads
 /// packed are packed here), and `lower` produces the kernel
@@ -183,6 +205,7 @@ pub fn build_with_kernels(
     )?;
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
+    let wide_features = multiversion_features(opts, &tm, &kernels);
     let host = llvm::host_module(
         &ctx,
         name,
@@ -194,7 +217,10 @@ pub fn build_with_kernels(
             &object::build_info(&tm, &opts.source_sha256, opts.device()),
         ),
         &state,
-        &tm.get_feature_string().to_string_lossy(),
+        &llvm::CpuFeatures {
+            base: &tm.get_feature_string().to_string_lossy(),
+            wide: wide_features.as_deref(),
+        },
         opts.device(),
     )?;
     let ptx = opts
@@ -227,9 +253,13 @@ pub fn build_with_kernels(
         llvm::device::place_device_data(&kernels);
         llvm::device::place_device_data(&host);
     }
+    let wide = wide_features.as_deref().map(|features| {
+        multiversion::wide_copy(&kernels, &tm.get_cpu().to_string_lossy(), features)
+    });
     let compiled = object::compile(
         host,
         kernels,
+        wide,
         &api,
         &tm,
         opts.opt_level,

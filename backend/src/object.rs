@@ -195,11 +195,14 @@ fn internalize(m: &Module, api: &[String]) {
     }
 }
 
-/// Links `kernels` into `host`, keeps only `api` external, optimises at
-/// `opt_level` and emits code for `tm`.
+/// Links `kernels` (and their AVX-512 variant `wide`, where there is one)
+/// into `host`, keeps only `api` external, optimises at `opt_level` and
+/// emits code for `tm`.
+#[allow(clippy::too_many_arguments)]
 pub fn compile<'ctx>(
     host: Module<'ctx>,
     kernels: Module<'ctx>,
+    wide: Option<Module<'ctx>>,
     api: &[String],
     tm: &TargetMachine,
     opt_level: u8,
@@ -207,12 +210,23 @@ pub fn compile<'ctx>(
     want_llvm_ir: bool,
 ) -> Result<Compiled, BackendError> {
     let layout = tm.get_target_data().get_data_layout();
-    for m in [&host, &kernels] {
+    for m in [Some(&host), Some(&kernels), wide.as_ref()]
+        .into_iter()
+        .flatten()
+    {
         m.set_triple(&tm.get_triple());
         m.set_data_layout(&layout);
     }
     host.link_in_module(kernels)
         .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
+    if let Some(wide) = wide {
+        host.link_in_module(wide).map_err(|e| {
+            llvm_err(
+                "linking the AVX-512 kernels into the host module",
+                e.to_string_lossy(),
+            )
+        })?;
+    }
     internalize(&host, api);
     crate::allocator_attrs::annotate(&host);
     host.verify()

@@ -113,6 +113,29 @@ pub unsafe fn check(required: *const c_char) -> Result<(), &'static str> {
     }
 }
 
+/// 1 when the running CPU has every feature of `features` (an LLVM feature
+/// string, `AGC_CPU_MASK` counting) that this runtime can test, else 0:
+/// an export's trampoline asks it whether to call the AVX-512 variant of
+/// the kernels (`backend/src/multiversion.rs`). Decided at the first call
+/// (a library has one variant string).
+///
+/// # Safety
+/// `features` is NULL (answered 0) or a NUL-terminated constant of the library.
+#[no_mangle]
+pub unsafe extern "C" fn agc_rt_cpu_supports(features: *const c_char) -> i32 {
+    static VERDICT: OnceLock<bool> = OnceLock::new();
+    let yes = *VERDICT.get_or_init(|| {
+        // SAFETY: NUL-terminated (caller contract).
+        !features.is_null()
+            && missing(
+                &unsafe { CStr::from_ptr(features) }.to_string_lossy(),
+                mask(),
+            )
+            .is_empty()
+    });
+    i32::from(yes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

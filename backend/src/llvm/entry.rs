@@ -197,7 +197,7 @@ pub(crate) fn entry_point<'ctx>(
     // The kernel runs guarded (a call that runs out of memory is
     // abandoned), on the large stack when it calls functions (which may
     // recurse): agc_rt_run or agc_rt_guard(tramp, {args}).
-    let tramp = trampoline(ctx, m, sig, kernel, call_args.len())?;
+    let tramp = trampoline(ctx, m, rt, sig, kernel, call_args.len())?;
     let env_vals = call_args
         .iter()
         .map(|a| {
@@ -283,11 +283,13 @@ pub(crate) fn syms_scratch<'ctx>(
         .map_err(builder_err)
 }
 
-/// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`;
-/// one per export, shared by its entry points.
+/// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`,
+/// or its AVX-512 variant where there is one and the CPU runs it
+/// ([`RuntimeFns::wide`]); one per export, shared by its entry points.
 fn trampoline<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
+    rt: &RuntimeFns<'ctx>,
     sig: &ExportSig,
     kernel: inkwell::values::FunctionValue<'ctx>,
     n: usize,
@@ -323,6 +325,36 @@ fn trampoline<'ctx>(
         }
         .map_err(builder_err)?;
         args.push(b.build_load(ptr, slot, "").map_err(builder_err)?.into());
+    }
+    if let Some((supports, features)) = rt.wide {
+        let name = format!(
+            "{}{}",
+            kernel.get_name().to_string_lossy(),
+            crate::multiversion::SUFFIX
+        );
+        let wide = m
+            .get_function(&name)
+            .unwrap_or_else(|| m.add_function(&name, kernel.get_type(), Some(Linkage::External)));
+        let yes = b
+            .build_call(supports, &[features.into()], "")
+            .map_err(builder_err)?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| BackendError::Llvm("agc_rt_cpu_supports returns a value".into()))?
+            .into_int_value();
+        let on = b
+            .build_int_compare(IntPredicate::NE, yes, i32t.const_zero(), "")
+            .map_err(builder_err)?;
+        let (wide_bb, base_bb) = (
+            ctx.append_basic_block(f, "avx512"),
+            ctx.append_basic_block(f, "base"),
+        );
+        b.build_conditional_branch(on, wide_bb, base_bb)
+            .map_err(builder_err)?;
+        b.position_at_end(wide_bb);
+        b.build_call(wide, &args, "").map_err(builder_err)?;
+        b.build_return(None).map_err(builder_err)?;
+        b.position_at_end(base_bb);
     }
     b.build_call(kernel, &args, "").map_err(builder_err)?;
     b.build_return(None).map_err(builder_err)?;

@@ -36,7 +36,7 @@ use crate::BackendError;
 use inkwell::builder::BuilderError;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
-use inkwell::values::FunctionValue;
+use inkwell::values::{FunctionValue, PointerValue};
 use inkwell::AddressSpace;
 
 /// The runtime functions the host code calls (declared in the host module).
@@ -63,10 +63,14 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub guard: FunctionValue<'ctx>,
     /// `void agc_rt_set_num_threads(int32_t n)`.
     pub set_num_threads: FunctionValue<'ctx>,
+    /// Where the kernels have an AVX-512 variant ([`crate::multiversion`]):
+    /// `int32_t agc_rt_cpu_supports(const char* features)` and the
+    /// variant's feature string, which trampolines ask it about.
+    pub wide: Option<(FunctionValue<'ctx>, PointerValue<'ctx>)>,
 }
 
 impl<'ctx> RuntimeFns<'ctx> {
-    fn declare(ctx: &'ctx Context, m: &Module<'ctx>) -> Self {
+    fn declare(ctx: &'ctx Context, m: &Module<'ctx>, wide_features: Option<&str>) -> Self {
         let ptr = ctx.ptr_type(AddressSpace::default());
         let i32t = ctx.i32_type();
         let ext = Some(Linkage::External);
@@ -117,8 +121,28 @@ impl<'ctx> RuntimeFns<'ctx> {
                 ctx.void_type().fn_type(&[i32t.into()], false),
                 ext,
             ),
+            wide: wide_features.map(|features| {
+                (
+                    m.add_function(
+                        "agc_rt_cpu_supports",
+                        i32t.fn_type(&[ptr.into()], false),
+                        ext,
+                    ),
+                    spec::c_string(ctx, m, "agc.cpu_features_wide", features),
+                )
+            }),
         }
     }
+}
+
+/// The LLVM feature strings of a library's code: what every call checks
+/// the CPU for, and the AVX-512 variant's, where the kernels have one
+/// ([`crate::multiversion`]).
+pub struct CpuFeatures<'a> {
+    /// The features the library is compiled for.
+    pub base: &'a str,
+    /// The features of the kernels' AVX-512 variant.
+    pub wide: Option<&'a str>,
 }
 
 /// Converts an inkwell builder error.
@@ -135,17 +159,17 @@ pub fn host_module<'ctx>(
     sigs: &[ExportSig],
     metadata: &str,
     state: &crate::state::LibraryState,
-    cpu_features: &str,
+    cpu_features: &CpuFeatures,
     device: crate::mlir::Device,
 ) -> Result<Module<'ctx>, BackendError> {
     let m = ctx.create_module(&format!("{library_name}_host"));
-    let features = spec::c_string(ctx, &m, "agc.cpu_features", cpu_features);
+    let features = spec::c_string(ctx, &m, "agc.cpu_features", cpu_features.base);
     let device = device::device_spec(ctx, &m, device)?;
     let library = spec::LibraryConsts {
         cpu_features: features,
         device,
     };
-    let rt = RuntimeFns::declare(ctx, &m);
+    let rt = RuntimeFns::declare(ctx, &m, cpu_features.wide);
     let (cf, state_spec) = if state.context {
         let cf = context::ContextFns::declare(ctx, &m, state)?;
         let spec = context::context_functions(ctx, &m, &cf, library_name, state)?;
@@ -180,7 +204,10 @@ mod tests {
             &sigs,
             "{}",
             &Default::default(),
-            "",
+            &CpuFeatures {
+                base: "",
+                wide: None,
+            },
             crate::mlir::Device::Cpu,
         )
         .unwrap();
