@@ -1,8 +1,9 @@
 """Kernels are chosen by the running CPU's features: the runtime's GEMM micro-kernels, and the
-AVX-512 variant of a library's generated code (built by default where the build machine's
-target has AVX2 and not AVX-512). One library gives numpy's results on the AVX-512 path and,
-with AVX-512 masked (`AGC_CPU_MASK=avx512f`, as on an AVX2-only machine or under valgrind), on
-the AVX2 path. Each run is a child process: the choice is made once per process."""
+variant of a library's generated code for the CPU's x86-64 level (a default build holds the
+baseline code and x86-64-v3/-v4 variants). One library gives numpy's results on the AVX-512
+path, with AVX-512 masked (`AGC_CPU_MASK=avx512f`, as on an AVX2-only machine or under
+valgrind), and with AVX2 masked too (the baseline). Each run is a child process: the choice is
+made once per process."""
 
 import json
 import os
@@ -74,7 +75,9 @@ def test_products_agree_with_numpy_on_every_kernel_path(agc_bin, tmp_path):
     out = tmp_path / "out"
     proc = harness.run_agc(agc_bin, "build", tmp_path / "dispatch.py", "-o", out)
     assert proc.returncode == 0, proc.stderr
-    for mask in ("", "avx512f"):
+    # The best path, AVX-512 masked (x86-64-v3 variant, AVX2 GEMM), AVX2 masked too (the
+    # baseline code); on a CPU without a feature the mask changes nothing.
+    for mask in ("", "avx512f", "avx512f,avx2"):
         env = {**os.environ, "AGC_CPU_MASK": mask}
         child = subprocess.run(
             [sys.executable, "-c", CHILD, str(out / "libdispatch.so"), str(harness.REPO / "python"),
@@ -87,25 +90,28 @@ def test_products_agree_with_numpy_on_every_kernel_path(agc_bin, tmp_path):
         assert np.all(np.isfinite(errors))
 
 
-def test_the_avx512_variant_is_built_where_the_default_target_lacks_it(agc_bin, tmp_path):
-    """On a build machine whose default target has AVX2 and not AVX-512, the optimised LLVM IR
-    holds the kernels twice: the AVX-512 copy compiled with the x86-64-v4 features, chosen by the
-    trampoline through agc_rt_cpu_supports; -O0 and an explicit target get no copy."""
+def test_a_default_library_has_variants_for_newer_cpus(agc_bin, tmp_path):
+    """On x86-64 a default build is compiled for the baseline CPU (it runs on any x86-64 CPU)
+    with x86-64-v4 and -v3 variants of its kernels, each compiled for its level and chosen by
+    the trampoline through agc_rt_cpu_level; -O0 and an explicit target get no variants."""
+    import agc
+
     (tmp_path / "dispatch.py").write_text(MODEL)
     out = tmp_path / "out"
     proc = harness.run_agc(agc_bin, "build", tmp_path / "dispatch.py", "-o", out, "--emit", "llvm")
     assert proc.returncode == 0, proc.stderr
-    import agc
-
-    features = agc.load(out / "libdispatch.so").metadata["target"]["features"].split(",")
-    if "+avx2" not in features or "+avx512f" in features:
-        return  # no variant for this build machine's target
+    target = agc.load(out / "libdispatch.so").metadata["target"]
+    if not target["triple"].startswith("x86_64"):
+        assert target["variants"] == []
+        return
+    assert target["cpu"] == "x86-64" and target["variants"] == ["x86-64-v4", "x86-64-v3"], target
     text = (out / "dispatch.ll").read_text()
-    assert "@agc_rt_cpu_supports(" in text
-    assert "__avx512(" in text
-    assert "+avx512f" in text and "+avx512bw" in text and "+avx512vl" in text
+    assert "@agc_rt_cpu_level()" in text
+    assert "__v4(" in text and "__v3(" in text
+    assert '"target-cpu"="x86-64-v4"' in text and '"target-cpu"="x86-64-v3"' in text
     for extra in (["-O0"], ["--target-cpu", "x86-64-v3"]):
         plain = tmp_path / ("plain" + extra[0])
         proc = harness.run_agc(agc_bin, "build", tmp_path / "dispatch.py", "-o", plain, "--emit", "llvm", *extra)
         assert proc.returncode == 0, proc.stderr
-        assert "__avx512" not in (plain / "dispatch.ll").read_text(), extra
+        assert "__v4" not in (plain / "dispatch.ll").read_text(), extra
+        assert agc.load(plain / "libdispatch.so").metadata["target"]["variants"] == [], extra

@@ -160,25 +160,28 @@ pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, B
     })
 }
 
-/// The feature string of the kernels' AVX-512 variant, where they get one
-/// ([`multiversion`]): the default target of a CPU library, optimised, with
-/// a kernel module of at most [`multiversion::MAX_INSTRUCTIONS`].
-fn multiversion_features(
+/// The variants of the kernels ([`multiversion`]): all of them for the
+/// default target of an optimised x86-64 CPU library whose kernel module
+/// has at most [`multiversion::MAX_INSTRUCTIONS`]; none otherwise.
+fn kernel_variants(
     opts: &BuildOptions,
-    tm: &inkwell::targets::TargetMachine,
     kernels: &inkwell::module::Module,
-) -> Option<String> {
+) -> &'static [multiversion::Variant] {
     let default_target = opts.target_cpu.is_none()
         && opts.target_features.is_none()
         && std::env::var(object::TARGET_CPU_ENV)
             .unwrap_or_default()
             .is_empty();
-    if !default_target || opts.device() != mlir::Device::Cpu || opts.opt_level == 0 {
-        return None;
+    let eligible = default_target
+        && opts.device() == mlir::Device::Cpu
+        && opts.opt_level > 0
+        && object::host_triple().starts_with("x86_64")
+        && multiversion::instruction_count(kernels) <= multiversion::MAX_INSTRUCTIONS;
+    if eligible {
+        &multiversion::VARIANTS
+    } else {
+        &[]
     }
-    let features = multiversion::wide_features(&tm.get_feature_string().to_string_lossy())?;
-    let size = multiversion::instruction_count(kernels);
-    (size <= multiversion::MAX_INSTRUCTIONS).then_some(features)
 }
 
 /// [`build`] with the kernels supplied by the caller: `mlir` (its text is
@@ -198,14 +201,20 @@ pub fn build_with_kernels(
     let state = state::LibraryState::of(m, opts.weights, &mlir::function_symbols(m), packed);
     let sigs = signature::signatures_with(m, name, &state)?;
     let api = signature::api_symbols(name, &sigs, state.context);
-    let tm = object::host_target_machine(
-        opts.opt_level,
-        opts.target_cpu.as_deref(),
-        opts.target_features.as_deref(),
-    )?;
     let ctx = Context::create();
     let kernels = lower(&ctx)?;
-    let wide_features = multiversion_features(opts, &tm, &kernels);
+    let variants = kernel_variants(opts, &kernels);
+    // With variants, the rest is compiled for the baseline: the library
+    // runs on any x86-64 CPU.
+    let tm = if variants.is_empty() {
+        object::host_target_machine(
+            opts.opt_level,
+            opts.target_cpu.as_deref(),
+            opts.target_features.as_deref(),
+        )?
+    } else {
+        object::host_target_machine(opts.opt_level, Some(multiversion::BASELINE_CPU), None)?
+    };
     let host = llvm::host_module(
         &ctx,
         name,
@@ -214,12 +223,12 @@ pub fn build_with_kernels(
             name,
             &sigs,
             &state,
-            &object::build_info(&tm, &opts.source_sha256, opts.device()),
+            &object::build_info(&tm, &opts.source_sha256, opts.device(), variants),
         ),
         &state,
         &llvm::CpuFeatures {
             base: &tm.get_feature_string().to_string_lossy(),
-            wide: wide_features.as_deref(),
+            variants,
         },
         opts.device(),
     )?;
@@ -253,13 +262,15 @@ pub fn build_with_kernels(
         llvm::device::place_device_data(&kernels);
         llvm::device::place_device_data(&host);
     }
-    let wide = wide_features.as_deref().map(|features| {
-        multiversion::wide_copy(&kernels, &tm.get_cpu().to_string_lossy(), features)
-    });
+    let tune = inkwell::targets::TargetMachine::get_host_cpu_name();
+    let copies = variants
+        .iter()
+        .map(|v| multiversion::copy(&kernels, v, &tune.to_string_lossy()))
+        .collect();
     let compiled = object::compile(
         host,
         kernels,
-        wide,
+        copies,
         &api,
         &tm,
         opts.opt_level,

@@ -44,11 +44,14 @@ pub struct BuildInfo {
     /// Where the kernels run: `cpu`, `cuda`, or `cuda-emulated` (a test
     /// build whose `kDLCUDA` tensors live in host memory).
     pub device: &'static str,
+    /// The CPUs the kernels' variants are compiled for, best first (chosen
+    /// at run time by the CPU's level; empty where compiled once).
+    pub variants: Vec<&'static str>,
 }
 
 /// The metadata document of a library whose context holds `state`: with a
 /// context, `"context": {"weights": "external" | "embedded", "variables": [...]}`;
-/// `"agc_version"`, `"target": {"triple", "cpu", "features", "device"}` and `"source_sha256"` from `build`.
+/// `"agc_version"`, `"target": {"triple", "cpu", "features", "device", "variants"}` and `"source_sha256"` from `build`.
 pub fn metadata_json(
     module_name: &str,
     sigs: &[ExportSig],
@@ -71,7 +74,7 @@ pub fn metadata_json(
         "module": module_name,
         "abi_version": ABI_VERSION,
         "agc_version": env!("CARGO_PKG_VERSION"),
-        "target": {"triple": build.triple, "cpu": build.cpu, "features": build.features, "device": build.device},
+        "target": {"triple": build.triple, "cpu": build.cpu, "features": build.features, "device": build.device, "variants": build.variants},
         "source_sha256": build.source_sha256,
         "functions": functions,
     });

@@ -1,60 +1,59 @@
-//! An AVX-512 variant of the kernels, chosen at run time.
+//! Variants of the kernels for newer x86-64 levels, chosen at run time.
 //!
-//! By default a CPU library is compiled for the build machine without
-//! AVX-512 ([`crate::object`]), so that it runs on every machine with the
-//! build machine's AVX2 generation and under valgrind. Where that leaves
-//! AVX-512 unused on a machine that has it, the kernel module is compiled
-//! twice: once as it is, and once as a copy whose functions and globals
-//! carry [`SUFFIX`] and whose functions are compiled with the x86-64-v4
-//! AVX-512 features on (LLVM's per-function `target-features`). Each
-//! export's trampoline asks the runtime once per process whether the
-//! running CPU has those features (`agc_rt_cpu_supports`, which honours
-//! `AGC_CPU_MASK`) and calls the variant it may run.
+//! By default a CPU library runs on any CPU of its architecture and uses
+//! the best instruction set the running CPU has (CONTRACT.md, section 2).
+//! On x86-64 the code is compiled for the baseline (`x86-64`: SSE2), and the
+//! kernel module is compiled again for each level of [`VARIANTS`]: a copy
+//! whose functions and globals carry the variant's suffix and whose
+//! functions are compiled for the level's CPU (LLVM's per-function
+//! `target-cpu`, tuned for the build machine's CPU). Each export's
+//! trampoline asks the runtime for the running CPU's level once per process
+//! (`agc_rt_cpu_level`, which honours `AGC_CPU_MASK`) and calls the best
+//! variant it may run.
 //!
-//! Only the default target gets the variant (an explicit `--target-cpu`,
+//! Only the default target gets variants (an explicit `--target-cpu`,
 //! `--target-features` or `AGC_TARGET_CPU` is taken as asked), only on
 //! x86-64, with optimisation on, and only for kernel modules of at most
-//! [`MAX_INSTRUCTIONS`] LLVM instructions: the copy doubles the optimiser's
+//! [`MAX_INSTRUCTIONS`] LLVM instructions: each copy adds the optimiser's
 //! and code generator's work, which a large straight-line model (where
-//! wider vectors gain little) should not pay.
+//! wider vectors gain little) should not pay. Such a module is compiled
+//! once, for the build machine's CPU without AVX-512.
 
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Module;
-use inkwell::values::FunctionValue;
 
-/// The suffix of the AVX-512 variant's functions and globals.
-pub const SUFFIX: &str = "__avx512";
-
-/// Kernel modules above this many LLVM instructions get no variant.
-pub const MAX_INSTRUCTIONS: usize = 200_000;
-
-/// The AVX-512 features of the x86-64-v4 level, turned on in the variant.
-const V4_FEATURES: [&str; 5] = ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
-
-/// The variant's feature string for a library whose code is compiled with
-/// `base` (an LLVM feature string): `base` with the x86-64-v4 AVX-512
-/// features (and `evex512`, where `base` names it) turned on; `None` where
-/// `base` already has AVX-512F or is not an x86-64 string.
-pub fn wide_features(base: &str) -> Option<String> {
-    let names: Vec<&str> = base.split(',').filter(|f| !f.is_empty()).collect();
-    if names.contains(&"+avx512f") || !names.contains(&"+avx2") {
-        return None;
-    }
-    let on = |f: &str| V4_FEATURES.contains(&f) || f == "evex512";
-    let mut out: Vec<String> = names
-        .iter()
-        .map(|f| match f.strip_prefix('-') {
-            Some(name) if on(name) => format!("+{name}"),
-            _ => f.to_string(),
-        })
-        .collect();
-    for f in V4_FEATURES {
-        if !names.iter().any(|n| n.len() > 1 && &n[1..] == f) {
-            out.push(format!("+{f}"));
-        }
-    }
-    Some(out.join(","))
+/// One variant of the kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// The x86-64 level (`agc_rt_cpu_level` answers at least this for a
+    /// CPU that runs it).
+    pub level: i32,
+    /// The LLVM CPU the variant is compiled for.
+    pub cpu: &'static str,
+    /// The suffix of its functions and globals.
+    pub suffix: &'static str,
 }
+
+/// The variants, best first: x86-64-v4 (AVX-512 F/BW/CD/DQ/VL) and
+/// x86-64-v3 (AVX2, FMA, BMI2).
+pub const VARIANTS: [Variant; 2] = [
+    Variant {
+        level: 4,
+        cpu: "x86-64-v4",
+        suffix: "__v4",
+    },
+    Variant {
+        level: 3,
+        cpu: "x86-64-v3",
+        suffix: "__v3",
+    },
+];
+
+/// The CPU the code outside the variants is compiled for.
+pub const BASELINE_CPU: &str = "x86-64";
+
+/// Kernel modules above this many LLVM instructions get no variants.
+pub const MAX_INSTRUCTIONS: usize = 200_000;
 
 /// LLVM instructions in the functions of `m`.
 pub fn instruction_count(m: &Module) -> usize {
@@ -64,18 +63,20 @@ pub fn instruction_count(m: &Module) -> usize {
         .sum()
 }
 
-/// The variant of `kernels`: a copy (in the same context) in which every
-/// defined function and global is renamed with [`SUFFIX`] (uses follow)
-/// and every function compiled for `cpu` with `features`.
-pub fn wide_copy<'ctx>(kernels: &Module<'ctx>, cpu: &str, features: &str) -> Module<'ctx> {
+/// Variant `v` of `kernels`: a copy (in the same context) in which every
+/// defined function and global is renamed with `v.suffix` (uses follow)
+/// and every function is compiled for `v.cpu`, tuned for `tune`.
+pub fn copy<'ctx>(kernels: &Module<'ctx>, v: &Variant, tune: &str) -> Module<'ctx> {
     let copy = kernels.clone();
     let ctx = copy.get_context();
     for f in copy.get_functions() {
         if f.count_basic_blocks() == 0 {
             continue;
         }
-        rename_function(f);
-        for (key, value) in [("target-cpu", cpu), ("target-features", features)] {
+        let name = format!("{}{}", f.get_name().to_string_lossy(), v.suffix);
+        f.as_global_value().set_name(&name);
+        f.remove_string_attribute(AttributeLoc::Function, "target-features");
+        for (key, value) in [("target-cpu", v.cpu), ("tune-cpu", tune)] {
             f.remove_string_attribute(AttributeLoc::Function, key);
             f.add_attribute(
                 AttributeLoc::Function,
@@ -85,17 +86,11 @@ pub fn wide_copy<'ctx>(kernels: &Module<'ctx>, cpu: &str, features: &str) -> Mod
     }
     for g in copy.get_globals() {
         if !g.is_declaration() {
-            let name = format!("{}{SUFFIX}", g.get_name().to_string_lossy());
+            let name = format!("{}{}", g.get_name().to_string_lossy(), v.suffix);
             g.set_name(&name);
         }
     }
     copy
-}
-
-/// Appends [`SUFFIX`] to `f`'s name.
-fn rename_function(f: FunctionValue) {
-    let name = format!("{}{SUFFIX}", f.get_name().to_string_lossy());
-    f.as_global_value().set_name(&name);
 }
 
 #[cfg(test)]
@@ -104,17 +99,7 @@ mod tests {
     use inkwell::context::Context;
 
     #[test]
-    fn the_variant_turns_on_the_v4_features_only() {
-        assert_eq!(
-            wide_features("+sse2,+avx2,-avx512f,-avx512vnni,-evex512,+fma").as_deref(),
-            Some("+sse2,+avx2,+avx512f,-avx512vnni,+evex512,+fma,+avx512bw,+avx512cd,+avx512dq,+avx512vl")
-        );
-        assert_eq!(wide_features("+avx2,+avx512f"), None);
-        assert_eq!(wide_features("+neon"), None);
-    }
-
-    #[test]
-    fn the_copy_renames_definitions_and_sets_the_features() {
+    fn a_copy_renames_definitions_and_sets_the_cpu() {
         let ctx = Context::create();
         let m = ctx.create_module("k");
         let i32t = ctx.i32_type();
@@ -128,19 +113,22 @@ mod tests {
         let v = v.try_as_basic_value().basic().unwrap();
         b.build_return(Some(&v)).unwrap();
         m.add_function("extern_fn", i32t.fn_type(&[], false), None);
-        let copy = wide_copy(&m, "znver4", "+avx2,+avx512f");
+        let copy = copy(&m, &VARIANTS[0], "znver5");
         let text = copy.print_to_string().to_string();
-        assert!(text.contains("@caller__avx512()"), "{text}");
-        assert!(text.contains("call i32 @callee__avx512()"), "{text}");
+        assert!(text.contains("@caller__v4()"), "{text}");
+        assert!(text.contains("call i32 @callee__v4()"), "{text}");
         assert!(text.contains("declare i32 @extern_fn()"), "{text}");
-        assert!(
-            text.contains("\"target-features\"=\"+avx2,+avx512f\""),
-            "{text}"
-        );
+        assert!(text.contains("\"target-cpu\"=\"x86-64-v4\""), "{text}");
+        assert!(text.contains("\"tune-cpu\"=\"znver5\""), "{text}");
         assert!(
             m.get_function("caller").is_some(),
             "the original is unchanged"
         );
         assert_eq!(instruction_count(&m), 3);
+    }
+
+    #[test]
+    fn variants_come_best_first() {
+        assert!(VARIANTS.windows(2).all(|w| w[0].level > w[1].level));
     }
 }

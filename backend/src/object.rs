@@ -158,11 +158,13 @@ pub fn same_triple(a: &str, b: &str) -> bool {
     parts(a) == parts(b)
 }
 
-/// The target of `tm`, the device and the model's source hash, for the metadata.
+/// The target of `tm`, the kernels' variants, the device and the model's
+/// source hash, for the metadata.
 pub fn build_info(
     tm: &TargetMachine,
     source_sha256: &str,
     device: crate::mlir::Device,
+    variants: &[crate::multiversion::Variant],
 ) -> crate::metadata::BuildInfo {
     crate::metadata::BuildInfo {
         device: match device {
@@ -174,6 +176,7 @@ pub fn build_info(
         cpu: tm.get_cpu().to_string_lossy().into_owned(),
         features: tm.get_feature_string().to_string_lossy().into_owned(),
         source_sha256: source_sha256.to_string(),
+        variants: variants.iter().map(|v| v.cpu).collect(),
     }
 }
 
@@ -195,14 +198,14 @@ fn internalize(m: &Module, api: &[String]) {
     }
 }
 
-/// Links `kernels` (and their AVX-512 variant `wide`, where there is one)
+/// Links `kernels` and their variants `copies` ([`crate::multiversion`])
 /// into `host`, keeps only `api` external, optimises at `opt_level` and
 /// emits code for `tm`.
 #[allow(clippy::too_many_arguments)]
 pub fn compile<'ctx>(
     host: Module<'ctx>,
     kernels: Module<'ctx>,
-    wide: Option<Module<'ctx>>,
+    copies: Vec<Module<'ctx>>,
     api: &[String],
     tm: &TargetMachine,
     opt_level: u8,
@@ -210,22 +213,13 @@ pub fn compile<'ctx>(
     want_llvm_ir: bool,
 ) -> Result<Compiled, BackendError> {
     let layout = tm.get_target_data().get_data_layout();
-    for m in [Some(&host), Some(&kernels), wide.as_ref()]
-        .into_iter()
-        .flatten()
-    {
+    for m in [&host, &kernels].into_iter().chain(&copies) {
         m.set_triple(&tm.get_triple());
         m.set_data_layout(&layout);
     }
-    host.link_in_module(kernels)
-        .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
-    if let Some(wide) = wide {
-        host.link_in_module(wide).map_err(|e| {
-            llvm_err(
-                "linking the AVX-512 kernels into the host module",
-                e.to_string_lossy(),
-            )
-        })?;
+    for m in std::iter::once(kernels).chain(copies) {
+        host.link_in_module(m)
+            .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
     }
     internalize(&host, api);
     crate::allocator_attrs::annotate(&host);

@@ -113,27 +113,30 @@ pub unsafe fn check(required: *const c_char) -> Result<(), &'static str> {
     }
 }
 
-/// 1 when the running CPU has every feature of `features` (an LLVM feature
-/// string, `AGC_CPU_MASK` counting) that this runtime can test, else 0:
-/// an export's trampoline asks it whether to call the AVX-512 variant of
-/// the kernels (`backend/src/multiversion.rs`). Decided at the first call
-/// (a library has one variant string).
-///
-/// # Safety
-/// `features` is NULL (answered 0) or a NUL-terminated constant of the library.
+/// The features of x86-64 level 3 (the LLVM names this runtime tests).
+const LEVEL3: &[&str] = &[
+    "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "fma", "f16c", "bmi", "bmi2",
+    "lzcnt", "movbe",
+];
+/// The features level 4 adds.
+const LEVEL4: &[&str] = &["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
+
+/// The x86-64 level of the running CPU, `AGC_CPU_MASK` counting: 4 with
+/// AVX-512 F/BW/CD/DQ/VL, 3 with AVX2/FMA/BMI2 and the rest of level 3,
+/// else 0 (and 0 on other architectures). An export's trampoline calls the
+/// best variant of the kernels this allows (`backend/src/multiversion.rs`).
+/// Decided at the first call.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_cpu_supports(features: *const c_char) -> i32 {
-    static VERDICT: OnceLock<bool> = OnceLock::new();
-    let yes = *VERDICT.get_or_init(|| {
-        // SAFETY: NUL-terminated (caller contract).
-        !features.is_null()
-            && missing(
-                &unsafe { CStr::from_ptr(features) }.to_string_lossy(),
-                mask(),
-            )
-            .is_empty()
-    });
-    i32::from(yes)
+pub extern "C" fn agc_rt_cpu_level() -> i32 {
+    static LEVEL: OnceLock<i32> = OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        let all = |names: &[&str]| names.iter().all(|f| usable(f));
+        match (all(LEVEL3), all(LEVEL4)) {
+            (true, true) => 4,
+            (true, false) => 3,
+            _ => 0,
+        }
+    })
 }
 
 #[cfg(test)]

@@ -284,8 +284,8 @@ pub(crate) fn syms_scratch<'ctx>(
 }
 
 /// `static void tramp(void **env)`: calls `kernel(env[0], .., env[n-1])`,
-/// or its AVX-512 variant where there is one and the CPU runs it
-/// ([`RuntimeFns::wide`]); one per export, shared by its entry points.
+/// or the best of its variants ([`RuntimeFns::variants`]) the running
+/// CPU's level allows; one per export, shared by its entry points.
 fn trampoline<'ctx>(
     ctx: &'ctx Context,
     m: &Module<'ctx>,
@@ -326,35 +326,34 @@ fn trampoline<'ctx>(
         .map_err(builder_err)?;
         args.push(b.build_load(ptr, slot, "").map_err(builder_err)?.into());
     }
-    if let Some((supports, features)) = rt.wide {
-        let name = format!(
-            "{}{}",
-            kernel.get_name().to_string_lossy(),
-            crate::multiversion::SUFFIX
-        );
-        let wide = m
-            .get_function(&name)
-            .unwrap_or_else(|| m.add_function(&name, kernel.get_type(), Some(Linkage::External)));
-        let yes = b
-            .build_call(supports, &[features.into()], "")
+    if !rt.variants.is_empty() {
+        let level = b
+            .build_call(rt.cpu_level, &[], "level")
             .map_err(builder_err)?
             .try_as_basic_value()
             .basic()
-            .ok_or_else(|| BackendError::Llvm("agc_rt_cpu_supports returns a value".into()))?
+            .ok_or_else(|| BackendError::Llvm("agc_rt_cpu_level returns a value".into()))?
             .into_int_value();
-        let on = b
-            .build_int_compare(IntPredicate::NE, yes, i32t.const_zero(), "")
-            .map_err(builder_err)?;
-        let (wide_bb, base_bb) = (
-            ctx.append_basic_block(f, "avx512"),
-            ctx.append_basic_block(f, "base"),
-        );
-        b.build_conditional_branch(on, wide_bb, base_bb)
-            .map_err(builder_err)?;
-        b.position_at_end(wide_bb);
-        b.build_call(wide, &args, "").map_err(builder_err)?;
-        b.build_return(None).map_err(builder_err)?;
-        b.position_at_end(base_bb);
+        for v in rt.variants {
+            let name = format!("{}{}", kernel.get_name().to_string_lossy(), v.suffix);
+            let variant = m.get_function(&name).unwrap_or_else(|| {
+                m.add_function(&name, kernel.get_type(), Some(Linkage::External))
+            });
+            let threshold = i32t.const_int(v.level as u64, true);
+            let runs = b
+                .build_int_compare(IntPredicate::SGE, level, threshold, "")
+                .map_err(builder_err)?;
+            let (yes, no) = (
+                ctx.append_basic_block(f, v.cpu),
+                ctx.append_basic_block(f, "next"),
+            );
+            b.build_conditional_branch(runs, yes, no)
+                .map_err(builder_err)?;
+            b.position_at_end(yes);
+            b.build_call(variant, &args, "").map_err(builder_err)?;
+            b.build_return(None).map_err(builder_err)?;
+            b.position_at_end(no);
+        }
     }
     b.build_call(kernel, &args, "").map_err(builder_err)?;
     b.build_return(None).map_err(builder_err)?;

@@ -31,12 +31,13 @@ mod shapes;
 mod spec;
 pub mod weights;
 
+use crate::multiversion::Variant;
 use crate::signature::ExportSig;
 use crate::BackendError;
 use inkwell::builder::BuilderError;
 use inkwell::context::Context;
 use inkwell::module::{Linkage, Module};
-use inkwell::values::{FunctionValue, PointerValue};
+use inkwell::values::FunctionValue;
 use inkwell::AddressSpace;
 
 /// The runtime functions the host code calls (declared in the host module).
@@ -63,14 +64,16 @@ pub(crate) struct RuntimeFns<'ctx> {
     pub guard: FunctionValue<'ctx>,
     /// `void agc_rt_set_num_threads(int32_t n)`.
     pub set_num_threads: FunctionValue<'ctx>,
-    /// Where the kernels have an AVX-512 variant ([`crate::multiversion`]):
-    /// `int32_t agc_rt_cpu_supports(const char* features)` and the
-    /// variant's feature string, which trampolines ask it about.
-    pub wide: Option<(FunctionValue<'ctx>, PointerValue<'ctx>)>,
+    /// `int32_t agc_rt_cpu_level(void)`: the running CPU's x86-64 level.
+    pub cpu_level: FunctionValue<'ctx>,
+    /// The variants of the kernels ([`crate::multiversion`]), best first,
+    /// among which trampolines choose by the CPU's level; none where the
+    /// kernels are compiled once.
+    pub variants: &'static [Variant],
 }
 
 impl<'ctx> RuntimeFns<'ctx> {
-    fn declare(ctx: &'ctx Context, m: &Module<'ctx>, wide_features: Option<&str>) -> Self {
+    fn declare(ctx: &'ctx Context, m: &Module<'ctx>, variants: &'static [Variant]) -> Self {
         let ptr = ctx.ptr_type(AddressSpace::default());
         let i32t = ctx.i32_type();
         let ext = Some(Linkage::External);
@@ -121,28 +124,20 @@ impl<'ctx> RuntimeFns<'ctx> {
                 ctx.void_type().fn_type(&[i32t.into()], false),
                 ext,
             ),
-            wide: wide_features.map(|features| {
-                (
-                    m.add_function(
-                        "agc_rt_cpu_supports",
-                        i32t.fn_type(&[ptr.into()], false),
-                        ext,
-                    ),
-                    spec::c_string(ctx, m, "agc.cpu_features_wide", features),
-                )
-            }),
+            cpu_level: m.add_function("agc_rt_cpu_level", i32t.fn_type(&[], false), ext),
+            variants,
         }
     }
 }
 
-/// The LLVM feature strings of a library's code: what every call checks
-/// the CPU for, and the AVX-512 variant's, where the kernels have one
+/// What a library's code is compiled for: the LLVM features every call
+/// checks the CPU for, and the variants of the kernels
 /// ([`crate::multiversion`]).
 pub struct CpuFeatures<'a> {
     /// The features the library is compiled for.
     pub base: &'a str,
-    /// The features of the kernels' AVX-512 variant.
-    pub wide: Option<&'a str>,
+    /// The kernels' variants, best first (none: compiled once).
+    pub variants: &'static [Variant],
 }
 
 /// Converts an inkwell builder error.
@@ -169,7 +164,7 @@ pub fn host_module<'ctx>(
         cpu_features: features,
         device,
     };
-    let rt = RuntimeFns::declare(ctx, &m, cpu_features.wide);
+    let rt = RuntimeFns::declare(ctx, &m, cpu_features.variants);
     let (cf, state_spec) = if state.context {
         let cf = context::ContextFns::declare(ctx, &m, state)?;
         let spec = context::context_functions(ctx, &m, &cf, library_name, state)?;
@@ -206,7 +201,7 @@ mod tests {
             &Default::default(),
             &CpuFeatures {
                 base: "",
-                wide: None,
+                variants: &[],
             },
             crate::mlir::Device::Cpu,
         )
