@@ -66,18 +66,36 @@ mod x86 {
     pub unsafe fn kernel<const R: usize, const P: usize>(t: &WideTile) {
         let a = t.a;
         let mut acc = [[_mm512_setzero_ps(); P]; R];
-        for p in 0..t.kc {
-            // SAFETY: step `p` of the rows and panels (caller contract).
-            unsafe {
-                let ap = a.ptr.offset(p as isize * a.step);
-                let b: [__m512; P] =
-                    std::array::from_fn(|q| _mm512_loadu_ps(t.bp.add(q * t.panel_stride + p * NR)));
-                for (r, row) in acc.iter_mut().enumerate() {
-                    let x = _mm512_set1_ps(*ap.offset(a.rows[t.first + r]));
-                    for (s, &bq) in row.iter_mut().zip(&b) {
-                        *s = _mm512_fmadd_ps(x, bq, *s);
-                    }
+        // One panel gives at most MR independent sums, fewer than the FMA
+        // units' latency needs: odd depth steps go to a second set.
+        let mut odd = [[_mm512_setzero_ps(); P]; R];
+        // SAFETY (both closures): step `p` of the rows and panels (caller contract).
+        let step = |acc: &mut [[__m512; P]; R], p: usize| unsafe {
+            let ap = a.ptr.offset(p as isize * a.step);
+            let b: [__m512; P] =
+                std::array::from_fn(|q| _mm512_loadu_ps(t.bp.add(q * t.panel_stride + p * NR)));
+            for (r, row) in acc.iter_mut().enumerate() {
+                let x = _mm512_set1_ps(*ap.offset(a.rows[t.first + r]));
+                for (s, &bq) in row.iter_mut().zip(&b) {
+                    *s = _mm512_fmadd_ps(x, bq, *s);
                 }
+            }
+        };
+        if P == 1 {
+            let pairs = t.kc / 2;
+            for p in 0..pairs {
+                step(&mut acc, 2 * p);
+                step(&mut odd, 2 * p + 1);
+            }
+            if t.kc % 2 == 1 {
+                step(&mut acc, t.kc - 1);
+            }
+            for (row, odd_row) in acc.iter_mut().zip(&odd) {
+                row[0] = _mm512_add_ps(row[0], odd_row[0]);
+            }
+        } else {
+            for p in 0..t.kc {
+                step(&mut acc, p);
             }
         }
         let last: __mmask16 = if t.cols >= NR {
