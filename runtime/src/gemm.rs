@@ -213,7 +213,7 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
                                 cols,
                             };
                             // SAFETY: the tile's rows and columns are inside C.
-                            unsafe { gemm_avx512::kernel(MR.min(rows - r0), panels)(&t) };
+                            unsafe { gemm_avx512::kernel(MR.min(rows - r0), panels, pack)(&t) };
                         }
                         jp += panels;
                     }
