@@ -172,11 +172,13 @@ fn kernel_variants(
         && std::env::var(object::TARGET_CPU_ENV)
             .unwrap_or_default()
             .is_empty();
+    let size = multiversion::instruction_count(kernels);
+    tracing::debug!(instructions = size, "kernel module size");
     let eligible = default_target
         && opts.device() == mlir::Device::Cpu
         && opts.opt_level > 0
         && object::host_triple().starts_with("x86_64")
-        && multiversion::instruction_count(kernels) <= multiversion::MAX_INSTRUCTIONS;
+        && size <= multiversion::MAX_INSTRUCTIONS;
     if eligible {
         &multiversion::VARIANTS
     } else {
