@@ -126,10 +126,16 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
     } else {
         1
     };
-    let panels_per_group = panels.div_ceil(col_groups);
+    let avx512 = isa == Isa::Avx512;
+    let mut panels_per_group = panels.div_ceil(col_groups);
+    if avx512 {
+        // Groups of kernel panels start at multiples of PANELS whatever the
+        // thread count, so each element is computed by the same kernel (a
+        // one-panel kernel sums in another order) and threads change no bit.
+        panels_per_group = panels_per_group.next_multiple_of(gemm_avx512::PANELS);
+    }
     let col_groups = panels.div_ceil(panels_per_group);
     let kernel = micro_kernel(isa);
-    let avx512 = isa == Isa::Avx512;
     // Packing A costs a pass over it; it pays when many panels reuse it,
     // and not when several tasks would each pack the same rows.
     let pack = panels > PACK_A_MIN_PANELS && col_groups == 1;
@@ -679,6 +685,46 @@ mod tests {
             for m in [1, 5, 6, 13] {
                 check(m, 70, n, false, 1);
                 check(m, 530, n, true, 1);
+            }
+        }
+    }
+
+    #[test]
+    fn thread_counts_change_no_bit() {
+        // Column splits of 9 and 64 panels that would leave a one-panel
+        // group in one thread count and not in another.
+        for &(m, k, n) in &[(32, 256, 1024), (257, 300, 130), (96, 520, 97)] {
+            for isa in isas() {
+                let run = |threads| {
+                    pool_threads(threads);
+                    let (a, b) = (values(m * k, 7), values(k * n, 11));
+                    let bp = pack_b(&b, k, n);
+                    let mut c = vec![f32::NAN; m * n];
+                    let problem = Problem {
+                        m,
+                        n,
+                        k,
+                        a: Strided {
+                            ptr: a.as_ptr(),
+                            rs: k as isize,
+                            cs: 1,
+                        },
+                        bp: bp.as_ptr(),
+                        c: c.as_mut_ptr(),
+                        ldc: n,
+                    };
+                    // SAFETY: buffers sized for the problem.
+                    unsafe { sgemm_on(&problem, isa) };
+                    c
+                };
+                let one = run(1);
+                for threads in [2, 3] {
+                    let c = run(threads);
+                    assert!(
+                        one.iter().zip(&c).all(|(x, y)| x.to_bits() == y.to_bits()),
+                        "{isa:?} {m}x{k}x{n}: {threads} threads changed bits"
+                    );
+                }
             }
         }
     }
