@@ -167,18 +167,14 @@ fn kernel_variants(
     opts: &BuildOptions,
     kernels: &inkwell::module::Module,
 ) -> &'static [multiversion::Variant] {
-    let default_target = opts.target_cpu.is_none()
-        && opts.target_features.is_none()
-        && std::env::var(object::TARGET_CPU_ENV)
-            .unwrap_or_default()
-            .is_empty();
     let size = multiversion::instruction_count(kernels);
     tracing::debug!(instructions = size, "kernel module size");
-    let eligible = default_target
-        && opts.device() == mlir::Device::Cpu
-        && opts.opt_level > 0
-        && object::host_triple().starts_with("x86_64")
-        && size <= multiversion::MAX_INSTRUCTIONS;
+    let eligible =
+        object::default_target(opts.target_cpu.as_deref(), opts.target_features.as_deref())
+            && opts.device() == mlir::Device::Cpu
+            && opts.opt_level > 0
+            && object::host_triple().starts_with("x86_64")
+            && size <= multiversion::MAX_INSTRUCTIONS;
     if eligible {
         &multiversion::VARIANTS
     } else {

@@ -66,6 +66,15 @@ fn native_cpu() -> (String, String) {
     )
 }
 
+/// Whether a build with `--target-cpu` `cpu` and `--target-features`
+/// `features` targets the default (neither given, [`TARGET_CPU_ENV`]
+/// unset or empty).
+pub fn default_target(cpu: Option<&str>, features: Option<&str>) -> bool {
+    cpu.is_none()
+        && features.is_none()
+        && std::env::var(TARGET_CPU_ENV).unwrap_or_default().is_empty()
+}
+
 /// The (cpu, features) pair `$AGC_TARGET_CPU` asks for.
 fn target_cpu() -> (String, String) {
     let (host, features) = native_cpu();

@@ -6,9 +6,9 @@
 //! The features are LLVM's (`+avx2,+fma,-avx512f`); those this runtime can
 //! test are checked, the rest trusted. `AGC_CPU_MASK` (comma-separated
 //! feature names) makes the check treat features as absent, to test the
-//! check on a CPU that has them; the run-time dispatch of the runtime's own
-//! kernels ([`usable`]) honours it too, so a CPU's AVX2 path can be run on a
-//! machine with AVX-512.
+//! check on a CPU that has them; the CPU's level ([`agc_rt_cpu_level`]),
+//! which picks the generated kernels' variant and the GEMM's micro-kernels,
+//! honours it too, so a CPU's AVX2 path can be run on a machine with AVX-512.
 
 use std::ffi::{c_char, CStr};
 use std::sync::OnceLock;
@@ -80,9 +80,9 @@ fn mask() -> &'static str {
     MASK.get_or_init(|| std::env::var("AGC_CPU_MASK").unwrap_or_default())
 }
 
-/// Whether the runtime's kernels may use LLVM feature `name`: this CPU has
-/// it and `AGC_CPU_MASK` does not name it.
-pub fn usable(name: &str) -> bool {
+/// Whether kernels may use LLVM feature `name`: this CPU has it and
+/// `AGC_CPU_MASK` does not name it.
+fn usable(name: &str) -> bool {
     detected(name) == Some(true) && missing(&format!("+{name}"), mask()).is_empty()
 }
 
@@ -124,8 +124,9 @@ const LEVEL4: &[&str] = &["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512
 /// The x86-64 level of the running CPU, `AGC_CPU_MASK` counting: 4 with
 /// AVX-512 F/BW/CD/DQ/VL, 3 with AVX2/FMA/BMI2 and the rest of level 3,
 /// else 0 (and 0 on other architectures). An export's trampoline calls the
-/// best variant of the kernels this allows (`backend/src/multiversion.rs`).
-/// Decided at the first call.
+/// best variant of the kernels this allows (`backend/src/multiversion.rs`),
+/// and the GEMM picks its micro-kernels by it ([`crate::gemm`]). Decided at
+/// the first call.
 #[no_mangle]
 pub extern "C" fn agc_rt_cpu_level() -> i32 {
     static LEVEL: OnceLock<i32> = OnceLock::new();

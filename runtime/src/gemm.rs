@@ -12,8 +12,9 @@
 //! B loaded and `MR` broadcasts of A per step. The first depth block stores
 //! C, later ones add to it.
 //!
-//! Micro-kernels, chosen once per process ([`isa`]): AVX-512 (up to 6 rows
-//! × 4 panels in `zmm` accumulators, [`gemm_avx512`]) when the CPU has it,
+//! Micro-kernels, chosen once per process by the CPU's x86-64 level
+//! ([`isa`]): AVX-512 (up to 6 rows × 4 panels in `zmm` accumulators,
+//! [`gemm_avx512`]) when the CPU has it,
 //! else AVX2 + FMA (6 × 16 in 12 `ymm` accumulators, and [`gemm_wide`] for
 //! partial row tiles), else a portable one the compiler vectorises for the
 //! baseline.
@@ -22,7 +23,6 @@ use crate::gemm_avx512;
 use crate::gemm_wide::{self, WideTile};
 use crate::{cpu, pool};
 use std::cell::RefCell;
-use std::sync::OnceLock;
 
 /// Rows of the micro-kernel's tile.
 pub const MR: usize = 6;
@@ -183,6 +183,19 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
                 // contract); row i0+r0, panel jp of C, which no other task writes.
                 let panel = |jp: usize| unsafe { p.bp.add(jp * k * NR + pc * NR) };
                 let c_at = |r0: usize, jp: usize| unsafe { p.c.add((i0 + r0) * p.ldc + jp * NR) };
+                // Rows `first..` of tile `tile` against the panels from `jp`,
+                // the last one's first `cols` columns.
+                let wide_tile = |tile: usize, first: usize, jp: usize, cols: usize| WideTile {
+                    kc,
+                    a: tile_rows(tile),
+                    first,
+                    bp: panel(jp),
+                    panel_stride: k * NR,
+                    c: c_at(tile * MR + first, jp),
+                    ldc: p.ldc,
+                    store: pc == 0,
+                    cols,
+                };
                 let main_tile = |tile: usize, jp: usize| {
                     let r0 = tile * MR;
                     let t = Tile {
@@ -198,6 +211,7 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
                     // SAFETY: the tile's rows and columns are inside C.
                     unsafe { kernel(&t) };
                 };
+                #[cfg(target_arch = "x86_64")]
                 if avx512 {
                     // Groups of up to PANELS panels against every row tile,
                     // partial tiles and columns masked (gemm_avx512).
@@ -206,20 +220,10 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
                         let panels = gemm_avx512::PANELS.min(j1 - jp);
                         let cols = NR.min(n - (jp + panels - 1) * NR);
                         for tile in 0..tiles {
-                            let r0 = tile * MR;
-                            let t = WideTile {
-                                kc,
-                                a: tile_rows(tile),
-                                first: 0,
-                                bp: panel(jp),
-                                panel_stride: k * NR,
-                                c: c_at(r0, jp),
-                                ldc: p.ldc,
-                                store: pc == 0,
-                                cols,
-                            };
+                            let kernel =
+                                gemm_avx512::kernel(MR.min(rows - tile * MR), panels, pack);
                             // SAFETY: the tile's rows and columns are inside C.
-                            unsafe { gemm_avx512::kernel(MR.min(rows - r0), panels, pack)(&t) };
+                            unsafe { kernel(&wide_tile(tile, 0, jp, cols)) };
                         }
                         jp += panels;
                     }
@@ -243,19 +247,8 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
                             continue;
                         }
                         for first in (0..rows % MR).step_by(step) {
-                            let t = WideTile {
-                                kc,
-                                a: tile_rows(full),
-                                first,
-                                bp: panel(jp),
-                                panel_stride: k * NR,
-                                c: c_at(full * MR + first, jp),
-                                ldc: p.ldc,
-                                store: pc == 0,
-                                cols: NR,
-                            };
                             // SAFETY: rows and full panels inside C.
-                            unsafe { wide_kernel(&t) };
+                            unsafe { wide_kernel(&wide_tile(full, first, jp, NR)) };
                         }
                         jp += width;
                     }
@@ -345,30 +338,26 @@ struct Tile {
 /// writable by this call alone.
 type MicroKernel = unsafe fn(&Tile);
 
-/// The vector instruction sets the GEMM has kernels for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// The vector instruction sets the GEMM has kernels for, worst first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(crate) enum Isa {
-    /// AVX-512F ([`gemm_avx512`]).
-    Avx512,
-    /// AVX2 and FMA ([`avx2`], [`gemm_wide`]).
-    Avx2,
-    /// Neither: the portable kernel.
+    /// Neither of the others: the portable kernel.
     Portable,
+    /// AVX2 and FMA ([`avx2`], [`gemm_wide`]): x86-64 level 3.
+    Avx2,
+    /// AVX-512 ([`gemm_avx512`]): x86-64 level 4.
+    Avx512,
 }
 
-/// The best instruction set this CPU runs and `AGC_CPU_MASK` allows
-/// (decided once per process).
+/// The best instruction set of the running CPU's x86-64 level
+/// ([`cpu::agc_rt_cpu_level`], the level that also picks the generated
+/// kernels' variant; `AGC_CPU_MASK` counts).
 pub(crate) fn isa() -> Isa {
-    static ISA: OnceLock<Isa> = OnceLock::new();
-    *ISA.get_or_init(|| {
-        if cpu::usable("avx512f") {
-            Isa::Avx512
-        } else if cpu::usable("avx2") && cpu::usable("fma") {
-            Isa::Avx2
-        } else {
-            Isa::Portable
-        }
-    })
+    match cpu::agc_rt_cpu_level() {
+        4.. => Isa::Avx512,
+        3 => Isa::Avx2,
+        _ => Isa::Portable,
+    }
 }
 
 /// The one-panel micro-kernel of `isa` (the AVX-512 path uses
@@ -585,25 +574,20 @@ mod tests {
 
     /// The instruction sets this CPU runs, each checked by [`check`].
     fn isas() -> Vec<Isa> {
-        let mut isas = vec![Isa::Portable];
-        if cpu::usable("avx2") && cpu::usable("fma") {
-            isas.push(Isa::Avx2);
-        }
-        if cpu::usable("avx512f") {
-            isas.push(Isa::Avx512);
-        }
-        isas
+        [Isa::Portable, Isa::Avx2, Isa::Avx512]
+            .into_iter()
+            .filter(|&i| i <= isa())
+            .collect()
     }
 
-    /// Checks the product against float64 with the kernels of every
-    /// instruction set this CPU runs.
-    fn check(m: usize, k: usize, n: usize, transposed: bool, threads: i32) {
-        for isa in isas() {
-            check_on(m, k, n, transposed, threads, isa);
-        }
-    }
-
-    fn check_on(m: usize, k: usize, n: usize, transposed: bool, threads: i32, isa: Isa) {
+    /// `A · B` of the test operands (A read transposed in place when
+    /// `transposed`) on `threads` threads with the kernels of `isa`.
+    fn product(
+        (m, k, n): (usize, usize, usize),
+        transposed: bool,
+        threads: i32,
+        isa: Isa,
+    ) -> Vec<f32> {
         pool_threads(threads);
         let (a, b) = (values(m * k, 7), values(k * n, 11));
         let bp = pack_b(&b, k, n);
@@ -629,7 +613,20 @@ mod tests {
         };
         // SAFETY: buffers sized for the problem.
         unsafe { sgemm_on(&problem, isa) };
-        let want = reference(&a, &b, m, k, n);
+        c
+    }
+
+    /// Checks the product against float64 with the kernels of every
+    /// instruction set this CPU runs.
+    fn check(m: usize, k: usize, n: usize, transposed: bool, threads: i32) {
+        for isa in isas() {
+            check_on(m, k, n, transposed, threads, isa);
+        }
+    }
+
+    fn check_on(m: usize, k: usize, n: usize, transposed: bool, threads: i32, isa: Isa) {
+        let c = product((m, k, n), transposed, threads, isa);
+        let want = reference(&values(m * k, 7), &values(k * n, 11), m, k, n);
         for (q, (&got, &w)) in c.iter().zip(&want).enumerate() {
             let tol = 1e-5 * (k as f64).sqrt() * (1.0 + w.abs());
             assert!(
@@ -695,28 +692,7 @@ mod tests {
         // group in one thread count and not in another.
         for &(m, k, n) in &[(32, 256, 1024), (257, 300, 130), (96, 520, 97)] {
             for isa in isas() {
-                let run = |threads| {
-                    pool_threads(threads);
-                    let (a, b) = (values(m * k, 7), values(k * n, 11));
-                    let bp = pack_b(&b, k, n);
-                    let mut c = vec![f32::NAN; m * n];
-                    let problem = Problem {
-                        m,
-                        n,
-                        k,
-                        a: Strided {
-                            ptr: a.as_ptr(),
-                            rs: k as isize,
-                            cs: 1,
-                        },
-                        bp: bp.as_ptr(),
-                        c: c.as_mut_ptr(),
-                        ldc: n,
-                    };
-                    // SAFETY: buffers sized for the problem.
-                    unsafe { sgemm_on(&problem, isa) };
-                    c
-                };
+                let run = |threads| product((m, k, n), false, threads, isa);
                 let one = run(1);
                 for threads in [2, 3] {
                     let c = run(threads);

@@ -8,7 +8,7 @@
 //! columns of the last panel and only the tile's rows, so partial tiles need
 //! no scratch tile and no second kernel.
 //!
-//! Chosen at run time when the CPU has AVX-512F ([`crate::cpu::usable`]:
+//! Chosen at run time on an x86-64 level 4 CPU ([`crate::cpu::agc_rt_cpu_level`]:
 //! `AGC_CPU_MASK=avx512f` turns it off, and valgrind, which does not
 //! emulate AVX-512, hides it); elsewhere the AVX2 kernels run.
 
@@ -27,7 +27,7 @@ pub type Kernel = unsafe fn(&WideTile);
 /// The kernel for a tile of `rows` rows and `panels` panels (both at least
 /// one and at most `MR` and [`PANELS`]); `packed`: the tile's rows of A are
 /// a packed panel (row `r` at offset `r`, `first` 0), whose offsets the
-/// kernel then knows at compile time (4% on a 2048² product).
+/// kernel then knows at compile time (3% on a 2048² product).
 #[cfg(target_arch = "x86_64")]
 pub fn kernel(rows: usize, panels: usize, packed: bool) -> Kernel {
     use x86::kernel as k;
