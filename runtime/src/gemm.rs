@@ -20,6 +20,8 @@
 //! baseline.
 
 use crate::gemm_avx512;
+#[cfg(target_arch = "x86_64")]
+use crate::gemm_narrow;
 use crate::gemm_wide::{self, WideTile};
 use crate::{cpu, pool};
 use std::cell::RefCell;
@@ -50,22 +52,22 @@ thread_local! {
 
 /// A float32 matrix in memory: element `(i, j)` at `ptr + i*rs + j*cs`.
 #[derive(Clone, Copy)]
-struct Strided {
-    ptr: *const f32,
-    rs: isize,
-    cs: isize,
+pub(crate) struct Strided {
+    pub(crate) ptr: *const f32,
+    pub(crate) rs: isize,
+    pub(crate) cs: isize,
 }
 
 /// The product's operands and sizes, shared by its tasks.
-struct Problem {
-    m: usize,
-    n: usize,
-    k: usize,
-    a: Strided,
+pub(crate) struct Problem {
+    pub(crate) m: usize,
+    pub(crate) n: usize,
+    pub(crate) k: usize,
+    pub(crate) a: Strided,
     /// Panel `j` starts at `bp + j * k * NR`; row `p` of it at `+ p * NR`.
-    bp: *const f32,
-    c: *mut f32,
-    ldc: usize,
+    pub(crate) bp: *const f32,
+    pub(crate) c: *mut f32,
+    pub(crate) ldc: usize,
 }
 
 // SAFETY: tasks read A and Bp and write disjoint tiles of C.
@@ -102,6 +104,14 @@ unsafe fn sgemm_on(p: &Problem, isa: Isa) {
     } else {
         1
     };
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx512 {
+        if let Some(how) = gemm_narrow::plan(p) {
+            // SAFETY: caller contract; the CPU has AVX-512.
+            unsafe { gemm_narrow::sgemm(p, how, threads) };
+            return;
+        }
+    }
     let panels = n.div_ceil(NR);
     // Row blocks of whole tiles, at most MC rows, as many as a multiple of
     // the threads when there are several: block `b` is tiles
@@ -690,9 +700,15 @@ mod tests {
     fn thread_counts_change_no_bit() {
         // Column splits of 9 and 64 panels that would leave a one-panel
         // group in one thread count and not in another.
-        for &(m, k, n) in &[(32, 256, 1024), (257, 300, 130), (96, 520, 97)] {
+        for &(m, k, n, t) in &[
+            (32, 256, 1024, false),
+            (257, 300, 130, false),
+            (96, 520, 97, false),
+            (200, 784, 10, false),
+            (784, 200, 10, true),
+        ] {
             for isa in isas() {
-                let run = |threads| product((m, k, n), false, threads, isa);
+                let run = |threads| product((m, k, n), t, threads, isa);
                 let one = run(1);
                 for threads in [2, 3] {
                     let c = run(threads);
@@ -703,6 +719,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn narrow_products_match_float64() {
+        // Every column count of the narrow kernels (and one past), A's
+        // columns adjacent (transposed) and A's rows adjacent, partial row
+        // tiles and depths that are not a multiple of 16; on 1 and 3 threads.
+        for n in 1..=13 {
+            for &(m, k) in &[(16, 64), (37, 200), (200, 79), (9, 130)] {
+                check(m, k, n, false, 1);
+                check(m, k, n, true, 1);
+            }
+        }
+        check(784, 200, 10, true, 3);
+        check(200, 784, 10, false, 3);
     }
 
     #[test]

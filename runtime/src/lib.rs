@@ -46,6 +46,8 @@ pub mod error;
 pub mod export;
 pub mod gemm;
 mod gemm_avx512;
+#[cfg(target_arch = "x86_64")]
+mod gemm_narrow;
 mod gemm_wide;
 pub mod import;
 pub mod into;
