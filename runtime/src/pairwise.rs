@@ -11,8 +11,9 @@
 //! 8 and the two halves' sums added. The reduction adds the result to its
 //! identity, `0.0` (so a sum of `-0.0`s is `+0.0`, as in numpy).
 //!
-//! Kernels call the `extern "C"` entries once per output element with the
-//! input as a rank-1 memref (MLIR's expanded calling convention).
+//! Kernels call the `extern "C"` entries once per reduction, with the input
+//! and the output flattened to rank-1 memrefs (MLIR's expanded calling
+//! convention): output element `r` is the sum of input row `r`.
 
 use std::ops::Add;
 
@@ -44,68 +45,148 @@ pub fn pairwise_sum<T: Copy + Add<Output = T> + Default>(a: &[T]) -> T {
     pairwise_sum(&a[..half]) + pairwise_sum(&a[half..])
 }
 
-/// The `n` elements from `start` of a rank-1 memref given in MLIR's
-/// expanded form, or `None` where the range is not inside it.
+/// Row sums below this many elements in all run on the calling thread.
+const PARALLEL_MIN_ELEMENTS: usize = 1 << 16;
+
+/// `out[r] = 0 + pairwise_sum(a[r*n .. (r+1)*n])` for every `r` of `out`,
+/// on the thread pool when there are many elements; `false` (nothing
+/// written) where the rows are not inside `a`.
 ///
 /// # Safety
-/// `aligned`, `offset`, `size` and `stride` describe a live buffer (the
-/// kernel passes its own memref); `stride` is 1 (an identity layout).
-unsafe fn row<'a, T>(
-    aligned: *const T,
-    offset: i64,
-    size: i64,
-    stride: i64,
-    start: i64,
+/// The memrefs (`aligned`, `offset`, `size`, `stride` each) describe live
+/// buffers; the output is written by this call alone.
+unsafe fn sum_rows<T>(
+    input: (*const T, i64, i64, i64),
     n: i64,
-) -> Option<&'a [T]> {
-    let in_range = stride == 1 && start >= 0 && n >= 0 && start.checked_add(n)? <= size;
-    if !in_range || aligned.is_null() {
-        return None;
+    out: (*mut T, i64, i64, i64),
+) -> bool
+where
+    T: Copy + Add<Output = T> + Default + Send + Sync,
+{
+    let ((a, a_off, a_size, a_stride), (o, o_off, rows, o_stride)) = (input, out);
+    let fits = a_stride == 1
+        && o_stride == 1
+        && !a.is_null()
+        && !o.is_null()
+        && n >= 0
+        && rows >= 0
+        && a_off >= 0
+        && o_off >= 0
+        && rows.checked_mul(n).is_some_and(|len| len <= a_size);
+    if !fits {
+        return false;
     }
-    let first = usize::try_from(offset.checked_add(start)?).ok()?;
-    Some(std::slice::from_raw_parts(aligned.add(first), n as usize))
+    let (n, rows) = (n as usize, rows as usize);
+    // SAFETY: `rows * n` elements from `a_off` are inside the input, `rows`
+    // from `o_off` inside the output (checked above, caller contract).
+    let (a, o) = unsafe {
+        (
+            std::slice::from_raw_parts(a.add(a_off as usize), rows * n),
+            std::slice::from_raw_parts_mut(o.add(o_off as usize), rows),
+        )
+    };
+    let sum = |r: usize| T::default() + pairwise_sum(&a[r * n..(r + 1) * n]);
+    if rows * n < PARALLEL_MIN_ELEMENTS || rows < 2 {
+        for (r, out) in o.iter_mut().enumerate() {
+            *out = sum(r);
+        }
+        return true;
+    }
+    let tasks = rows.min(4 * crate::pool::threads());
+    let out = SharedOut(o.as_mut_ptr());
+    crate::pool::parallel_for(tasks, &|t| {
+        for r in t * rows / tasks..(t + 1) * rows / tasks {
+            // SAFETY: each row's output is written by one task only.
+            unsafe { *out.at(r) = sum(r) };
+        }
+    });
+    true
 }
 
-/// numpy's float64 sum of elements `start..start + n` of a rank-1 memref
-/// (`allocated`, `aligned`, `offset`, `size`, `stride`); NaN where the range
-/// is not inside it (never, for the kernels' calls).
+/// The output rows of [`sum_rows`], shared by its tasks.
+struct SharedOut<T>(*mut T);
+
+impl<T> SharedOut<T> {
+    /// Element `r` (a method, so that closures capture the whole wrapper).
+    fn at(&self, r: usize) -> *mut T {
+        self.0.wrapping_add(r)
+    }
+}
+
+// SAFETY: tasks write disjoint elements.
+unsafe impl<T: Send> Sync for SharedOut<T> {}
+
+/// numpy's float64 sums of the consecutive rows of `n` elements of a
+/// rank-1 memref into the rank-1 memref `out` (one sum per element; both in
+/// MLIR's expanded form: allocated, aligned, offset, size, stride); NaNs
+/// where the rows are not inside the input (never, for the kernels' calls).
 ///
 /// # Safety
-/// The memref describes a live float64 buffer.
+/// The memrefs describe live float64 buffers.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_pairwise_sum_f64(
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn agc_rt_pairwise_rows_f64(
     _allocated: *const f64,
     aligned: *const f64,
     offset: i64,
     size: i64,
     stride: i64,
-    start: i64,
     n: i64,
-) -> f64 {
-    match row(aligned, offset, size, stride, start, n) {
-        Some(a) => 0.0 + pairwise_sum(a),
-        None => f64::NAN,
+    _out_allocated: *mut f64,
+    out: *mut f64,
+    out_offset: i64,
+    rows: i64,
+    out_stride: i64,
+) {
+    // SAFETY: caller contract.
+    unsafe {
+        let input = (aligned, offset, size, stride);
+        if !sum_rows(input, n, (out, out_offset, rows, out_stride)) {
+            fill_nan(out, out_offset, rows, out_stride, f64::NAN);
+        }
     }
 }
 
-/// numpy's float32 sum (in float32, as numpy) of elements `start..start +
-/// n` of a rank-1 memref; see [`agc_rt_pairwise_sum_f64`].
+/// numpy's float32 sums (in float32, as numpy) of consecutive rows; see
+/// [`agc_rt_pairwise_rows_f64`].
 ///
 /// # Safety
-/// The memref describes a live float32 buffer.
+/// The memrefs describe live float32 buffers.
 #[no_mangle]
-pub unsafe extern "C" fn agc_rt_pairwise_sum_f32(
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn agc_rt_pairwise_rows_f32(
     _allocated: *const f32,
     aligned: *const f32,
     offset: i64,
     size: i64,
     stride: i64,
-    start: i64,
     n: i64,
-) -> f32 {
-    match row(aligned, offset, size, stride, start, n) {
-        Some(a) => 0.0 + pairwise_sum(a),
-        None => f32::NAN,
+    _out_allocated: *mut f32,
+    out: *mut f32,
+    out_offset: i64,
+    rows: i64,
+    out_stride: i64,
+) {
+    // SAFETY: caller contract.
+    unsafe {
+        let input = (aligned, offset, size, stride);
+        if !sum_rows(input, n, (out, out_offset, rows, out_stride)) {
+            fill_nan(out, out_offset, rows, out_stride, f32::NAN);
+        }
+    }
+}
+
+/// Writes `nan` to every element of a rank-1 memref that is a valid one.
+///
+/// # Safety
+/// The memref describes a live buffer.
+unsafe fn fill_nan<T: Copy>(out: *mut T, offset: i64, size: i64, stride: i64, nan: T) {
+    if out.is_null() || offset < 0 || size < 0 || stride < 0 {
+        return;
+    }
+    for r in 0..size {
+        // SAFETY: element r of the memref (caller contract).
+        unsafe { *out.offset((offset + r * stride) as isize) = nan };
     }
 }
 
@@ -136,14 +217,38 @@ mod tests {
     }
 
     #[test]
-    fn out_of_range_rows_are_nan_not_reads() {
+    fn rows_out_of_range_are_nan_not_reads() {
         let a = [1.0f64; 4];
-        let p = a.as_ptr();
+        let mut out = [0.0f64; 3];
+        let (p, o) = (a.as_ptr(), out.as_mut_ptr());
         unsafe {
-            assert!(agc_rt_pairwise_sum_f64(p, p, 0, 4, 1, 2, 3).is_nan());
-            assert!(agc_rt_pairwise_sum_f64(p, p, 0, 4, 1, -1, 1).is_nan());
-            assert!(agc_rt_pairwise_sum_f64(p, p, 0, 4, 2, 0, 2).is_nan());
-            assert_eq!(agc_rt_pairwise_sum_f64(p, p, 0, 4, 1, 1, 3), 3.0);
+            agc_rt_pairwise_rows_f64(p, p, 0, 4, 1, 2, o, o, 0, 3, 1);
+            assert!(out.iter().all(|x| x.is_nan()), "3 rows of 2 in 4 elements");
+            agc_rt_pairwise_rows_f64(p, p, 0, 4, 2, 1, o, o, 0, 2, 1);
+            assert!(out[..2].iter().all(|x| x.is_nan()), "a strided input");
+            agc_rt_pairwise_rows_f64(p, p, 1, 4, 1, 1, o, o, 0, 3, 1);
+            assert_eq!(out, [1.0; 3]);
+        }
+    }
+
+    #[test]
+    fn rows_sum_as_numpy_on_any_thread_count() {
+        // Row lengths on both sides of 8 and of the 128-element block, enough
+        // elements to go parallel; each row's sum is its own pairwise sum.
+        for &(rows, n) in &[(200, 10), (3, 7), (600, 130), (1, 70000)] {
+            let a: Vec<f32> = (0..rows * n)
+                .map(|i| ((i * 7919) % 1000) as f32 * 1e-3 - 0.3)
+                .collect();
+            for threads in [1, 2] {
+                crate::pool::agc_rt_set_num_threads(threads);
+                let mut out = vec![0f32; rows];
+                let (p, o) = (a.as_ptr(), out.as_mut_ptr());
+                let (len, r) = (a.len() as i64, rows as i64);
+                unsafe { agc_rt_pairwise_rows_f32(p, p, 0, len, 1, n as i64, o, o, 0, r, 1) };
+                for (row, &got) in a.chunks_exact(n).zip(&out) {
+                    assert_eq!(got.to_bits(), (0.0 + pairwise_sum(row)).to_bits());
+                }
+            }
         }
     }
 }

@@ -68,16 +68,27 @@ pub fn reshape(e: &mut FnEmitter, od: &OpData) -> Result<String, BackendError> {
         return Ok(r.into_iter().next().unwrap());
     }
     let flat = flatten(e, &x, in_ty);
+    unflatten(e, &flat, &flat_ty, out_ty)
+}
+
+/// The rank-1 tensor `flat` (of MLIR type `flat_ty`, its elements in
+/// row-major order) as a tensor of type `out_ty`.
+pub(super) fn unflatten(
+    e: &mut FnEmitter,
+    flat: &str,
+    flat_ty: &str,
+    out_ty: &TensorType,
+) -> Result<String, BackendError> {
     let out_t = types::tensor(out_ty);
     Ok(match out_ty.rank() {
         0 => {
-            let one = types::tensor_of(in_ty.dtype, &[Dim::Static(1)]);
-            let f1 = cast_if_needed(e, &flat, &flat_ty, &one);
+            let one = types::tensor_of(out_ty.dtype, &[Dim::Static(1)]);
+            let f1 = cast_if_needed(e, flat, flat_ty, &one);
             e.assign(&format!(
                 "tensor.collapse_shape {f1} [] : {one} into {out_t}"
             ))
         }
-        1 => cast_if_needed(e, &flat, &flat_ty, &out_t),
+        1 => cast_if_needed(e, flat, flat_ty, &out_t),
         r => {
             let group: Vec<String> = (0..r).map(|i| i.to_string()).collect();
             let mut shape = Vec::new();

@@ -50,7 +50,7 @@
 //! - The code calls libc, libm and a few functions of agc's runtime
 //!   (`runtime/src/error.rs`, `runtime/src/stack.rs`, `runtime/src/alloc.rs`):
 //!   `agc_rt_raise_index`, `agc_rt_raise_empty`, `agc_rt_raise_size`,
-//!   `agc_rt_pairwise_sum_f32`/`_f64` (numpy's summation order, `runtime/src/pairwise.rs`),
+//!   `agc_rt_pairwise_rows_f32`/`_f64` (numpy's summation order, `runtime/src/pairwise.rs`),
 //!   `agc_rt_enter`, `agc_rt_ok` (see below) and the allocator's
 //!   `_mlir_memref_to_llvm_alloc`/`_aligned_alloc`/`_free`. It needs no MLIR runtime library.
 //!

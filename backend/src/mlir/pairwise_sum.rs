@@ -7,9 +7,10 @@
 //! keeps every later comparison of a sum or a mean with other values
 //! (`x < np.mean(x)`) deciding as numpy's does.
 //!
-//! The operand is flattened, a row of `n` elements per output element; each output
-//! element is one call of the runtime's `agc_rt_pairwise_sum_<dtype>` on the
-//! flattened operand as a rank-1 memref, in a loop nest over the output.
+//! The operand is flattened, a row of `n` elements per output element, and
+//! one call of the runtime's `agc_rt_pairwise_rows_<dtype>` writes every
+//! row's sum into the flattened output (on the runtime's threads when there
+//! are many; a call per element cost more than the sum of a short row).
 
 use super::emitter::FnEmitter;
 use super::{layout, types};
@@ -19,16 +20,16 @@ use agc_ir::{DType, Dim, ReduceKind, TensorType};
 /// The runtime's pairwise sum of `dtype` (`runtime/src/pairwise.rs`).
 fn runtime_symbol(dtype: DType) -> Option<&'static str> {
     match dtype {
-        DType::F32 => Some("agc_rt_pairwise_sum_f32"),
-        DType::F64 => Some("agc_rt_pairwise_sum_f64"),
+        DType::F32 => Some("agc_rt_pairwise_rows_f32"),
+        DType::F64 => Some("agc_rt_pairwise_rows_f64"),
         _ => None,
     }
 }
 
 /// The declarations of the runtime's pairwise sums, for the module header.
 pub const RUNTIME_DECLS: &str =
-    "  func.func private @agc_rt_pairwise_sum_f32(memref<?xf32>, index, index) -> f32
-  func.func private @agc_rt_pairwise_sum_f64(memref<?xf64>, index, index) -> f64
+    "  func.func private @agc_rt_pairwise_rows_f32(memref<?xf32>, index, memref<?xf32>)
+  func.func private @agc_rt_pairwise_rows_f64(memref<?xf64>, index, memref<?xf64>)
 ";
 
 /// Below this many elements per output numpy adds in order, as the plain
@@ -66,48 +67,41 @@ pub fn emit(
     let symbol = runtime_symbol(in_ty.dtype)
         .ok_or_else(|| BackendError::Unsupported("pairwise sum of a non-float".into()))?;
     let elem = types::elem(in_ty.dtype);
-    let rank = in_ty.rank();
     let sizes = e.dim_sizes(in_ty)?;
-    let kept: Vec<usize> = (0..rank).filter(|a| !axes.contains(a)).collect();
-    let keepdims = out_ty.rank() == rank;
     let flat = layout::flatten(e, x, in_ty);
     let out_sizes = e.dim_sizes(out_ty)?;
-    let out_t = types::tensor(out_ty);
+    let out_flat_ty = layout::flat_type(out_ty);
+    let out_flat = types::tensor(&out_flat_ty);
     // Pinned: the operand is read where the sum is (see `FnEmitter::pinned`).
-    let sum = e.pinned(std::slice::from_ref(&out_t), |e| {
+    let sum = e.pinned(std::slice::from_ref(&out_flat), |e| {
         let id = e.read_id();
         let flat_ty = layout::flat_type(in_ty);
         let (flat_mem, dyn_mem) = (types::memref(&flat_ty), format!("memref<?x{elem}>"));
         let m = e.read_buffer(&flat, &id, &types::tensor(&flat_ty), &flat_mem);
         let m = e.cast_memref(&m, &flat_mem, &dyn_mem);
         let one = e.index_const(1);
-        let n = axes
-            .iter()
-            .fold(one, |acc, &a| e.arith("muli", &acc, &sizes[a], "index"));
-        // Calls in a loop nest of `tensor.insert`s, not in a `linalg.generic`:
-        // elementwise fusion would move a generic's calls into a consumer
-        // that may overwrite the operand's buffer in place while they read it.
-        let init = e.empty(out_ty)?;
-        e.threaded_loop_nest(&out_sizes, &init, &out_t, |e, ivs, acc| {
-            let zero = e.index_const(0);
-            // The output element's row-major position among the kept axes.
-            let row = kept.iter().enumerate().fold(zero, |r, (k, &a)| {
-                let c = &ivs[if keepdims { a } else { k }];
-                let scaled = e.arith("muli", &r, &sizes[a], "index");
-                e.arith("addi", &scaled, c, "index")
-            });
-            let start = e.arith("muli", &row, &n, "index");
-            let s = e.assign(&format!(
-                "func.call @{symbol}({m}, {start}, {n}) : ({dyn_mem}, index, index) -> {elem}"
-            ));
-            Ok(e.assign(&format!(
-                "tensor.insert {s} into {acc}[{}] : {out_t}",
-                ivs.join(", ")
-            )))
-        })
-        .map(|t| vec![t])
+        let n = axes.iter().fold(one.clone(), |acc, &a| {
+            e.arith("muli", &acc, &sizes[a], "index")
+        });
+        let out_mem = types::memref(&out_flat_ty);
+        let out = if out_flat_ty.static_numel().is_some() {
+            e.assign(&format!("memref.alloc() : {out_mem}"))
+        } else {
+            let rows = out_sizes
+                .iter()
+                .fold(one, |acc, s| e.arith("muli", &acc, s, "index"));
+            e.assign(&format!("memref.alloc({rows}) : {out_mem}"))
+        };
+        let out_dyn = e.cast_memref(&out, &out_mem, &dyn_mem);
+        e.line(&format!(
+            "func.call @{symbol}({m}, {n}, {out_dyn}) : ({dyn_mem}, index, {dyn_mem}) -> ()"
+        ));
+        Ok(vec![e.assign(&format!(
+            "bufferization.to_tensor {out} restrict writable : {out_mem} to {out_flat}"
+        ))])
     })?;
-    Ok(sum.into_iter().next().unwrap_or_default())
+    let sum = sum.into_iter().next().unwrap_or_default();
+    layout::unflatten(e, &sum, &out_flat, out_ty)
 }
 
 #[cfg(test)]
