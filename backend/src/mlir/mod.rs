@@ -112,6 +112,7 @@ mod rank0;
 mod reduce;
 mod result_alias;
 mod scalar;
+mod short_loops;
 mod take;
 mod types;
 pub mod weight;

@@ -14,7 +14,8 @@
 //!    (frees every temporary; results stay owned by the caller), and
 //!    [`super::dealloc_scratch`]: the scratch arrays of the run-time alias
 //!    checks it lowers to live on the stack instead of the heap;
-//! 3. loops: linalg → scf loops, strided metadata, affine → arith, scf → cf;
+//! 3. loops: linalg → scf loops, short innermost loops marked for vectorisation
+//!    ([`super::short_loops`], above opt level 0), strided metadata, affine → arith, scf → cf;
 //! 4. LLVM dialect: vector (the packing of matmul operands: 1-D transfers become
 //!    plain or masked loads and stores), `math.ipowi` → a generated function, math → LLVM
 //!    intrinsics or libm calls, memref (allocation through the runtime's
@@ -49,6 +50,9 @@ const BUFFERIZE: &str = "one-shot-bufferize{bufferize-function-boundaries \
 function-boundary-type-conversion=identity-layout-map \
 unknown-type-conversion=identity-layout-map allow-return-allocs-from-loops buffer-alignment=0},\
 buffer-deallocation-pipeline,convert-bufferization-to-memref";
+
+/// Linalg ops to loops (the start of phase 3).
+const LINALG_TO_LOOPS: &str = "convert-linalg-to-loops";
 
 /// Loops through LLVM dialect (phases 3-4 of the module doc).
 pub const LOWER_TO_LLVM: &str = "convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
@@ -162,7 +166,12 @@ pub fn lower_to_llvm<'ctx>(
     let mut module = parse(&s, mlir_text)?;
     match device {
         Device::Cpu => {
-            bufferize(&s, &mut module, opt_level, "")?;
+            bufferize(&s, &mut module, opt_level, LINALG_TO_LOOPS)?;
+            if opt_level > 0 {
+                let marked = super::short_loops::mark_short_loops(&s.context, &module);
+                tracing::debug!("{marked} short loops marked for vectorisation");
+            }
+            // `convert-linalg-to-loops` again finds nothing left to convert.
             run_passes(&s, &mut module, &format!("builtin.module({LOWER_TO_LLVM})"))?;
         }
         Device::Cuda | Device::CudaEmulated => {
