@@ -116,65 +116,45 @@ impl<T> SharedOut<T> {
 // SAFETY: tasks write disjoint elements.
 unsafe impl<T: Send> Sync for SharedOut<T> {}
 
-/// numpy's float64 sums of the consecutive rows of `n` elements of a
-/// rank-1 memref into the rank-1 memref `out` (one sum per element; both in
-/// MLIR's expanded form: allocated, aligned, offset, size, stride); NaNs
-/// where the rows are not inside the input (never, for the kernels' calls).
-///
-/// # Safety
-/// The memrefs describe live float64 buffers.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn agc_rt_pairwise_rows_f64(
-    _allocated: *const f64,
-    aligned: *const f64,
-    offset: i64,
-    size: i64,
-    stride: i64,
-    n: i64,
-    _out_allocated: *mut f64,
-    out: *mut f64,
-    out_offset: i64,
-    rows: i64,
-    out_stride: i64,
-) {
-    // SAFETY: caller contract.
-    unsafe {
-        let input = (aligned, offset, size, stride);
-        if !sum_rows(input, n, (out, out_offset, rows, out_stride)) {
-            fill_nan(out, out_offset, rows, out_stride, f64::NAN);
+/// The `extern "C"` entry `$name` for `$t`: numpy's sums (in `$t`, as
+/// numpy) of the consecutive rows of `n` elements of a rank-1 memref into
+/// the rank-1 memref `out` (one sum per element; both in MLIR's expanded
+/// form: allocated, aligned, offset, size, stride); NaNs where the rows are
+/// not inside the input (never, for the kernels' calls).
+macro_rules! pairwise_rows_entry {
+    ($name:ident, $t:ty) => {
+        #[doc = concat!("numpy's `", stringify!($t), "` row sums (see [`pairwise_rows_entry`]).")]
+        ///
+        /// # Safety
+        /// The memrefs describe live buffers of this element type.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name(
+            _allocated: *const $t,
+            aligned: *const $t,
+            offset: i64,
+            size: i64,
+            stride: i64,
+            n: i64,
+            _out_allocated: *mut $t,
+            out: *mut $t,
+            out_offset: i64,
+            rows: i64,
+            out_stride: i64,
+        ) {
+            // SAFETY: caller contract.
+            unsafe {
+                let input = (aligned, offset, size, stride);
+                if !sum_rows(input, n, (out, out_offset, rows, out_stride)) {
+                    fill_nan(out, out_offset, rows, out_stride, <$t>::NAN);
+                }
+            }
         }
-    }
+    };
 }
 
-/// numpy's float32 sums (in float32, as numpy) of consecutive rows; see
-/// [`agc_rt_pairwise_rows_f64`].
-///
-/// # Safety
-/// The memrefs describe live float32 buffers.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn agc_rt_pairwise_rows_f32(
-    _allocated: *const f32,
-    aligned: *const f32,
-    offset: i64,
-    size: i64,
-    stride: i64,
-    n: i64,
-    _out_allocated: *mut f32,
-    out: *mut f32,
-    out_offset: i64,
-    rows: i64,
-    out_stride: i64,
-) {
-    // SAFETY: caller contract.
-    unsafe {
-        let input = (aligned, offset, size, stride);
-        if !sum_rows(input, n, (out, out_offset, rows, out_stride)) {
-            fill_nan(out, out_offset, rows, out_stride, f32::NAN);
-        }
-    }
-}
+pairwise_rows_entry!(agc_rt_pairwise_rows_f64, f64);
+pairwise_rows_entry!(agc_rt_pairwise_rows_f32, f32);
 
 /// Writes `nan` to every element of a rank-1 memref that is a valid one.
 ///
