@@ -38,43 +38,65 @@ pub fn own_buffers(f: &Function) -> Vec<bool> {
         .last()
         .expect("the body ends in a terminator");
     let rets = &f.op(term).operands;
-    let mut vn = ValueNumbers::new(f);
+    let mut sharing = Sharing {
+        f,
+        vn: ValueNumbers::new(f),
+        memo: HashMap::new(),
+    };
     let mut own: Vec<bool> = Vec::with_capacity(rets.len());
     for (i, &v) in rets.iter().enumerate() {
-        let ok = i == 0 || (0..i).all(|j| !own[j] || !may_share(f, rets[j], v, &mut vn));
+        let ok = i == 0 || (0..i).all(|j| !own[j] || !sharing.may_share(rets[j], v));
         own.push(ok);
     }
     own
 }
 
-/// Whether `a` and `b` may hold the same buffer (see the module doc).
-fn may_share(f: &Function, a: Value, b: Value, vn: &mut ValueNumbers) -> bool {
-    let (a, b) = (root(f, a), root(f, b));
-    if a == b {
-        return true;
-    }
-    match (if_result(f, a), if_result(f, b)) {
-        (Some((op, p)), Some((op2, q))) if op == op2 => f
-            .op(op)
-            .regions
-            .iter()
-            .any(|&r| may_share(f, yielded(f, r, p), yielded(f, r, q), vn)),
-        (Some((op, p)), _) => f
-            .op(op)
-            .regions
-            .iter()
-            .any(|&r| may_share(f, yielded(f, r, p), b, vn)),
-        (_, Some((op, q))) => f
-            .op(op)
-            .regions
-            .iter()
-            .any(|&r| may_share(f, a, yielded(f, r, q), vn)),
-        (None, None) => match (is_fresh(f, a), is_fresh(f, b)) {
-            (true, true) => vn.of(a) == vn.of(b),
-            (true, false) => !is_external(f, b),
-            (false, true) => !is_external(f, a),
-            (false, false) => true,
-        },
+/// The may-share relation of one function's values, memoised by roots: an
+/// `if` nested in an `if` yields values that several branches reach (the
+/// early returns of staged loops nest them dozens deep), and unmemoised the
+/// walk visited them once per path, exponentially many.
+struct Sharing<'f> {
+    f: &'f Function,
+    vn: ValueNumbers<'f>,
+    memo: HashMap<(Value, Value), bool>,
+}
+
+impl Sharing<'_> {
+    /// Whether `a` and `b` may hold the same buffer (see the module doc).
+    fn may_share(&mut self, a: Value, b: Value) -> bool {
+        let f = self.f;
+        let (a, b) = (root(f, a), root(f, b));
+        if a == b {
+            return true;
+        }
+        if let Some(&known) = self.memo.get(&(a, b)) {
+            return known;
+        }
+        let shared = match (if_result(f, a), if_result(f, b)) {
+            (Some((op, p)), Some((op2, q))) if op == op2 => f
+                .op(op)
+                .regions
+                .iter()
+                .any(|&r| self.may_share(yielded(f, r, p), yielded(f, r, q))),
+            (Some((op, p)), _) => f
+                .op(op)
+                .regions
+                .iter()
+                .any(|&r| self.may_share(yielded(f, r, p), b)),
+            (_, Some((op, q))) => f
+                .op(op)
+                .regions
+                .iter()
+                .any(|&r| self.may_share(a, yielded(f, r, q))),
+            (None, None) => match (is_fresh(f, a), is_fresh(f, b)) {
+                (true, true) => self.vn.of(a) == self.vn.of(b),
+                (true, false) => !is_external(f, b),
+                (false, true) => !is_external(f, a),
+                (false, false) => true,
+            },
+        };
+        self.memo.insert((a, b), shared);
+        shared
     }
 }
 
