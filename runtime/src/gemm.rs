@@ -699,7 +699,8 @@ mod tests {
     #[test]
     fn thread_counts_change_no_bit() {
         // Column splits of 9 and 64 panels that would leave a one-panel
-        // group in one thread count and not in another.
+        // group in one thread count and not in another; narrow products
+        // (10 columns) with A's rows and A's columns contiguous.
         for &(m, k, n, t) in &[
             (32, 256, 1024, false),
             (257, 300, 130, false),

@@ -18,6 +18,15 @@ use crate::gemm_wide::WideTile;
 /// Panels one kernel call covers at most.
 pub const PANELS: usize = 4;
 
+/// The 16-lane mask of the first `n` lanes (all of them from 16 on).
+pub fn first_lanes(n: usize) -> u16 {
+    if n >= 16 {
+        !0
+    } else {
+        (1u16 << n) - 1
+    }
+}
+
 /// A kernel for `rows` rows (`1..=MR`) of A and `panels` panels
 /// (`1..=PANELS`) of B: it computes rows `first..first + rows` of the tile
 /// against the panels at `bp`, `bp + panel_stride`, ..., writing all `NR`
@@ -115,11 +124,7 @@ mod x86 {
                 step(&mut acc, p);
             }
         }
-        let last: __mmask16 = if t.cols >= NR {
-            !0
-        } else {
-            (1u16 << t.cols) - 1
-        };
+        let last: __mmask16 = super::first_lanes(t.cols);
         for (r, row) in acc.iter().enumerate() {
             for (q, &v) in row.iter().enumerate() {
                 let mask = if q + 1 == P { last } else { !0 };

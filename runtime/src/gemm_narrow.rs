@@ -68,7 +68,6 @@ pub(crate) fn plan(p: &Problem) -> Option<Narrow> {
 ///
 /// # Safety
 /// As [`crate::gemm`]'s `sgemm`; the CPU has AVX-512F.
-#[cfg(target_arch = "x86_64")]
 pub(crate) unsafe fn sgemm(p: &Problem, how: Narrow, threads: usize) {
     let tile_rows = match how {
         Narrow::AlongRows => 16 * x86::column_vectors(p.n),
@@ -98,11 +97,7 @@ pub(crate) unsafe fn sgemm(p: &Problem, how: Narrow, threads: usize) {
                 }
             }
         };
-        if tasks > 1 {
-            pool::parallel_for(tasks, &task);
-        } else {
-            (0..tasks).for_each(task);
-        }
+        pool::parallel_for(tasks, &task);
     };
     if how == Narrow::AlongRows {
         run(&[]);
@@ -123,36 +118,47 @@ pub(crate) unsafe fn sgemm(p: &Problem, how: Narrow, threads: usize) {
     });
 }
 
-#[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::MAX_COLS;
     use crate::gemm::{Problem, NR};
+    use crate::gemm_avx512::first_lanes;
     use std::arch::x86_64::*;
 
-    /// Row vectors per tile of the column kernel for `n` columns: `n × V`
-    /// accumulators, at most 24 of the 32 registers.
+    /// Row vectors (at most 4) per tile of the column kernel for `n`
+    /// columns: `n × V` accumulators, at most 24 of the 32 registers.
     pub(super) const fn column_vectors(n: usize) -> usize {
-        let v = 24 / if n == 0 { 1 } else { n };
-        if v > 4 {
-            4
-        } else if v == 0 {
+        per_tile(n, 4)
+    }
+
+    /// Rows (at most 6) per tile of the row kernel for `n` columns: `R × n`
+    /// accumulators, at most 24.
+    pub(super) const fn dot_rows(n: usize) -> usize {
+        per_tile(n, 6)
+    }
+
+    /// `24 / n`, between 1 and `most`.
+    const fn per_tile(n: usize, most: usize) -> usize {
+        let k = 24 / if n == 0 { 1 } else { n };
+        if k > most {
+            most
+        } else if k == 0 {
             1
         } else {
-            v
+            k
         }
     }
 
-    /// Rows per tile of the row kernel for `n` columns: `R × n`
-    /// accumulators, at most 24.
-    pub(super) const fn dot_rows(n: usize) -> usize {
-        let r = 24 / if n == 0 { 1 } else { n };
-        if r > 6 {
-            6
-        } else if r == 0 {
-            1
-        } else {
-            r
-        }
+    /// `$kernel::<N, { $per(N) }>$args` for `N = $n` (1 to [`MAX_COLS`]).
+    macro_rules! by_cols {
+        ($n:expr, $kernel:ident, $per:ident, $args:tt) => {
+            by_cols!(@ $n, $kernel, $per, $args, 1 2 3 4 5 6 7 8 9 10 11 12)
+        };
+        (@ $n:expr, $kernel:ident, $per:ident, $args:tt, $($c:literal)*) => {
+            match $n {
+                $($c => $kernel::<$c, { $per($c) }> $args,)*
+                _ => unreachable!("at most MAX_COLS columns"),
+            }
+        };
     }
 
     /// Rows `..rows` of C at `c` from the rows of A at `a` (the
@@ -162,17 +168,9 @@ mod x86 {
     /// AVX-512F; `rows ≤ 16·column_vectors(n)` rows of A at `a` (columns at
     /// stride `p.a.cs`, rows adjacent) and of C at `c` are inside them.
     pub(super) unsafe fn along_rows(p: &Problem, a: *const f32, c: *mut f32, rows: usize) {
-        macro_rules! by_cols {
-            ($($n:literal),*) => {
-                match p.n {
-                    $($n => column_kernel::<$n, { column_vectors($n) }>(p, a, c, rows),)*
-                    _ => unreachable!("at most MAX_COLS columns"),
-                }
-            };
-        }
         debug_assert!(p.n <= MAX_COLS);
         // SAFETY: caller contract.
-        unsafe { by_cols!(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) }
+        unsafe { by_cols!(p.n, column_kernel, column_vectors, (p, a, c, rows)) }
     }
 
     /// Rows `..rows` of C at `c` from the rows of A at `a` and the columns
@@ -188,26 +186,9 @@ mod x86 {
         c: *mut f32,
         rows: usize,
     ) {
-        macro_rules! by_cols {
-            ($($n:literal),*) => {
-                match p.n {
-                    $($n => dot_kernel::<$n, { dot_rows($n) }>(p, a, bt, c, rows),)*
-                    _ => unreachable!("at most MAX_COLS columns"),
-                }
-            };
-        }
         debug_assert!(p.n <= MAX_COLS);
         // SAFETY: caller contract.
-        unsafe { by_cols!(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12) }
-    }
-
-    /// The first `n` lanes of a 16-lane mask.
-    fn first(n: usize) -> __mmask16 {
-        if n >= 16 {
-            !0
-        } else {
-            (1u16 << n) - 1
-        }
+        unsafe { by_cols!(p.n, dot_kernel, dot_rows, (p, a, bt, c, rows)) }
     }
 
     /// `N` columns × `V` row vectors.
@@ -221,7 +202,8 @@ mod x86 {
         c: *mut f32,
         rows: usize,
     ) {
-        let masks: [__mmask16; V] = std::array::from_fn(|v| first(rows.saturating_sub(16 * v)));
+        let masks: [__mmask16; V] =
+            std::array::from_fn(|v| first_lanes(rows.saturating_sub(16 * v)));
         let mut acc = [[_mm512_setzero_ps(); V]; N];
         for q in 0..p.k {
             // SAFETY: column q of the tile's rows of A (masked past `rows`)
@@ -301,7 +283,7 @@ mod x86 {
             step(q, !0);
         }
         if full < k {
-            step(full, first(k - full));
+            step(full, first_lanes(k - full));
         }
         for (r, acc_r) in acc.iter().enumerate().take(rows) {
             for (j, &s) in acc_r.iter().enumerate() {

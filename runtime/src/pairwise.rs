@@ -77,23 +77,21 @@ where
         return false;
     }
     let (n, rows) = (n as usize, rows as usize);
-    // SAFETY: `rows * n` elements from `a_off` are inside the input, `rows`
-    // from `o_off` inside the output (checked above, caller contract).
-    let (a, o) = unsafe {
+    // SAFETY: `rows * n` elements from `a_off` are inside the input (checked
+    // above), `rows` from `o_off` inside the output (caller contract).
+    let (a, out) = unsafe {
         (
             std::slice::from_raw_parts(a.add(a_off as usize), rows * n),
-            std::slice::from_raw_parts_mut(o.add(o_off as usize), rows),
+            SharedOut(o.add(o_off as usize)),
         )
     };
     let sum = |r: usize| T::default() + pairwise_sum(&a[r * n..(r + 1) * n]);
-    if rows * n < PARALLEL_MIN_ELEMENTS || rows < 2 {
-        for (r, out) in o.iter_mut().enumerate() {
-            *out = sum(r);
-        }
-        return true;
-    }
-    let tasks = rows.min(4 * crate::pool::threads());
-    let out = SharedOut(o.as_mut_ptr());
+    // One task (run on the calling thread) below the threshold.
+    let tasks = if rows * n < PARALLEL_MIN_ELEMENTS {
+        rows.min(1)
+    } else {
+        rows.min(4 * crate::pool::threads())
+    };
     crate::pool::parallel_for(tasks, &|t| {
         for r in t * rows / tasks..(t + 1) * rows / tasks {
             // SAFETY: each row's output is written by one task only.
@@ -212,7 +210,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_sum_as_numpy_on_any_thread_count() {
+    fn each_row_sums_pairwise_on_any_thread_count() {
         // Row lengths on both sides of 8 and of the 128-element block, enough
         // elements to go parallel; each row's sum is its own pairwise sum.
         for &(rows, n) in &[(200, 10), (3, 7), (600, 130), (1, 70000)] {

@@ -81,7 +81,7 @@ func.func(gpu-map-parallel-loops)"
             let _ = std::fs::write(path, &text);
         }
         let mut module = pipeline::parse(s, &text)?;
-        pipeline::run_passes(s, &mut module, &passes(pipeline::LOWER_TO_LLVM))?;
+        pipeline::run_passes(s, &mut module, &passes(pipeline::LOOPS_TO_LLVM))?;
         return Ok(module);
     }
     pipeline::run_passes(s, &mut module, &passes("gpu-kernel-outlining"))?;

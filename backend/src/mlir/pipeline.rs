@@ -54,8 +54,9 @@ buffer-deallocation-pipeline,convert-bufferization-to-memref";
 /// Linalg ops to loops (the start of phase 3).
 const LINALG_TO_LOOPS: &str = "convert-linalg-to-loops";
 
-/// Loops through LLVM dialect (phases 3-4 of the module doc).
-pub const LOWER_TO_LLVM: &str = "convert-linalg-to-loops,expand-strided-metadata,lower-affine,convert-scf-to-cf,\
+/// Loops through LLVM dialect (phases 3-4 of the module doc, after
+/// [`LINALG_TO_LOOPS`]; the CUDA pipeline has made its loops already).
+pub const LOOPS_TO_LLVM: &str = "expand-strided-metadata,lower-affine,convert-scf-to-cf,\
 convert-vector-to-llvm,convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,\
 finalize-memref-to-llvm{use-generic-functions=1},convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,\
 convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts";
@@ -171,8 +172,7 @@ pub fn lower_to_llvm<'ctx>(
                 let marked = super::short_loops::mark_short_loops(&s.context, &module);
                 tracing::debug!("{marked} short loops marked for vectorisation");
             }
-            // `convert-linalg-to-loops` again finds nothing left to convert.
-            run_passes(&s, &mut module, &format!("builtin.module({LOWER_TO_LLVM})"))?;
+            run_passes(&s, &mut module, &format!("builtin.module({LOOPS_TO_LLVM})"))?;
         }
         Device::Cuda | Device::CudaEmulated => {
             module = super::gpu::lower(&s, module, opt_level, device == Device::CudaEmulated)?;

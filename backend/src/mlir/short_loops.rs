@@ -14,12 +14,10 @@
 use melior::ir::attribute::AttributeLike;
 use melior::ir::attribute::IntegerAttribute;
 use melior::ir::block::BlockLike;
-use melior::ir::operation::{OperationLike, OperationRef, WalkOrder, WalkResult};
+use melior::ir::operation::{OperationLike, OperationRef, OperationResult, WalkOrder, WalkResult};
 use melior::ir::{Attribute, Module, RegionLike, ValueLike};
 use melior::Context;
-use mlir_sys::{
-    mlirOpResultGetOwner, mlirOperationSetDiscardableAttributeByName, mlirValueIsAOpResult,
-};
+use mlir_sys::mlirOperationSetDiscardableAttributeByName;
 
 /// Trip counts below this are "tiny" to LLVM's vectoriser (its default
 /// `-vectorizer-min-trip-count`).
@@ -47,11 +45,7 @@ fn vectorizable(name: &str) -> bool {
 
 /// The value of an `index` constant that `v` is.
 fn constant(v: melior::ir::Value) -> Option<i64> {
-    // SAFETY: a live value of the module.
-    let op = unsafe {
-        let raw = v.to_raw();
-        mlirValueIsAOpResult(raw).then(|| OperationRef::from_raw(mlirOpResultGetOwner(raw)))?
-    };
+    let op = OperationResult::try_from(v).ok()?.owner();
     if op.name().as_string_ref().as_str() != Ok("arith.constant") {
         return None;
     }
