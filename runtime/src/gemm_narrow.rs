@@ -97,7 +97,11 @@ pub(crate) unsafe fn sgemm(p: &Problem, how: Narrow, threads: usize) {
                 }
             }
         };
-        pool::parallel_for(tasks, &task);
+        if tasks > 1 {
+            pool::parallel_for(tasks, &task);
+        } else {
+            (0..tasks).for_each(task);
+        }
     };
     if how == Narrow::AlongRows {
         run(&[]);

@@ -86,12 +86,13 @@ where
         )
     };
     let sum = |r: usize| T::default() + pairwise_sum(&a[r * n..(r + 1) * n]);
-    // One task (run on the calling thread) below the threshold.
-    let tasks = if rows * n < PARALLEL_MIN_ELEMENTS {
-        rows.min(1)
-    } else {
-        rows.min(4 * crate::pool::threads())
-    };
+    if rows * n < PARALLEL_MIN_ELEMENTS || rows < 2 {
+        // Serial, without asking the pool (whose first thread-count query
+        // reads the CPU count through std, a race helgrind reports).
+        (0..rows).for_each(|r| unsafe { *out.at(r) = sum(r) });
+        return true;
+    }
+    let tasks = rows.min(4 * crate::pool::threads());
     crate::pool::parallel_for(tasks, &|t| {
         for r in t * rows / tasks..(t + 1) * rows / tasks {
             // SAFETY: each row's output is written by one task only.
