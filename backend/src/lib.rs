@@ -22,6 +22,7 @@ pub mod mlir;
 pub mod multiversion;
 pub mod object;
 pub mod packaging;
+pub mod param_attrs;
 pub mod signature;
 pub mod state;
 pub mod target_names;

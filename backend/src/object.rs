@@ -232,8 +232,17 @@ pub fn compile<'ctx>(
     }
     internalize(&host, api);
     crate::allocator_attrs::annotate(&host);
+    let marked = crate::param_attrs::annotate(&host);
+    tracing::debug!(marked, "tensor parameters marked noalias");
     host.verify()
         .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
+    // AGC_DUMP_LLVM=<file>: keep the linked module before LLVM's optimiser
+    // (to ask `opt -pass-remarks-missed` why a loop stays scalar).
+    if let Some(path) = std::env::var_os("AGC_DUMP_LLVM") {
+        if let Err(e) = host.print_to_file(&path) {
+            tracing::warn!("AGC_DUMP_LLVM: {}", e.to_string_lossy());
+        }
+    }
     let passes = format!("default<O{}>", opt_level.min(3));
     tracing::debug!(%passes, "optimising the linked module");
     host.run_passes(&passes, tm, PassBuilderOptions::create())
