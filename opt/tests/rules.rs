@@ -285,3 +285,108 @@ fn output_is_deterministic() {
         .collect();
     assert!(texts.windows(2).all(|w| w[0] == w[1]));
 }
+
+#[test]
+fn rule_hits_are_reported() {
+    let mut m = module(&[ty(DType::F64, &["N"])], |b, p| {
+        let n = neg(b, p[0]);
+        vec![neg(b, n)]
+    });
+    let notes = agc_opt::Pass::run(&Simplify, &mut m);
+    assert_eq!(
+        notes.last().map(String::as_str),
+        Some("rule hits: neg-neg 1")
+    );
+    let mut m = module(&[ty(DType::F64, &["N"])], |b, p| vec![neg(b, p[0])]);
+    let notes = agc_opt::Pass::run(&Simplify, &mut m);
+    assert_eq!(notes.last().map(String::as_str), Some("rule hits: none"));
+}
+
+/// `p[0] > p[1]`: a condition from the params (every test dtype compares).
+fn greater(b: &mut Builder, p: &[Value]) -> Value {
+    b.compare(agc_ir::CmpOp::Gt, p[0], p[1])
+        .expect("well typed")
+}
+
+fn select(b: &mut Builder, c: Value, x: Value, y: Value) -> Value {
+    b.select(c, x, y).expect("well typed")
+}
+
+#[test]
+fn selections_of_one_value() {
+    let body: Body = |b, p| {
+        let c = greater(b, p);
+        select(b, c, p[2], p[2])
+    };
+    case(NUMBERS, &[&["N"], &["N"], &["N"]], body, &["return"]);
+    // The condition broadcasts the value: the selection stays.
+    case(
+        NUMBERS,
+        &[&["3", "N"], &["3", "N"], &["N"]],
+        body,
+        &["cmp.gt", "return", "select"],
+    );
+    let body: Body = |b, p| {
+        let t = b.scalar(agc_ir::DType::Bool, 1.0);
+        select(b, t, p[0], p[1])
+    };
+    case(NUMBERS, &[&["N"], &["N"]], body, &["return"]);
+    let body: Body = |b, p| {
+        let f = b.scalar(agc_ir::DType::Bool, 0.0);
+        select(b, f, p[0], p[1])
+    };
+    case(NUMBERS, &[&["N"], &["N"]], body, &["return"]);
+}
+
+#[test]
+fn negated_conditions_swap_the_branches() {
+    let body: Body = |b, p| {
+        let c = greater(b, p);
+        let n = b.unary(UnaryOp::Not, c);
+        select(b, n, p[0], p[1])
+    };
+    case(
+        NUMBERS,
+        &[&["N"], &["N"]],
+        body,
+        &["cmp.gt", "return", "select"],
+    );
+}
+
+#[test]
+fn nested_selections_under_one_condition() {
+    let body: Body = |b, p| {
+        let c = greater(b, p);
+        let inner = select(b, c, p[0], p[2]);
+        select(b, c, inner, p[3])
+    };
+    case(
+        NUMBERS,
+        &[&["N"], &["N"], &["N"], &["N"]],
+        body,
+        &["cmp.gt", "return", "select"],
+    );
+    let body: Body = |b, p| {
+        let c = greater(b, p);
+        let inner = select(b, c, p[2], p[3]);
+        select(b, c, p[1], inner)
+    };
+    case(
+        NUMBERS,
+        &[&["N"], &["N"], &["N"], &["N"]],
+        body,
+        &["cmp.gt", "return", "select"],
+    );
+    // The dropped operand broadcast the inner selection: both stay.
+    let body: Body = |b, p| {
+        let c = greater(b, p);
+        let inner = select(b, c, p[0], p[2]);
+        select(b, c, inner, p[3])
+    };
+    case(
+        NUMBERS,
+        &[&["N"], &["N"], &["2", "N"], &["N"]],
+        body,
+        &["cmp.gt", "return", "select", "select"],
+    );
+}

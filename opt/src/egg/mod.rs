@@ -15,13 +15,20 @@ pub mod rules;
 
 use agc_ir::Module;
 use region::{Limits, Saturate};
+use std::collections::BTreeMap;
 
-/// Optimises every function of `m`; returns one line of statistics per function.
+/// Optimises every function of `m`; returns one line of statistics per
+/// function, then one with how often each rule fired over the module
+/// (rules that never did are left out).
 pub fn optimise_module(m: &mut Module) -> Vec<String> {
     let rules = rules::all();
     let mut notes = Vec::new();
+    let mut hits: BTreeMap<String, usize> = BTreeMap::new();
     for f in &mut m.funcs {
         let (out, s) = Saturate::function(f, &rules, Limits::default());
+        for (rule, n) in &s.hits {
+            *hits.entry(rule.clone()).or_default() += n;
+        }
         notes.push(format!(
             "@{}: pure ops {} -> {}, {} regions, {} e-nodes, {} iterations, {}, {:.2} ms",
             f.name,
@@ -35,5 +42,14 @@ pub fn optimise_module(m: &mut Module) -> Vec<String> {
         ));
         *f = out;
     }
+    let fired: Vec<String> = hits.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    notes.push(format!(
+        "rule hits: {}",
+        if fired.is_empty() {
+            "none".to_string()
+        } else {
+            fired.join(", ")
+        }
+    ));
     notes
 }

@@ -18,7 +18,7 @@ use crate::copy::{Copier, Visit};
 use crate::effects::{effect, Effect};
 use agc_ir::{Function, OpId, OpKind, RegionId, Span, Type, Value};
 use egg::{Id, Runner};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 /// Saturation limits per region.
@@ -59,6 +59,8 @@ pub struct Stats {
     pub pure_before: usize,
     /// Pure ops emitted.
     pub pure_after: usize,
+    /// Per rule, how many times it changed an e-graph (summed over regions).
+    pub hits: BTreeMap<String, usize>,
 }
 
 /// The e-graph of one region and what extraction chose.
@@ -144,6 +146,9 @@ impl<'r> Saturate<'r> {
             .run(self.rules);
         let stop = runner.stop_reason.clone();
         self.stats.iterations += runner.iterations.len();
+        for (rule, n) in runner.iterations.iter().flat_map(|i| &i.applied) {
+            *self.stats.hits.entry(rule.to_string()).or_default() += n;
+        }
         let eg = runner.egraph;
         if !matches!(stop, Some(egg::StopReason::Saturated) | None) {
             self.stats.stop = format!("{stop:?}");

@@ -1,8 +1,10 @@
-//! The rewrite rules, one file per family. Every rule is exact: the
-//! rewritten value equals the original bit for bit for every input
-//! (NaN payloads and signs aside), including the sign of zero, so no rule
-//! needs `--fast-math`. There is no unrestricted commutativity or
-//! associativity: a rule only ever removes or merges work.
+//! The rewrite rules, one file per family. Every rule but the matmul
+//! chain's is exact: the rewritten value equals the original bit for bit
+//! for every input (NaN payloads and signs aside), including the sign of
+//! zero, so no rule needs `--fast-math`; a reordered matmul chain is
+//! within a stated error bound ([`matmul`]). There is no unrestricted
+//! commutativity or associativity: a rule only ever removes or merges
+//! work, or offers a matmul chain's cheapest order.
 //!
 //! Rules over attribute-free ops are egg patterns; rules that read
 //! attributes (permutations, target shapes) are Rust functions
@@ -10,7 +12,9 @@
 
 mod identities;
 mod layout;
+pub mod matmul;
 mod negation;
+mod select;
 
 use super::analysis::{Graph, Types};
 use super::lang::Node;
@@ -25,6 +29,8 @@ pub fn all() -> Vec<Rule> {
     let mut rules = negation::rules();
     rules.extend(identities::rules());
     rules.extend(layout::rules());
+    rules.extend(matmul::rules());
+    rules.extend(select::rules());
     rules
 }
 
@@ -34,6 +40,8 @@ pub enum Rhs {
     Class(Id),
     /// An attribute op (kind, result type, operands).
     Attr(OpKind, TensorType, Vec<Id>),
+    /// A tree of 2-D products over existing e-classes (a chain's order).
+    MatMuls(matmul::MatMulTree),
 }
 
 /// A rule written in Rust: `rewrite` looks at one e-node and returns what
@@ -90,6 +98,7 @@ impl Applier<Node, Types> for NodeRule {
                     let n = eg.analysis.attr(kind, ty, args);
                     eg.add(n)
                 }
+                Rhs::MatMuls(tree) => tree.add_to(eg),
             };
             if eg.union(eclass, id) {
                 changed.push(eclass);
