@@ -10,6 +10,8 @@
 pub mod copy;
 pub mod effects;
 pub mod egg;
+pub mod estimate;
+pub mod opt_ir;
 pub mod passes;
 pub mod pipeline;
 

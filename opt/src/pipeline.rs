@@ -7,6 +7,7 @@
 //! (`agc build --emit ir-after=NAME`).
 
 use crate::copy::live_ops;
+use crate::estimate::{estimate, Estimate};
 use crate::passes;
 use agc_ir::verify::{verify_module, VerifyError};
 use agc_ir::Module;
@@ -57,6 +58,8 @@ pub struct Report {
     pub passes: Vec<PassRecord>,
     /// `(pass name, IR text after it)` for the passes in [`Options::print_after`].
     pub printed: Vec<(String, String)>,
+    /// Each function's name and [`Estimate`] before the first pass.
+    pub staged: Vec<(String, Estimate)>,
 }
 
 /// Why the pipeline stopped.
@@ -139,7 +142,14 @@ pub fn run_passes(
     if verify {
         check(m, "staging")?;
     }
-    let mut report = Report::default();
+    let mut report = Report {
+        staged: m
+            .funcs
+            .iter()
+            .map(|f| (f.name.clone(), estimate(f)))
+            .collect(),
+        ..Report::default()
+    };
     for pass in list {
         let ops_before = module_ops(m);
         let start = Instant::now();

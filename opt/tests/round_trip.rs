@@ -1,11 +1,13 @@
 //! IR text round-trips: for every model of the repository's tests,
 //! benchmarks and examples that stages, the staged IR and the IR after
 //! every pass of the pipeline print, parse (and verify) and print to the
-//! same text, value numbers included.
+//! same text, value numbers included; the `--emit opt-ir` text (statistics
+//! in comments) parses to the optimised module.
 
 use agc_frontend::source::SourceFile;
 use agc_ir::parse::parse_module;
 use agc_ir::print::print_module;
+use agc_opt::opt_ir::print_with_stats;
 use agc_opt::pipeline::{all_passes, run, Options};
 use std::path::{Path, PathBuf};
 
@@ -57,6 +59,17 @@ fn every_staged_and_optimised_module_round_trips() {
         for (pass, text) in &report.printed {
             round_trip(text, &format!("{} (after {pass})", path.display()));
         }
+        // `--emit opt-ir`: the same module, statistics in comments.
+        let annotated = print_with_stats(&m, &report);
+        let parsed = parse_module(&annotated)
+            .unwrap_or_else(|e| panic!("{} (opt-ir): {e}\n{annotated}", path.display()));
+        assert_eq!(
+            print_module(&parsed),
+            print_module(&m),
+            "{}",
+            path.display()
+        );
+        assert!(annotated.starts_with("module @") && annotated.contains("\n// @"));
         checked += 1;
     }
     assert!(checked > 300, "only {checked} models staged");

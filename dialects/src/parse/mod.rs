@@ -41,11 +41,11 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
     let mut m = Module::new(name);
     let mut exports = Vec::new();
     while let Some(e) = p.peek().and_then(|l| l.strip_prefix("export @")) {
+        p.next()?;
         let (c_name, func) = e
             .split_once(" = ")
             .ok_or_else(|| p.err("expected 'export @C = FUNC'"))?;
-        exports.push((c_name.to_string(), func.to_string(), p.at + 1));
-        p.at += 1;
+        exports.push((c_name.to_string(), func.to_string(), p.at));
     }
     while p.peek().is_some_and(|l| l.starts_with("func @")) {
         let f = p.function()?;
@@ -70,23 +70,29 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
     Ok(m)
 }
 
-/// A cursor over the trimmed lines of the text.
+/// A cursor over the trimmed lines of the text; lines starting with `//`
+/// (the statistics `--emit opt-ir` writes) are comments, skipped.
 struct Lines<'s> {
     lines: Vec<&'s str>,
     at: usize,
 }
 
 impl<'s> Lines<'s> {
+    /// The index of the next line that is not a comment.
+    fn next_code(&self) -> Option<usize> {
+        (self.at..self.lines.len()).find(|&i| !self.lines[i].trim().starts_with("//"))
+    }
+
     fn peek(&self) -> Option<&'s str> {
-        self.lines.get(self.at).map(|l| l.trim())
+        self.next_code().map(|i| self.lines[i].trim())
     }
 
     fn next(&mut self) -> Result<&'s str, ParseError> {
-        let l = self
-            .peek()
+        let i = self
+            .next_code()
             .ok_or_else(|| self.err("unexpected end of text"))?;
-        self.at += 1;
-        Ok(l)
+        self.at = i + 1;
+        Ok(self.lines[i].trim())
     }
 
     /// An error at the line last read.
@@ -206,7 +212,7 @@ impl<'s> Lines<'s> {
         let kind = self.scan(kinds::kind(name, attrs, &types))?;
         let mut regions = Vec::new();
         while let Some(head) = self.peek().filter(|l| l.starts_with("^(")) {
-            self.at += 1;
+            self.next()?;
             let inner = head
                 .strip_prefix("^(")
                 .and_then(|r| r.strip_suffix(") {"))

@@ -79,13 +79,16 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
     if verbose {
         eprint!("{}", report.table());
     }
-    for (pass, text) in report.printed {
-        files.push(text_artifact(format!("{name}.after-{pass}.ir"), text));
+    for (pass, text) in &report.printed {
+        files.push(text_artifact(
+            format!("{name}.after-{pass}.ir"),
+            text.clone(),
+        ));
     }
     if args.emit.contains(&EmitArg::OptIr) {
         files.push(text_artifact(
             format!("{name}.opt.ir"),
-            agc_ir::print::print_module(&module),
+            agc_opt::opt_ir::print_with_stats(&module, &report),
         ));
     }
     let opts = BuildOptions {

@@ -40,7 +40,8 @@ pub enum TargetArg {
 pub enum EmitArg {
     /// The staged agc IR (`<NAME>.ir`).
     Ir,
-    /// The agc IR handed to the backend, after the IR pipeline (`<NAME>.opt.ir`).
+    /// The agc IR handed to the backend, after the IR pipeline (`<NAME>.opt.ir`),
+    /// each function preceded by its statistics in `//` comments.
     OptIr,
     /// MLIR before lowering (`<NAME>.mlir`).
     Mlir,

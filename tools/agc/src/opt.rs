@@ -35,15 +35,18 @@ pub fn run(args: &OptArgs, verbose: bool) -> u8 {
         verify_each: true,
         ..agc_opt::Options::default()
     };
-    match agc_opt::run_passes(&mut module, &passes, &options) {
-        Ok(report) if verbose => eprint!("{}", report.table()),
-        Ok(_) => {}
+    let report = match agc_opt::run_passes(&mut module, &passes, &options) {
+        Ok(report) => report,
         Err(e) => {
             eprintln!("{file}: internal error: {e}");
             return 2;
         }
+    };
+    if verbose {
+        eprint!("{}", report.table());
     }
-    let out = agc_ir::print::print_module(&module);
+    // As `agc build --emit opt-ir` writes it: statistics in comments.
+    let out = agc_opt::opt_ir::print_with_stats(&module, &report);
     match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, out) {
