@@ -151,6 +151,35 @@ def test_target_and_fast_math_options(agc_bin, tmp_path):
     assert not (tmp_path / "arm").exists()
 
 
+FAST_MATH_MODEL = """
+import agc
+import agc.numpy as np
+
+
+@agc.export
+def f(x: agc.f32["N"], y: agc.f32["N"]):
+    return np.log(np.exp(x)) + (x * y) / y
+"""
+
+
+def test_fast_math_lets_the_optimiser_assume_finite_values(agc_bin, tmp_path):
+    """With --fast-math, log(exp(x)) and (x*y)/y become x (the rule hits -v prints), and the
+    results agree with numpy's on finite inputs; without it the ops stay."""
+    model = tmp_path / "fm.py"
+    model.write_text(FAST_MATH_MODEL)
+    x = np.linspace(-3, 3, 50, dtype=np.float32)
+    y = np.linspace(0.5, 2, 50, dtype=np.float32)
+    want = np.log(np.exp(x)) + (x * y) / y
+    for flags, fired in ((["--fast-math"], True), ([], False)):
+        out = tmp_path / ("fast" if fired else "exact")
+        proc = harness.run_agc(agc_bin, "build", model, "-o", out, "-v", *flags)
+        assert proc.returncode == 0, proc.stderr
+        hits = re.search(r"rule hits: (.*)", proc.stderr).group(1)
+        assert ("fm-log-exp" in hits and "fm-mul-div" in hits) == fired, hits
+        got = agc.load(out / "libfm.so").f(x, y)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("option, value, expected", [
     ("--target-cpu", "znver9", r"unknown CPU 'znver9'.*did you mean 'znver\d'"),
     ("--target-cpu", "sapphirerapid", r"unknown CPU 'sapphirerapid'.*did you mean 'sapphirerapids'"),

@@ -34,6 +34,8 @@ pub struct Options {
     pub verify_each: bool,
     /// Keep the IR text after these passes (by name).
     pub print_after: Vec<String>,
+    /// `--fast-math`: `simplify` may assume finite float values.
+    pub fast_math: bool,
 }
 
 /// What happened in one pass.
@@ -83,7 +85,7 @@ pub enum PipelineError {
 
 /// The passes run at `opt_level`, in order (`-O0`: only the outlining of
 /// deeply nested regions, which keeps the build time linear).
-pub fn passes(opt_level: u8) -> Vec<Box<dyn Pass>> {
+pub fn passes(opt_level: u8, fast_math: bool) -> Vec<Box<dyn Pass>> {
     let outline: Box<dyn Pass> = Box::new(passes::outline::OutlineDeepRegions);
     if opt_level == 0 {
         return vec![outline];
@@ -91,7 +93,7 @@ pub fn passes(opt_level: u8) -> Vec<Box<dyn Pass>> {
     vec![
         Box::new(passes::dead_functions::DeadFunctions),
         Box::new(passes::cse::Cse),
-        Box::new(passes::simplify::Simplify),
+        Box::new(passes::simplify::Simplify { fast_math }),
         Box::new(passes::dce::Dce),
         outline,
     ]
@@ -100,7 +102,10 @@ pub fn passes(opt_level: u8) -> Vec<Box<dyn Pass>> {
 /// The names and purposes of every pass of the full pipeline (for `--help`
 /// texts and error messages).
 pub fn all_passes() -> Vec<(&'static str, &'static str)> {
-    passes(1).iter().map(|p| (p.name(), p.purpose())).collect()
+    passes(1, false)
+        .iter()
+        .map(|p| (p.name(), p.purpose()))
+        .collect()
 }
 
 /// The passes named in `names`, in that order (for `agc opt --passes`).
@@ -108,7 +113,7 @@ pub fn passes_named(names: &[String]) -> Result<Vec<Box<dyn Pass>>, PipelineErro
     names
         .iter()
         .map(|n| {
-            passes(1)
+            passes(1, false)
                 .into_iter()
                 .find(|p| p.name() == n)
                 .ok_or_else(|| {
@@ -121,7 +126,7 @@ pub fn passes_named(names: &[String]) -> Result<Vec<Box<dyn Pass>>, PipelineErro
 
 /// Runs the pipeline for `opts` on `m`.
 pub fn run(m: &mut Module, opts: &Options) -> Result<Report, PipelineError> {
-    run_passes(m, &passes(opts.opt_level), opts)
+    run_passes(m, &passes(opts.opt_level, opts.fast_math), opts)
 }
 
 /// Runs `list` on `m` in order, verifying, timing and printing as `opts` says.

@@ -54,6 +54,7 @@ fn every_staged_and_optimised_module_round_trips() {
             opt_level: 2,
             verify_each: true,
             print_after: all_passes().iter().map(|(n, _)| n.to_string()).collect(),
+            fast_math: false,
         };
         let report = run(&mut m, &options).expect("the pipeline runs");
         for (pass, text) in &report.printed {

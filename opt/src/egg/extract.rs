@@ -143,7 +143,7 @@ mod tests {
         let runner = Runner::default()
             .with_egraph(eg)
             .with_iter_limit(8)
-            .run(&crate::egg::rules::all());
+            .run(&crate::egg::rules::all(false));
         let root = runner.egraph.find(acc);
         (runner.egraph, root)
     }

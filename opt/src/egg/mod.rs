@@ -17,11 +17,11 @@ use agc_ir::Module;
 use region::{Limits, Saturate};
 use std::collections::BTreeMap;
 
-/// Optimises every function of `m`; returns one line of statistics per
-/// function, then one with how often each rule fired over the module
+/// Optimises every function of `m` (with the [`rules::all`] of
+/// `fast_math`); returns one line of statistics per function, then one with how often each rule fired over the module
 /// (rules that never did are left out).
-pub fn optimise_module(m: &mut Module) -> Vec<String> {
-    let rules = rules::all();
+pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<String> {
+    let rules = rules::all(fast_math);
     let mut notes = Vec::new();
     let mut hits: BTreeMap<String, usize> = BTreeMap::new();
     for f in &mut m.funcs {

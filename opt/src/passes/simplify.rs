@@ -4,8 +4,17 @@
 use crate::pipeline::Pass;
 use agc_ir::Module;
 
-/// The pass.
-pub struct Simplify;
+/// The pass; `fast_math`: also the rules that assume finite values
+/// (`agc build --fast-math`).
+pub struct Simplify {
+    /// Run the fast-math rules too.
+    pub fast_math: bool,
+}
+
+impl Simplify {
+    /// The pass with exact rules only (the default).
+    pub const EXACT: Simplify = Simplify { fast_math: false };
+}
 
 impl Pass for Simplify {
     fn name(&self) -> &'static str {
@@ -17,6 +26,6 @@ impl Pass for Simplify {
     }
 
     fn run(&self, m: &mut Module) -> Vec<String> {
-        crate::egg::optimise_module(m)
+        crate::egg::optimise_module(m, self.fast_math)
     }
 }

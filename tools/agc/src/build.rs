@@ -64,6 +64,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         opt_level: args.opt_level,
         verify_each: args.verify_each,
         print_after: args.ir_after.clone(),
+        fast_math: args.fast_math,
     };
     let report = match agc_opt::run(&mut module, &pipeline) {
         Ok(r) => r,

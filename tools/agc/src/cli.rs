@@ -121,7 +121,9 @@ pub struct BuildArgs {
     /// LLVM CPU features, e.g. +avx2,+fma,-avx512f (with --target-cpu, or for the build machine's CPU).
     #[arg(long = "target-features", value_name = "FEATURES")]
     pub target_features: Option<String>,
-    /// Let float + - * / be reassociated and fused (results may differ from numpy in the last bits).
+    /// Let float + - * / be reassociated and fused, and let the optimiser assume finite
+    /// values: (a*b)/b, (a+b)-b and log(exp(a)) become a (results may differ from numpy in
+    /// the last bits, and where a value would overflow or be NaN).
     #[arg(long = "fast-math")]
     pub fast_math: bool,
     /// With --target cuda: run the kernels on the host, tensors tagged as on

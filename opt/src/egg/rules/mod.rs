@@ -10,6 +10,7 @@
 //! attributes (permutations, target shapes) are Rust functions
 //! ([`NodeRule`]) over one e-node.
 
+mod fast_math;
 mod identities;
 mod layout;
 pub mod matmul;
@@ -24,13 +25,17 @@ use egg::{Applier, Id, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symb
 /// A rewrite of the optimiser.
 pub type Rule = Rewrite<Node, Types>;
 
-/// Every rule, in a fixed order (output is deterministic).
-pub fn all() -> Vec<Rule> {
+/// Every rule, in a fixed order (output is deterministic); with
+/// `fast_math`, also those that assume finite values ([`fast_math`]).
+pub fn all(fast_math: bool) -> Vec<Rule> {
     let mut rules = negation::rules();
     rules.extend(identities::rules());
     rules.extend(layout::rules());
     rules.extend(matmul::rules());
     rules.extend(select::rules());
+    if fast_math {
+        rules.extend(fast_math::rules());
+    }
     rules
 }
 
