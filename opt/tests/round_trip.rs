@@ -42,6 +42,8 @@ fn round_trip(text: &str, what: &str) {
 
 #[test]
 fn every_staged_and_optimised_module_round_trips() {
+    // Every saturated e-graph checked too, as in debug builds.
+    agc_opt::egg::check::enable(true);
     let mut checked = 0;
     for path in models() {
         let source = std::fs::read_to_string(&path).expect("a readable model");

@@ -8,7 +8,7 @@
 //! reductions, casts) are [`Op::Attr`], an index into the analysis' table
 //! of `(kind, result type)` (see [`super::analysis`]).
 
-use agc_ir::{BinaryOp, CmpOp, UnaryOp};
+use agc_ir::{BinaryOp, CmpOp, OpKind, UnaryOp};
 use egg::{FromOp, Id, Language};
 use std::fmt;
 
@@ -38,6 +38,22 @@ pub struct Node {
     pub op: Op,
     /// Its operands.
     pub args: Vec<Id>,
+}
+
+impl Node {
+    /// The IR op this e-node computes (not defined for a leaf, which
+    /// stands for a value rather than an op).
+    pub fn ir_kind(&self, eg: &super::analysis::Graph) -> OpKind {
+        match self.op {
+            Op::Unary(u) => OpKind::Unary(u),
+            Op::Binary(b) => OpKind::Binary(b),
+            Op::Compare(k) => OpKind::Compare(k),
+            Op::Select => OpKind::Select,
+            Op::MatMul => OpKind::MatMul,
+            Op::Attr(i) => eg.analysis.attr_of(i).0.clone(),
+            Op::Leaf(v) => panic!("leaf %{v} stands for a value, not an op"),
+        }
+    }
 }
 
 impl Language for Node {

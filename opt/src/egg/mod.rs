@@ -7,6 +7,7 @@
 //! moved or reordered.
 
 pub mod analysis;
+pub mod check;
 pub mod cost;
 pub mod extract;
 pub mod lang;
@@ -25,7 +26,7 @@ pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<String> {
     let mut notes = Vec::new();
     let mut hits: BTreeMap<String, usize> = BTreeMap::new();
     for f in &mut m.funcs {
-        let (out, s) = Saturate::function(f, &rules, Limits::default());
+        let (out, s) = Saturate::function(f, &rules, !fast_math, Limits::default());
         for (rule, n) in &s.hits {
             *hits.entry(rule.clone()).or_default() += n;
         }

@@ -75,6 +75,8 @@ struct RegionGraph {
 /// The [`Visit`] that optimises a function region by region.
 pub struct Saturate<'r> {
     rules: &'r [Rule],
+    /// Whether every rule is exact (for [`super::check`]).
+    exact: bool,
     limits: Limits,
     stack: Vec<RegionGraph>,
     /// What happened.
@@ -82,10 +84,17 @@ pub struct Saturate<'r> {
 }
 
 impl<'r> Saturate<'r> {
-    /// Optimises `f` with `rules`; returns the copy and the statistics.
-    pub fn function(f: &Function, rules: &'r [Rule], limits: Limits) -> (Function, Stats) {
+    /// Optimises `f` with `rules` (`exact`: every rule exact); returns the
+    /// copy and the statistics.
+    pub fn function(
+        f: &Function,
+        rules: &'r [Rule],
+        exact: bool,
+        limits: Limits,
+    ) -> (Function, Stats) {
         let mut s = Saturate {
             rules,
+            exact,
             limits,
             stack: Vec::new(),
             stats: Stats {
@@ -155,6 +164,9 @@ impl<'r> Saturate<'r> {
             tracing::debug!(reason = ?stop, "saturation stopped by a limit");
         }
         let best = super::extract::best_nodes(&eg);
+        if super::check::wanted() {
+            super::check::check_classes(&eg, &best, self.exact);
+        }
         let original = original
             .into_iter()
             .map(|(id, op)| (eg.find(id), op))
@@ -230,15 +242,7 @@ impl<'r> Saturate<'r> {
             args.push(self.build(c, at, *a, span)?);
         }
         let g = self.stack.last().expect("a region graph");
-        let kind = match node.op {
-            Op::Unary(u) => OpKind::Unary(u),
-            Op::Binary(b) => OpKind::Binary(b),
-            Op::Compare(k) => OpKind::Compare(k),
-            Op::Select => OpKind::Select,
-            Op::MatMul => OpKind::MatMul,
-            Op::Attr(i) => g.eg.analysis.attr_of(i).0.clone(),
-            Op::Leaf(_) => unreachable!("handled above"),
-        };
+        let kind = node.ir_kind(&g.eg);
         let ty = Type::Tensor(g.eg[class].data.ty.clone());
         self.stats.pure_after += 1;
         let (_, results) = c.dst.append_op(at, kind, args, vec![ty], Vec::new(), span);

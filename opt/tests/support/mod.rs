@@ -52,8 +52,10 @@ pub fn op_names(f: &Function) -> Vec<String> {
     names
 }
 
-/// Runs `pass` on `m` and verifies the result.
+/// Runs `pass` on `m` (every saturated e-graph checked, as in debug
+/// builds: `agc_opt::egg::check`) and verifies the result.
 pub fn run_pass(pass: &dyn Pass, m: &mut Module) {
+    agc_opt::egg::check::enable(true);
     pass.run(m);
     if let Err(e) = agc_ir::verify::verify_module(m) {
         panic!("{e}\n{}", agc_ir::print::print_module(m));
