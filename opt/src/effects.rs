@@ -53,6 +53,17 @@ pub fn effect(f: &Function, od: &OpData) -> Effect {
             kind: ReduceKind::Sum | ReduceKind::Prod,
             ..
         } => Effect::Pure,
+        // A max or min fails only on an empty reduction: not over axes of
+        // static nonzero sizes.
+        OpKind::Reduce { axes, .. }
+            if axes.iter().all(|&a| {
+                f.ty(od.operands[0]).tensor().dims[a]
+                    .as_static()
+                    .is_some_and(|n| n > 0)
+            }) =>
+        {
+            Effect::Pure
+        }
         // Without run-time sizes; with them, checked like the other ops
         // whose result depends on a size computed at run time.
         OpKind::Fill if od.operands.len() == 1 => Effect::Pure,

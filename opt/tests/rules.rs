@@ -390,3 +390,44 @@ fn nested_selections_under_one_condition() {
         &["cmp.gt", "return", "select", "select"],
     );
 }
+
+fn reduce(
+    b: &mut Builder,
+    kind: agc_ir::ReduceKind,
+    x: Value,
+    axes: &[usize],
+    keep: bool,
+) -> Value {
+    b.reduce(kind, x, axes.to_vec(), keep)
+}
+
+#[test]
+fn reductions_over_singleton_axes() {
+    use agc_ir::ReduceKind::{Max, Min, Prod, Sum};
+    let body: Body = |b, p| reduce(b, Max, p[0], &[1], false);
+    case(NUMBERS, &[&["N", "1", "3"]], body, &["reshape", "return"]);
+    let body: Body = |b, p| reduce(b, Min, p[0], &[0, 2], true);
+    case(NUMBERS, &[&["1", "N", "1"]], body, &["return"]);
+    let body: Body = |b, p| reduce(b, Prod, p[0], &[0], false);
+    case(NUMBERS, &[&["1", "N"]], body, &["reshape", "return"]);
+    // A sum of one element adds it to 0.0 (-0.0 becomes 0.0): it stays.
+    let body: Body = |b, p| reduce(b, Sum, p[0], &[1], false);
+    case(FLOATS, &[&["N", "1"]], body, &["reduce.sum", "return"]);
+}
+
+#[test]
+fn nested_extrema_stay() {
+    // max(max(x)) would be exact but for signed zeros: which of 0.0 and
+    // -0.0 a max returns depends on the order it meets them.
+    use agc_ir::ReduceKind::Max;
+    let body: Body = |b, p| {
+        let m = reduce(b, Max, p[0], &[1], false);
+        reduce(b, Max, m, &[1], false)
+    };
+    case(
+        NUMBERS,
+        &[&["N", "2", "3", "2"]],
+        body,
+        &["reduce.max", "reduce.max", "return"],
+    );
+}

@@ -1,11 +1,11 @@
 //! Layout: transposes, reshapes, broadcasts, slices and casts that cancel
 //! or compose. Data movement only, so every rule is exact.
 
-use super::{NodeRule, Rhs, Rule};
+use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
-use crate::egg::lang::{Node, Op};
+use crate::egg::lang::Node;
 use agc_ir::infer::reshape_allowed;
-use agc_ir::{OpKind, TensorType};
+use agc_ir::OpKind;
 
 /// The family's rules.
 pub fn rules() -> Vec<Rule> {
@@ -14,14 +14,6 @@ pub fn rules() -> Vec<Rule> {
         NodeRule::named("transpose-transpose", transpose_transpose),
         NodeRule::named("reshape-reshape", reshape_reshape),
     ]
-}
-
-/// The attribute op of `node`, if it is one.
-fn attr<'g>(eg: &'g Graph, node: &Node) -> Option<&'g (OpKind, TensorType)> {
-    match node.op {
-        Op::Attr(i) => Some(eg.analysis.attr_of(i)),
-        _ => None,
-    }
 }
 
 /// A transpose by the identity, a reshape or broadcast to the operand's own

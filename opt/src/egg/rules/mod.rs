@@ -15,6 +15,7 @@ mod identities;
 mod layout;
 pub mod matmul;
 mod negation;
+mod reduce;
 mod select;
 
 use super::analysis::{Graph, Types};
@@ -33,6 +34,7 @@ pub fn all(fast_math: bool) -> Vec<Rule> {
     rules.extend(layout::rules());
     rules.extend(matmul::rules());
     rules.extend(select::rules());
+    rules.extend(reduce::rules());
     if fast_math {
         rules.extend(fast_math::rules());
     }
@@ -110,6 +112,14 @@ impl Applier<Node, Types> for NodeRule {
             }
         }
         changed
+    }
+}
+
+/// The attribute op of `node` (kind and result type), if it is one.
+pub fn attr<'g>(eg: &'g Graph, node: &Node) -> Option<&'g (OpKind, TensorType)> {
+    match node.op {
+        super::lang::Op::Attr(i) => Some(eg.analysis.attr_of(i)),
+        _ => None,
     }
 }
 
