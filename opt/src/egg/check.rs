@@ -32,6 +32,10 @@ static ENABLED: AtomicBool = AtomicBool::new(false);
 /// builds; a large graph is sampled in class order).
 const MAX_CLASSES: usize = 200;
 
+/// Elements a leaf or a class may have for the check to evaluate it (the
+/// interpreter is slow; a model's large tensors are left to the tests).
+const MAX_ELEMENTS: usize = 1 << 16;
+
 /// Turns the check on (or off) in release builds too, for the whole process.
 pub fn enable(on: bool) {
     ENABLED.store(on, Ordering::Relaxed);
@@ -55,10 +59,18 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
         })
         .collect();
     leaves.sort_by_key(|&(_, v)| v);
+    // Plain symbolic dims (size 3 here) and at most MAX_ELEMENTS elements.
     let plain = |t: &agc_ir::TensorType| {
+        let mut n = 1usize;
         t.dims.iter().all(|d| match d {
-            Dim::Static(_) => true,
-            Dim::Sym(s) => s.chars().all(|c| c.is_alphanumeric() || c == '_'),
+            Dim::Static(k) => {
+                n = n.saturating_mul(*k as usize);
+                n <= MAX_ELEMENTS
+            }
+            Dim::Sym(s) => {
+                n = n.saturating_mul(3);
+                s.chars().all(|c| c.is_alphanumeric() || c == '_')
+            }
         })
     };
     if !leaves.iter().all(|(id, _)| plain(&eg[*id].data.ty)) {
@@ -80,6 +92,9 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
         .collect();
     classes.sort();
     for class in classes.into_iter().take(MAX_CLASSES) {
+        if !plain(&eg[class].data.ty) {
+            continue;
+        }
         let Some(forms) = eg[class]
             .nodes
             .iter()
