@@ -431,3 +431,31 @@ fn nested_extrema_stay() {
         &["reduce.max", "reduce.max", "return"],
     );
 }
+
+#[test]
+fn vector_times_transposed_matrix_is_a_matrix_vector_product() {
+    use agc_ir::Dim;
+    let body: Body = |b, p| {
+        let row = b
+            .reshape(p[0], &[Dim::Static(1), Dim::Sym("N".into())])
+            .unwrap();
+        let t = b.transpose(p[1], vec![1, 0]).unwrap();
+        let m = b.matmul(row, t).unwrap();
+        b.reshape(m, &[Dim::Static(3)]).unwrap()
+    };
+    case(NUMBERS, &[&["N"], &["3", "N"]], body, &["matmul", "return"]);
+    // Without the final reshape the [1, 3] product stays as it is.
+    let body: Body = |b, p| {
+        let row = b
+            .reshape(p[0], &[Dim::Static(1), Dim::Sym("N".into())])
+            .unwrap();
+        let t = b.transpose(p[1], vec![1, 0]).unwrap();
+        b.matmul(row, t).unwrap()
+    };
+    case(
+        NUMBERS,
+        &[&["N"], &["3", "N"]],
+        body,
+        &["matmul", "reshape", "return", "transpose"],
+    );
+}

@@ -15,7 +15,11 @@
 //! the result is also cheapest where a sub-chain is shared. Chains of more
 //! than [`MAX_CHAIN`] matrices are left as they are (the programme is cubic).
 //!
-//! Only 2-D operands: with a 1-D or batched operand numpy's promotion
+//! Also here: the row-vector-times-transposed-matrix form reverse-mode AD
+//! gives the adjoint of a matrix-vector product, turned back into that
+//! product (exact: the same products summed in the same order).
+//!
+//! Chains: only 2-D operands; with a 1-D or batched operand numpy's promotion
 //! rules give the inner products other shapes. Integer and boolean
 //! products are exact in any order (wrapping arithmetic is a ring; `or` of
 //! `and`s a semiring). Floating-point ones are not: each order rounds
@@ -27,11 +31,11 @@
 //! where a partial product overflows, one order can give `inf` and the
 //! other a finite value, as with any compiler that reorders products.
 
-use super::{NodeRule, Rhs, Rule};
+use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
 use crate::egg::cost::SYMBOLIC_DIM;
 use crate::egg::lang::{Node, Op};
-use agc_ir::Dim;
+use agc_ir::{Dim, OpKind};
 use egg::Id;
 
 /// The longest chain (in matrices) the rule reorders.
@@ -39,7 +43,45 @@ pub const MAX_CHAIN: usize = 64;
 
 /// The family's rules.
 pub fn rules() -> Vec<Rule> {
-    vec![NodeRule::named("matmul-chain-order", chain_order)]
+    vec![
+        NodeRule::named("matmul-chain-order", chain_order),
+        NodeRule::named("vector-times-transpose", vector_times_transpose),
+    ]
+}
+
+/// `reshape(reshape(g, [1, n]) · transpose(W), [m])`, the form reverse-mode
+/// AD gives the adjoint of `W · g` (a row vector times a transposed
+/// matrix), is `W · g`: each element is the same products summed in the
+/// same order (over `n`), so the rewrite is exact, and no `[1, n]`,
+/// `[n, m]` or `[1, m]` value is made.
+fn vector_times_transpose(eg: &Graph, node: &Node) -> Option<Rhs> {
+    let (OpKind::Reshape, ty) = attr(eg, node)? else {
+        return None;
+    };
+    if ty.rank() != 1 {
+        return None;
+    }
+    let product = eg[node.args[0]].nodes.iter().find(|n| n.op == Op::MatMul)?;
+    let row = eg[product.args[0]].nodes.iter().find_map(|n| {
+        let (OpKind::Reshape, t) = attr(eg, n)? else {
+            return None;
+        };
+        let g = n.args[0];
+        (t.rank() == 2 && t.dims[0] == Dim::Static(1) && eg[g].data.ty.rank() == 1).then_some(g)
+    })?;
+    let matrix = eg[product.args[1]].nodes.iter().find_map(|n| {
+        let (OpKind::Transpose { perm }, _) = attr(eg, n)? else {
+            return None;
+        };
+        (perm[..] == [1, 0]).then_some(n.args[0])
+    })?;
+    let (w, g) = (&eg[matrix].data.ty, &eg[row].data.ty);
+    (w.dims[1] == g.dims[0] && w.dims[0] == ty.dims[0]).then(|| {
+        Rhs::MatMuls(MatMulTree::Product(
+            Box::new(MatMulTree::Leaf(matrix)),
+            Box::new(MatMulTree::Leaf(row)),
+        ))
+    })
 }
 
 /// A product tree over e-classes: what the rule adds.
