@@ -355,38 +355,26 @@ fn negated_conditions_swap_the_branches() {
 
 #[test]
 fn nested_selections_under_one_condition() {
-    let body: Body = |b, p| {
+    let in_then: Body = |b, p| {
         let c = greater(b, p);
         let inner = select(b, c, p[0], p[2]);
         select(b, c, inner, p[3])
     };
-    case(
-        NUMBERS,
-        &[&["N"], &["N"], &["N"], &["N"]],
-        body,
-        &["cmp.gt", "return", "select"],
-    );
-    let body: Body = |b, p| {
+    let in_else: Body = |b, p| {
         let c = greater(b, p);
         let inner = select(b, c, p[2], p[3]);
         select(b, c, p[1], inner)
     };
-    case(
-        NUMBERS,
-        &[&["N"], &["N"], &["N"], &["N"]],
-        body,
-        &["cmp.gt", "return", "select"],
-    );
+    let same = &[&["N"][..], &["N"], &["N"], &["N"]];
+    for body in [in_then, in_else] {
+        case(NUMBERS, same, body, &["cmp.gt", "return", "select"]);
+    }
     // The dropped operand broadcast the inner selection: both stay.
-    let body: Body = |b, p| {
-        let c = greater(b, p);
-        let inner = select(b, c, p[0], p[2]);
-        select(b, c, inner, p[3])
-    };
+    let wider = &[&["N"][..], &["N"], &["2", "N"], &["N"]];
     case(
         NUMBERS,
-        &[&["N"], &["N"], &["2", "N"], &["N"]],
-        body,
+        wider,
+        in_then,
         &["cmp.gt", "return", "select", "select"],
     );
 }
