@@ -19,8 +19,9 @@ use region::{Limits, Saturate};
 use std::collections::BTreeMap;
 
 /// Optimises every function of `m` (with the [`rules::all`] of
-/// `fast_math`); returns one line of statistics per function, then one with how often each rule fired over the module
-/// (rules that never did are left out).
+/// `fast_math`); returns one line of statistics per function, then one
+/// with how often each rule fired over the module (rules that never did
+/// are left out).
 pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<String> {
     let rules = rules::all(fast_math);
     let mut notes = Vec::new();
