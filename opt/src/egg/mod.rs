@@ -1,14 +1,16 @@
 //! The equality-saturation optimiser: each region's pure dataflow goes into
 //! an egg e-graph ([`lang`], with types and constants from [`analysis`]),
 //! the [`rules`] run until saturation or a limit ([`region::Limits`]), and
-//! the cheapest equivalent program by [`cost`] ([`extract`]) is written back, with the
-//! source spans, in place of the original ([`region`]). Checked and opaque
-//! ops (run-time errors, control flow, calls) are leaves: never removed,
-//! moved or reordered.
+//! the cheapest equivalent program by [`cost`] (tree optimum, [`extract`],
+//! then improved by DAG cost, [`dag`]) is written back, with the source
+//! spans, in place of the original ([`region`]); [`check`] tests the
+//! saturated graph in debug builds. Checked and opaque ops (run-time errors,
+//! control flow, calls) are leaves: never removed, moved or reordered.
 
 pub mod analysis;
 pub mod check;
 pub mod cost;
+pub mod dag;
 pub mod extract;
 pub mod lang;
 pub mod region;

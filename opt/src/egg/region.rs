@@ -163,7 +163,7 @@ impl<'r> Saturate<'r> {
             self.stats.stop = format!("{stop:?}");
             tracing::debug!(reason = ?stop, "saturation stopped by a limit");
         }
-        let best = super::extract::best_nodes(&eg);
+        let best = super::dag::refine(&eg, super::extract::best_nodes(&eg));
         if super::check::wanted() {
             super::check::check_classes(&eg, &best, self.exact);
         }
