@@ -1,6 +1,8 @@
 """The IR pass pipeline from the command line: `-v` table, `--ir-after`, `--emit opt-ir`,
 `-O0` (no optimising pass) against numpy, and deterministic output."""
 
+import re
+
 import pytest
 
 import harness
@@ -23,6 +25,11 @@ def test_verbose_prints_every_pass_with_op_counts(agc_bin, tmp_path):
         before, after = int(cols[0]), int(cols[1])
         assert 0 < after <= before, (name, cols)
     assert "e-nodes" in proc.stderr and "iterations" in proc.stderr
+    # The whole build's time and the IR pipeline's share of it.
+    total = re.search(r"^build (\d+) ms: IR pipeline ([\d.]+) ms \(([\d.]+)%\), backend (\d+) ms$",
+                      proc.stderr, re.M)
+    assert total, proc.stderr
+    assert float(total.group(2)) <= float(total.group(1)) and int(total.group(4)) <= int(total.group(1))
 
 
 def test_ir_after_writes_the_ir_of_each_named_pass(agc_bin, tmp_path):

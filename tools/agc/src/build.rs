@@ -5,6 +5,7 @@ use crate::report::Reporter;
 use crate::source;
 use agc_backend::{Artifact, BuildOptions, Emit, Target};
 use agc_frontend::diagnostics::Diagnostic;
+use std::time::Instant;
 
 /// Runs the subcommand (`verbose`: print the IR pipeline's table); returns the exit code.
 pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
@@ -48,6 +49,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         eprintln!("error: --emit ptx needs --target cuda");
         return 1;
     }
+    let started = Instant::now();
     let mut module = match source::stage(&args.model, &name, &reporter) {
         Ok(m) => m,
         Err(code) => return code,
@@ -120,6 +122,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
             WeightsArg::External => agc_backend::mlir::Placement::External,
         },
     };
+    let backend_started = Instant::now();
     match agc_backend::build(&module, &opts) {
         Ok(artifacts) => files.extend(artifacts),
         Err(agc_backend::BackendError::Unsupported(what)) => {
@@ -155,6 +158,15 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         return 1;
     }
     tracing::info!(out = %args.out_dir.display(), files = files.len(), "wrote outputs");
+    if verbose {
+        let total = started.elapsed().as_secs_f64() * 1e3;
+        let pipeline: f64 = report.passes.iter().map(|p| p.millis).sum();
+        eprintln!(
+            "build {total:.0} ms: IR pipeline {pipeline:.1} ms ({:.1}%), backend {:.0} ms",
+            100.0 * pipeline / total,
+            backend_started.elapsed().as_secs_f64() * 1e3
+        );
+    }
     0
 }
 
