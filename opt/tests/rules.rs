@@ -447,3 +447,39 @@ fn vector_times_transposed_matrix_is_a_matrix_vector_product() {
         &["matmul", "reshape", "return", "transpose"],
     );
 }
+
+#[test]
+fn explicit_broadcasts_into_elementwise_ops_go() {
+    use agc_ir::Dim;
+    let body: Body = |b, p| {
+        let wide = b
+            .broadcast_to(p[0], &[Dim::Static(2), Dim::Sym("N".into())])
+            .unwrap();
+        bin(b, BinaryOp::Mul, wide, p[1])
+    };
+    case(NUMBERS, &[&["N"], &["2", "N"]], body, &["mul", "return"]);
+    let body: Body = |b, p| {
+        let wide = b
+            .broadcast_to(p[1], &[Dim::Static(2), Dim::Static(3)])
+            .unwrap();
+        let c = greater(b, &[p[0], wide]);
+        select(b, c, wide, p[0])
+    };
+    case(
+        NUMBERS,
+        &[&["2", "3"], &["3"]],
+        body,
+        &["cmp.gt", "return", "select"],
+    );
+    // The broadcast makes the result's shape: it stays.
+    let body: Body = |b, p| {
+        let wide = b.broadcast_to(p[0], &[Dim::Static(3)]).unwrap();
+        bin(b, BinaryOp::Add, wide, p[1])
+    };
+    case(
+        NUMBERS,
+        &[&["1"], &[]],
+        body,
+        &["add", "broadcast_to", "return"],
+    );
+}

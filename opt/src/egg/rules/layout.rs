@@ -1,15 +1,17 @@
 //! Layout: transposes, reshapes, broadcasts, slices and casts that cancel
-//! or compose. Data movement only, so every rule is exact.
+//! or compose, and explicit broadcasts that an elementwise op's implicit
+//! one makes unnecessary. Data movement only, so every rule is exact.
 
 use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
-use crate::egg::lang::Node;
-use agc_ir::infer::reshape_allowed;
-use agc_ir::OpKind;
+use crate::egg::lang::{Node, Op};
+use agc_ir::infer::{broadcast_all, reshape_allowed};
+use agc_ir::{OpKind, TensorType};
 
 /// The family's rules.
 pub fn rules() -> Vec<Rule> {
     vec![
+        NodeRule::named("broadcast-into-elementwise", broadcast_into_elementwise),
         NodeRule::named("identity-layout", identity_layout),
         NodeRule::named("transpose-transpose", transpose_transpose),
         NodeRule::named("reshape-reshape", reshape_reshape),
@@ -67,5 +69,29 @@ fn reshape_reshape(eg: &Graph, node: &Node) -> Option<Rhs> {
         // Only where the one reshape is provably well typed (symbolic
         // sizes the verifier cannot equate keep both).
         reshape_allowed(&eg[x].data.ty, ty).then(|| Rhs::Attr(OpKind::Reshape, ty.clone(), vec![x]))
+    })
+}
+
+/// An elementwise op (arithmetic, comparison, `np.where`) with an operand
+/// `broadcast_to(x)` is the same op on `x` where numpy's implicit
+/// broadcasting of the operands gives the same result shape (AD makes
+/// such broadcasts for the adjoints of broadcast operands): the broadcast
+/// copy is then not made.
+fn broadcast_into_elementwise(eg: &Graph, node: &Node) -> Option<Rhs> {
+    if !matches!(node.op, Op::Binary(_) | Op::Compare(_) | Op::Select) {
+        return None;
+    }
+    let want = &eg.lookup(node.clone()).map(|c| &eg[c].data.ty)?.dims;
+    (0..node.args.len()).find_map(|i| {
+        let x = eg[node.args[i]].nodes.iter().find_map(|n| {
+            let (OpKind::BroadcastTo, _) = attr(eg, n)? else {
+                return None;
+            };
+            Some(n.args[0])
+        })?;
+        let mut args = node.args.clone();
+        args[i] = x;
+        let tys: Vec<&TensorType> = args.iter().map(|&a| &eg[a].data.ty).collect();
+        (broadcast_all(&tys).ok()? == *want).then_some(Rhs::Node(Node { op: node.op, args }))
     })
 }

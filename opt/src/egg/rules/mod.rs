@@ -49,6 +49,8 @@ pub enum Rhs {
     Attr(OpKind, TensorType, Vec<Id>),
     /// A tree of 2-D products over existing e-classes (a chain's order).
     MatMuls(matmul::MatMulTree),
+    /// An attribute-free e-node over existing e-classes.
+    Node(Node),
 }
 
 /// A rule written in Rust: `rewrite` looks at one e-node and returns what
@@ -106,6 +108,7 @@ impl Applier<Node, Types> for NodeRule {
                     eg.add(n)
                 }
                 Rhs::MatMuls(tree) => tree.add_to(eg),
+                Rhs::Node(n) => eg.add(n),
             };
             if eg.union(eclass, id) {
                 changed.push(eclass);
