@@ -1,6 +1,6 @@
 """A/B of two agc compilers on the benchmark workloads, in one process.
 
-    python3 bench/ab.py OLD_AGC NEW_AGC [--only lstm,tree_lstm,sgd] [--batches 9]
+    python3 bench/ab.py OLD_AGC NEW_AGC [--only lstm,tree_lstm,sgd] [--batches 9] [--case n=2048]
 
 Builds each workload's `agc_model.py` with both compiler binaries, loads both
 libraries into this process, checks that they give the same results (within
@@ -47,14 +47,18 @@ def batch(impl, seconds):
             return n / dt
 
 
-def compare(workload, old_bin, new_bin, batches, tmp):
+def compare(workload, old_bin, new_bin, batches, tmp, case_label=None):
     wdir = BENCH / "workloads" / workload
     sys.path.insert(0, str(wdir))
     for m in ("workload", "agc_peer"):
         sys.modules.pop(m, None)
     spec = importlib.import_module("workload")
     peer = importlib.import_module("agc_peer")
-    case = spec.cases(True)[0]
+    if case_label:
+        # A case of the full set by its label (`--case "n=2048"` for sgemm).
+        case = next(c for c in spec.cases(False) if case_label in c["label"])
+    else:
+        case = spec.cases(True)[0]
     data = spec.data(case)
     impls = {}
     for tag, binary in (("old", old_bin), ("new", new_bin)):
@@ -78,11 +82,13 @@ def main():
     p.add_argument("new")
     p.add_argument("--only", default="lstm,tree_lstm,sgd")
     p.add_argument("--batches", type=int, default=9)
+    p.add_argument("--case", default=None,
+                   help="a case of the full set whose label contains this (default: the first quick case)")
     args = p.parse_args()
     threads = os.environ.get("AGC_NUM_THREADS", "default")
     with tempfile.TemporaryDirectory() as tmp:
         for w in args.only.split(","):
-            label, unit, r = compare(w, args.old, args.new, args.batches, Path(tmp))
+            label, unit, r = compare(w, args.old, args.new, args.batches, Path(tmp), args.case)
             best = {t: max(v) for t, v in r.items()}
             med = {t: float(np.median(v)) for t, v in r.items()}
             print(f"{label} ({unit}, threads {threads}): old best {best['old']:.4g} median {med['old']:.4g}; "
