@@ -15,7 +15,8 @@
 //! the inputs are nonnegative, so each order is within a few roundings of
 //! the exact product, and the same relative tolerance applies. A form the
 //! interpreter cannot run (an unbound symbolic size, an index out of range)
-//! skips its class.
+//! skips its class. A class holding two leaves (two values from outside the
+//! dataflow, never provably equal) fails at once.
 
 use super::analysis::Graph;
 use super::lang::{Node, Op};
@@ -59,6 +60,15 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
         })
         .collect();
     leaves.sort_by_key(|&(_, v)| v);
+    // Two values from outside the dataflow are never provably equal: a
+    // class holding two leaves is a wrong union (the evaluation below would
+    // not see it, both forms reading one parameter).
+    let mut leaf_of: HashMap<Id, u32> = HashMap::new();
+    for &(class, v) in &leaves {
+        if let Some(first) = leaf_of.insert(eg.find(class), v) {
+            panic!("e-class {class} holds two different leaves, %{first} and %{v}");
+        }
+    }
     // Plain symbolic dims (size 3 here) and at most MAX_ELEMENTS elements.
     let plain = |t: &agc_ir::TensorType| {
         let mut n = 1usize;
