@@ -2,9 +2,9 @@
 //! opt-ir` prints before each function: live ops, floating-point work and
 //! bytes written, from the (symbolic) result types, each op counted once
 //! (a loop body once, both branches of an `if`), a symbolic dim counted as
-//! [`SYMBOLIC_DIM`] elements, as the optimiser's own cost model does.
+//! [`crate::egg::cost::SYMBOLIC_DIM`] elements, as the optimiser's own cost model does.
 
-use crate::egg::cost::{elements, SYMBOLIC_DIM};
+use crate::egg::cost::{contracted, elements};
 use agc_ir::{Function, OpData, OpKind, Type};
 
 /// What [`estimate`] counts.
@@ -54,14 +54,7 @@ fn op_cost(f: &Function, od: &OpData) -> (f64, f64) {
     };
     match &od.kind {
         OpKind::Unary(_) | OpKind::Binary(_) | OpKind::Compare(_) | OpKind::Select => (n, bytes),
-        OpKind::MatMul => {
-            let a = f.ty(od.operands[0]).tensor();
-            let k = a
-                .dims
-                .last()
-                .map_or(1.0, |d| d.as_static().map_or(SYMBOLIC_DIM, |k| k as f64));
-            (2.0 * n * k, bytes)
-        }
+        OpKind::MatMul => (2.0 * n * contracted(f.ty(od.operands[0]).tensor()), bytes),
         OpKind::Reduce { .. } | OpKind::ArgReduce { .. } => (numel(f.ty(od.operands[0])), bytes),
         OpKind::Cast
         | OpKind::Fill

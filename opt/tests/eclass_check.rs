@@ -41,12 +41,9 @@ fn a_wrong_union_is_caught() {
 #[test]
 #[should_panic(expected = "two different leaves")]
 fn a_union_of_two_leaves_is_caught() {
-    let mut eg = Graph::new(Types::default());
-    let t = TensorType::named(DType::F32, &["N"]);
-    let x = eg.analysis.leaf(0, t.clone());
-    let x = eg.add(x);
-    let y = eg.analysis.leaf(1, t);
-    let y = eg.add(y);
+    let (mut eg, x, _, _) = graph();
+    let leaf = eg.analysis.leaf(1, TensorType::named(DType::F32, &["N"]));
+    let y = eg.add(leaf);
     eg.union(x, y);
     eg.rebuild();
     check_classes(&eg, &best_nodes(&eg), true);

@@ -95,6 +95,11 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
             .map(|(id, _)| random(&mut rng, &eg[*id].data.ty, nonnegative))
             .collect()
     });
+    // The forms' parameters: the leaves.
+    let params: Vec<(String, Type)> = leaves
+        .iter()
+        .map(|(id, v)| (format!("l{v}"), Type::Tensor(eg[*id].data.ty.clone())))
+        .collect();
     let mut classes: Vec<Id> = eg
         .classes()
         .filter(|c| c.nodes.len() > 1)
@@ -108,7 +113,7 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
         let Some(forms) = eg[class]
             .nodes
             .iter()
-            .map(|n| form(eg, best, &leaves, n, class))
+            .map(|n| form(eg, best, &leaves, &params, n, class))
             .collect::<Option<Vec<Function>>>()
         else {
             continue;
@@ -138,26 +143,26 @@ pub fn check_classes(eg: &Graph, best: &HashMap<Id, Node>, exact: bool) {
     }
 }
 
-/// The function of the region's leaves computing `node` of `class`, its
-/// operands by `best`; `None` when an operand class has no choice.
+/// The function of the region's leaves (`params`, one per leaf) computing
+/// `node` of `class`, its operands by `best`; `None` when an operand class
+/// has no choice.
 fn form(
     eg: &Graph,
     best: &HashMap<Id, Node>,
     leaves: &[(Id, u32)],
+    params: &[(String, Type)],
     node: &Node,
     class: Id,
 ) -> Option<Function> {
-    let params: Vec<(String, Type)> = leaves
-        .iter()
-        .map(|(id, v)| (format!("l{v}"), Type::Tensor(eg[*id].data.ty.clone())))
-        .collect();
-    let mut f = Function::new("form", &params, Span::UNKNOWN);
+    let mut f = Function::new("form", params, Span::UNKNOWN);
     f.result_types = vec![Type::Tensor(eg[class].data.ty.clone())];
     let body = f.body;
-    let mut built: HashMap<Id, Value> = HashMap::new();
-    for ((id, _), p) in leaves.iter().zip(f.params().to_vec()) {
-        built.entry(eg.find(*id)).or_insert(p);
-    }
+    // One leaf per class (check_classes made sure).
+    let mut built: HashMap<Id, Value> = leaves
+        .iter()
+        .zip(f.params().to_vec())
+        .map(|((id, _), p)| (eg.find(*id), p))
+        .collect();
     let v = emit(eg, best, &mut f, body, node, class, &mut built)?;
     f.append_op(body, OpKind::Return, vec![v], vec![], vec![], Span::UNKNOWN);
     Some(f)

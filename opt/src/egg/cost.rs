@@ -11,15 +11,22 @@ use egg::{CostFunction, Id};
 /// The size assumed for a symbolic dim.
 pub const SYMBOLIC_DIM: f64 = 128.0;
 
+/// A dim's size as the cost counts it: symbolic at [`SYMBOLIC_DIM`].
+pub fn dim_size(d: &Dim) -> f64 {
+    match d {
+        Dim::Static(n) => *n as f64,
+        Dim::Sym(_) => SYMBOLIC_DIM,
+    }
+}
+
 /// Elements of a type, symbolic dims at [`SYMBOLIC_DIM`].
 pub fn elements(t: &TensorType) -> f64 {
-    t.dims
-        .iter()
-        .map(|d| match d {
-            Dim::Static(n) => *n as f64,
-            Dim::Sym(_) => SYMBOLIC_DIM,
-        })
-        .product()
+    t.dims.iter().map(dim_size).product()
+}
+
+/// The contracted size of a matmul whose left operand is `a` (its last dim).
+pub fn contracted(a: &TensorType) -> f64 {
+    a.dims.last().map_or(1.0, dim_size)
 }
 
 /// The cost of one e-node, without its operands.
@@ -28,13 +35,7 @@ pub fn own_cost(eg: &Graph, node: &Node, result: &TensorType) -> f64 {
     let bytes = n * result.dtype.byte_size() as f64;
     match node.op {
         Op::Leaf(_) => 0.0,
-        Op::MatMul => {
-            let a = &eg[node.args[0]].data.ty;
-            let k = a.dims.last().map_or(1.0, |d| {
-                elements(&TensorType::new(a.dtype, vec![d.clone()]))
-            });
-            2.0 * n * k + bytes
-        }
+        Op::MatMul => 2.0 * n * contracted(&eg[node.args[0]].data.ty) + bytes,
         Op::Attr(i) => match &eg.analysis.attr_of(i).0 {
             OpKind::Reshape | OpKind::Dim { .. } | OpKind::Weight(_) => 1.0,
             OpKind::Const(_) => 1.0 + bytes / 64.0,

@@ -14,9 +14,9 @@
 //! class's reach set costs up to the graph's size).
 
 use super::analysis::Graph;
-use super::cost::WorkAndBytes;
+use super::cost::own_cost;
 use super::lang::Node;
-use egg::{CostFunction, Id};
+use egg::Id;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -31,41 +31,43 @@ type Reach = BTreeMap<Id, f64>;
 
 /// `best` (the tree optimum of every class that has one) improved by DAG
 /// cost (see the module doc).
-pub fn refine(eg: &Graph, mut best: HashMap<Id, Node>) -> HashMap<Id, Node> {
+pub fn refine(eg: &Graph, best: HashMap<Id, Node>) -> HashMap<Id, Node> {
     if eg.number_of_classes() > MAX_CLASSES {
         return best;
     }
-    let mut cost_fn = WorkAndBytes { eg };
     let mut classes: Vec<Id> = best.keys().copied().collect();
     classes.sort();
-    // Reach sets of the current choices, filled on demand.
-    let mut reach: HashMap<Id, Rc<Reach>> = HashMap::new();
+    let mut r = Refiner {
+        eg,
+        best,
+        reach: HashMap::new(),
+    };
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for &class in &classes {
             if eg[class].nodes.len() < 2 {
                 continue; // nothing to choose
             }
-            let current = reach_of(eg, &best, &mut reach, &mut cost_fn, class);
-            let mut chosen: Option<(f64, Node, Reach)> = None;
+            let mut bar: f64 = r.reach_of(class).values().sum();
+            let mut chosen: Option<(Node, Reach)> = None;
             for node in &eg[class].nodes {
-                if *node == best[&class] {
+                if *node == r.best[&class] {
                     continue;
                 }
-                let Some(set) = node_reach(eg, &best, &mut reach, &mut cost_fn, class, node) else {
+                let Some(set) = r.node_reach(class, node) else {
                     continue;
                 };
                 let total: f64 = set.values().sum();
-                let bar = chosen.as_ref().map_or(current.values().sum(), |c| c.0);
                 if total < bar {
-                    chosen = Some((total, node.clone(), set));
+                    bar = total;
+                    chosen = Some((node.clone(), set));
                 }
             }
-            if let Some((_, node, set)) = chosen {
-                best.insert(class, node);
+            if let Some((node, set)) = chosen {
+                r.best.insert(class, node);
                 // Reach sets that went through this class are stale.
-                reach.retain(|_, r| !r.contains_key(&class));
-                reach.insert(class, Rc::new(set));
+                r.reach.retain(|_, s| !s.contains_key(&class));
+                r.reach.insert(class, Rc::new(set));
                 changed = true;
             }
         }
@@ -73,52 +75,50 @@ pub fn refine(eg: &Graph, mut best: HashMap<Id, Node>) -> HashMap<Id, Node> {
             break;
         }
     }
-    best
+    r.best
 }
 
-/// The reach set of `class`'s current choice.
-fn reach_of(
-    eg: &Graph,
-    best: &HashMap<Id, Node>,
-    reach: &mut HashMap<Id, Rc<Reach>>,
-    cost_fn: &mut WorkAndBytes,
-    class: Id,
-) -> Rc<Reach> {
-    if let Some(r) = reach.get(&class) {
-        return r.clone();
-    }
-    let node = best[&class].clone();
-    let r = Rc::new(
-        node_reach(eg, best, reach, cost_fn, class, &node)
-            .expect("the current choices are acyclic"),
-    );
-    reach.insert(class, r.clone());
-    r
+/// The choices being improved and the reach sets of the current ones
+/// (filled on demand).
+struct Refiner<'g> {
+    eg: &'g Graph,
+    best: HashMap<Id, Node>,
+    reach: HashMap<Id, Rc<Reach>>,
 }
 
-/// The reach set of `node` as the choice of `class`: its own cost and its
-/// operands' current reach sets; `None` when an operand has no choice or
-/// reaches `class` (a cycle).
-fn node_reach(
-    eg: &Graph,
-    best: &HashMap<Id, Node>,
-    reach: &mut HashMap<Id, Rc<Reach>>,
-    cost_fn: &mut WorkAndBytes,
-    class: Id,
-    node: &Node,
-) -> Option<Reach> {
-    let mut set = Reach::new();
-    for &a in &node.args {
-        let a = eg.find(a);
-        if a == class || !best.contains_key(&a) {
-            return None;
+impl Refiner<'_> {
+    /// The reach set of `class`'s current choice.
+    fn reach_of(&mut self, class: Id) -> Rc<Reach> {
+        if let Some(r) = self.reach.get(&class) {
+            return r.clone();
         }
-        let r = reach_of(eg, best, reach, cost_fn, a);
-        if r.contains_key(&class) {
-            return None;
-        }
-        set.extend(r.iter().map(|(k, v)| (*k, *v)));
+        let node = self.best[&class].clone();
+        let r = Rc::new(
+            self.node_reach(class, &node)
+                .expect("the current choices are acyclic"),
+        );
+        self.reach.insert(class, r.clone());
+        r
     }
-    set.insert(class, cost_fn.cost(node, |_| 0.0));
-    Some(set)
+
+    /// The reach set of `node` as the choice of `class`: its own cost and
+    /// its operands' current reach sets; `None` when an operand has no
+    /// choice or reaches `class` (a cycle).
+    fn node_reach(&mut self, class: Id, node: &Node) -> Option<Reach> {
+        let eg = self.eg;
+        let mut set = Reach::new();
+        for &a in &node.args {
+            let a = eg.find(a);
+            if a == class || !self.best.contains_key(&a) {
+                return None;
+            }
+            let r = self.reach_of(a);
+            if r.contains_key(&class) {
+                return None;
+            }
+            set.extend(r.iter().map(|(k, v)| (*k, *v)));
+        }
+        set.insert(class, own_cost(eg, node, &eg[class].data.ty));
+        Some(set)
+    }
 }

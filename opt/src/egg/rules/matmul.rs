@@ -33,7 +33,7 @@
 
 use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
-use crate::egg::cost::SYMBOLIC_DIM;
+use crate::egg::cost::dim_size;
 use crate::egg::lang::{Node, Op};
 use agc_ir::{Dim, OpKind};
 use egg::Id;
@@ -151,11 +151,6 @@ fn chain(eg: &Graph, node: &Node) -> Option<Vec<Id>> {
     Some(leaves)
 }
 
-/// A dim's size as the extraction's cost counts it.
-fn size(d: &Dim) -> f64 {
-    d.as_static().map_or(SYMBOLIC_DIM, |n| n as f64)
-}
-
 /// The order of `leaves` (matrices, in order) of least cost: the
 /// matrix-chain dynamic programme over `2·m·k·n` flops plus the bytes of
 /// each product, as [`crate::egg::cost::own_cost`] counts a product.
@@ -165,9 +160,9 @@ fn cheapest(eg: &Graph, leaves: &[Id]) -> MatMulTree {
     // dims[i] × dims[i + 1] is matrix i.
     let mut dims: Vec<f64> = leaves
         .iter()
-        .map(|&l| size(&eg[l].data.ty.dims[0]))
+        .map(|&l| dim_size(&eg[l].data.ty.dims[0]))
         .collect();
-    dims.push(size(&ty(n - 1).dims[1]));
+    dims.push(dim_size(&ty(n - 1).dims[1]));
     let bytes = ty(0).dtype.byte_size() as f64;
     // best[i][j]: (least cost, split) of matrices i..=j.
     let mut best = vec![vec![(0.0f64, 0usize); n]; n];
