@@ -4,10 +4,8 @@
 //! the same through the C ABI; and no invalid access or leak under valgrind
 //! when an index is out of range.
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Function, OpKind};
-use mlir_support::*;
 use DType::*;
 
 const INDEX_OUT_OF_RANGE: i32 = 3;

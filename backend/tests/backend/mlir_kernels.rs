@@ -2,12 +2,10 @@
 //! compiled to a shared library, called through the memref C interface and
 //! compared with numpy.
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{
     infer, ArgKind, BinaryOp, CmpOp, ConstData, DType, OpKind, ReduceKind, TensorType, UnaryOp,
 };
-use mlir_support::*;
 use DType::*;
 
 fn reduce_ty(t: &TensorType, axes: &[usize], keepdims: bool) -> TensorType {

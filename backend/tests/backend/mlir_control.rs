@@ -2,10 +2,8 @@
 //! calls: `if`, `while` (with loop-carried tensors of a symbolic size),
 //! calls and recursion, checked against Python/numpy and under valgrind.
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{BinaryOp, CmpOp, ConstData, DType, FuncId, OpKind, ReduceKind, UnaryOp};
-use mlir_support::*;
 use DType::*;
 
 /// `def ifsel(x, c): return x * 2 if c else -x` (a symbolic size crossing

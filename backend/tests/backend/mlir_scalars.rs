@@ -6,7 +6,7 @@
 
 use agc_backend::mlir::{emit_module, EmitOptions};
 
-const WALK_GRAD: &str = include_str!("ir/walk_grad.ir");
+const WALK_GRAD: &str = include_str!("../ir/walk_grad.ir");
 
 fn mlir() -> String {
     let m = agc_ir::parse::parse_module(WALK_GRAD).expect("the IR parses");

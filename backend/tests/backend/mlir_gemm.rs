@@ -4,10 +4,8 @@
 //! checked against numpy in float64; the run-time choice between it and the
 //! generic contraction; and no invalid access or leak under valgrind.
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{DType, OpKind};
-use mlir_support::*;
 use DType::*;
 
 /// `a @ b` with the given operand types.

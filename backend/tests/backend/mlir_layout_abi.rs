@@ -3,12 +3,10 @@
 //! against numpy), result ownership under valgrind, and the library's
 //! undefined symbols (libc and libm only).
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{
     infer, ArgKind, BinaryOp, ConstData, DType, OpKind, ReduceKind, SliceDim, TensorType, UnaryOp,
 };
-use mlir_support::*;
 use DType::*;
 
 #[test]

@@ -5,10 +5,8 @@
 //! it returns `RECURSION_TOO_DEEP` with a message instead of crashing, and
 //! frees every buffer. Loops stop once a call has failed.
 
-mod mlir_support;
-
+use crate::mlir_support::*;
 use agc_ir::{BinaryOp, CmpOp, ConstData, DType, FuncId, Function, OpKind};
-use mlir_support::*;
 use std::process::Command;
 use DType::*;
 

@@ -3,8 +3,6 @@
 //! → `cc -shared`), call `_mlir_ciface_agc_impl_<f>` through `dlopen`, and
 //! compare with numpy (run through `python3`) as the oracle.
 
-#![allow(dead_code)]
-
 use agc_backend::mlir::{emit_module, lower_to_llvm};
 use agc_ir::{infer, DType, Dim, Function, Module, OpKind, Span, TensorType, Type, Value};
 use inkwell::targets::{
@@ -918,11 +916,6 @@ unsafe impl Send for AbiLib {}
 unsafe impl Sync for AbiLib {}
 
 impl AbiLib {
-    /// The path of `lib<NAME>.so`.
-    pub fn so_path(&self) -> std::path::PathBuf {
-        self.dir.path().join(format!("lib{}.so", self.name))
-    }
-
     fn sym(&self, s: &str) -> *mut c_void {
         let c = CString::new(s).unwrap();
         // SAFETY: symbol lookup in our library.

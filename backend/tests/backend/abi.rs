@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-const STUB: &str = include_str!("c/stub_kernel.ll");
+const STUB: &str = include_str!("../c/stub_kernel.ll");
 
 /// Every symbol `libdemo` exports, sorted.
 const API: [&str; 7] = [
