@@ -148,6 +148,7 @@ impl Artifact {
 /// Compiles `m` into `lib<NAME>.so`, `lib<NAME>.a`, `<NAME>.h` and the
 /// requested emits, all in memory.
 pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, BackendError> {
+    let started = std::time::Instant::now();
     let emitted = mlir::emit_module(
         m,
         &mlir::EmitOptions {
@@ -156,6 +157,7 @@ pub fn build(m: &agc_ir::Module, opts: &BuildOptions) -> Result<Vec<Artifact>, B
             gpu: opts.target == Target::Cuda,
         },
     )?;
+    tracing::info!(ms = millis(started), "emitted MLIR");
     build_with_kernels(m, opts, Some(&emitted), |ctx| {
         mlir::lower_to_llvm(&emitted.text, opts.opt_level, opts.device(), ctx)
     })
@@ -277,7 +279,9 @@ pub fn build_with_kernels(
         opts.emit.contains(&Emit::Llvm),
     )?;
     let dir = tempfile::Builder::new().prefix("agc-build-").tempdir()?;
+    let linking = std::time::Instant::now();
     let libs = link::link(dir.path(), name, &compiled.object, &api)?;
+    tracing::info!(ms = millis(linking), "linked the libraries");
     let mut out = vec![
         Artifact::bytes(format!("lib{name}.so"), libs.shared),
         Artifact::bytes(format!("lib{name}.a"), libs.archive),
@@ -316,4 +320,9 @@ pub fn build_with_kernels(
     }
     tracing::info!(library = %name, files = out.len(), "built");
     Ok(out)
+}
+
+/// Milliseconds since `t`, for the phase timings `-v` logs.
+pub(crate) fn millis(t: std::time::Instant) -> u128 {
+    t.elapsed().as_millis()
 }

@@ -245,14 +245,18 @@ pub fn compile<'ctx>(
     }
     let passes = format!("default<O{}>", opt_level.min(3));
     tracing::debug!(%passes, "optimising the linked module");
+    let optimising = std::time::Instant::now();
     host.run_passes(&passes, tm, PassBuilderOptions::create())
         .map_err(|e| llvm_err("optimising", e.to_string_lossy()))?;
+    tracing::info!(ms = crate::millis(optimising), %passes, "optimised the LLVM module");
     let emit = |kind: FileType| {
         tm.write_to_memory_buffer(&host, kind)
             .map(|b| b.as_slice().to_vec())
             .map_err(|e| llvm_err("code generation", e.to_string_lossy()))
     };
+    let generating = std::time::Instant::now();
     let object = emit(FileType::Object)?;
+    tracing::info!(ms = crate::millis(generating), "generated machine code");
     let asm = if want_asm {
         Some(String::from_utf8_lossy(&emit(FileType::Assembly)?).into_owned())
     } else {

@@ -163,6 +163,7 @@ pub fn lower_to_llvm<'ctx>(
     if let Some(path) = std::env::var_os("AGC_DUMP_MLIR") {
         let _ = std::fs::write(path, mlir_text);
     }
+    let started = std::time::Instant::now();
     let s = MlirSession::new();
     let mut module = parse(&s, mlir_text)?;
     match device {
@@ -180,6 +181,7 @@ pub fn lower_to_llvm<'ctx>(
     }
     let llvm = translate(&s, &module, ctx)?;
     bind_buffer_calls(&llvm);
+    tracing::info!(ms = crate::millis(started), "lowered MLIR to LLVM IR");
     Ok(llvm)
 }
 
