@@ -133,6 +133,16 @@ impl Stager {
         }
         match req.func.annotations.get(name) {
             Some(Value::Spec(_)) => Ok(None),
+            Some(Value::SpecFactory(dtype)) => {
+                let dtype = match dtype {
+                    agc_ir::DType::Bool => "bool_".to_string(),
+                    d => d.to_string(),
+                };
+                Err(Diagnostic::error(
+                    span,
+                    format!("parameter '{name}' of exported function '{}' is annotated with agc.{dtype}, a dtype without a shape: write agc.{dtype}[()] for a scalar or give the shape, as in agc.{dtype}[\"B\", 784]", req.func.name),
+                ))
+            }
             Some(other) => Err(Diagnostic::error(
                 span,
                 format!("parameter '{name}' of exported function '{}' is annotated with a {}, not a tensor spec like agc.f32[...]", req.func.name, other.type_name()),
