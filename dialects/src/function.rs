@@ -80,6 +80,10 @@ pub struct Function {
     /// differentiates and the parameters it differentiates with respect to
     /// (so that differentiating code that calls it can regenerate it).
     pub gradient_of: Option<(FuncId, Vec<usize>)>,
+    /// Cut out of a larger function by the IR pipeline to keep the build
+    /// time linear: the backend keeps it out of line (LLVM would inline a
+    /// function called once right back into its caller).
+    pub outlined: bool,
     values: Vec<ValueData>,
     ops: Vec<OpData>,
     regions: Vec<RegionData>,
@@ -95,6 +99,7 @@ impl Function {
             body: RegionId(0),
             span,
             gradient_of: None,
+            outlined: false,
             values: Vec::new(),
             ops: Vec::new(),
             regions: Vec::new(),

@@ -39,6 +39,7 @@ impl<'s> Copier<'s> {
         let mut dst = Function::new(src.name.clone(), &params, src.span);
         dst.result_types = src.result_types.clone();
         dst.gradient_of = src.gradient_of.clone();
+        dst.outlined = src.outlined;
         let mut c = Copier {
             src,
             map: vec![None; src.num_values()],

@@ -84,19 +84,23 @@ pub enum PipelineError {
 }
 
 /// The passes run at `opt_level`, in order (`-O0`: only the outlining of
-/// deeply nested regions, which keeps the build time linear).
+/// deeply nested and of long regions, which keeps the build time linear).
 pub fn passes(opt_level: u8, fast_math: bool) -> Vec<Box<dyn Pass>> {
-    let outline: Box<dyn Pass> = Box::new(passes::outline::OutlineDeepRegions);
+    let outline: [Box<dyn Pass>; 2] = [
+        Box::new(passes::outline::OutlineDeepRegions),
+        Box::new(passes::outline_long::OutlineLongRegions),
+    ];
     if opt_level == 0 {
-        return vec![outline];
+        return outline.into();
     }
-    vec![
+    let mut list: Vec<Box<dyn Pass>> = vec![
         Box::new(passes::dead_functions::DeadFunctions),
         Box::new(passes::cse::Cse),
         Box::new(passes::simplify::Simplify { fast_math }),
         Box::new(passes::dce::Dce),
-        outline,
-    ]
+    ];
+    list.extend(outline);
+    list
 }
 
 /// The names and purposes of every pass of the full pipeline (for `--help`

@@ -337,10 +337,15 @@ fn emit_function_in(
         .map(|t| types::tensor(t.tensor()))
         .collect();
     let mut out = format!(
-        "  func.func @{}({}) -> ({}) attributes {{llvm.emit_c_interface}} {{\n",
+        "  func.func @{}({}) -> ({}) attributes {{llvm.emit_c_interface{}}} {{\n",
         symbol,
         params.join(", "),
-        results.join(", ")
+        results.join(", "),
+        if f.outlined {
+            ", passthrough = [\"noinline\"]"
+        } else {
+            ""
+        }
     );
     let globals = std::mem::take(&mut e.globals);
     out.push_str(&e.finish());

@@ -75,7 +75,7 @@ fn max_depth(f: &Function, r: RegionId) -> usize {
 
 /// Whether a callee can take or return a value of type `t` unchanged: a
 /// tensor whose symbolic dims are plain names.
-fn passable(t: &Type) -> bool {
+pub(super) fn passable(t: &Type) -> bool {
     let Type::Tensor(t) = t else {
         return false;
     };
@@ -88,7 +88,7 @@ fn passable(t: &Type) -> bool {
 }
 
 /// The symbolic dim names of a tensor type.
-fn symbols(t: &Type) -> impl Iterator<Item = &str> {
+pub(super) fn symbols(t: &Type) -> impl Iterator<Item = &str> {
     t.as_tensor().into_iter().flat_map(|t| {
         t.dims.iter().filter_map(|d| match d {
             Dim::Sym(s) => Some(s.as_str()),
@@ -109,46 +109,94 @@ struct Outliner {
 impl Outliner {
     /// The values `op` reads from outside itself, if it can be outlined.
     fn inputs(f: &Function, op: OpId) -> Option<Vec<Value>> {
-        let od = f.op(op);
-        let mut inputs: Vec<Value> = od.operands.clone();
-        let mut seen: BTreeSet<Value> = inputs.iter().copied().collect();
-        for v in f.free_values(&od.regions) {
-            if seen.insert(v) {
-                inputs.push(v);
-            }
-        }
-        let bound: BTreeSet<&str> = inputs.iter().flat_map(|v| symbols(f.ty(*v))).collect();
-        let ok = inputs.iter().all(|v| passable(f.ty(*v)))
-            && od
-                .results
-                .iter()
-                .all(|v| passable(f.ty(*v)) && symbols(f.ty(*v)).all(|s| bound.contains(s)));
-        ok.then_some(inputs)
+        let inputs = reads(f, op);
+        can_pass(f, &inputs, &f.op(op).results).then_some(inputs)
     }
+}
 
-    /// A function of `inputs` that runs `op` of `src` and returns its results.
-    fn function_of(src: &Function, op: OpId, inputs: &[Value], index: usize) -> Function {
-        let params: Vec<(String, Type)> = (0..inputs.len())
-            .map(|k| (format!("in{k}"), src.ty(inputs[k]).clone()))
-            .collect();
-        let name = format!("{}.outlined{index}", src.name);
-        let mut shell = Function::new(name, &params, src.op(op).span);
-        shell.result_types = src
-            .op(op)
-            .results
-            .iter()
-            .map(|v| src.ty(*v).clone())
-            .collect();
-        let mut c = Copier::onto(src, shell);
-        for (v, p) in inputs.iter().zip(c.dst.params().to_vec()) {
-            c.alias(*v, p);
+/// The values `op` reads from outside itself (its operands and the free
+/// values of its regions), each once, operands first.
+pub(super) fn reads(f: &Function, op: OpId) -> Vec<Value> {
+    let od = f.op(op);
+    let mut inputs: Vec<Value> = Vec::with_capacity(od.operands.len());
+    let mut seen: BTreeSet<Value> = BTreeSet::new();
+    for v in od
+        .operands
+        .iter()
+        .copied()
+        .chain(f.free_values(&od.regions))
+    {
+        if seen.insert(v) {
+            inputs.push(v);
         }
-        let body = c.dst.body;
-        let results = c.keep(&mut KeepAll, body, op);
-        let span = src.op(op).span;
-        c.dst
-            .append_op(body, OpKind::Return, results, Vec::new(), Vec::new(), span);
-        c.dst
+    }
+    inputs
+}
+
+/// Whether a function of `inputs` can return `outputs`: every value
+/// [`passable`], and every symbolic dim of an output bound by an input.
+pub(super) fn can_pass(f: &Function, inputs: &[Value], outputs: &[Value]) -> bool {
+    let bound: BTreeSet<&str> = inputs.iter().flat_map(|v| symbols(f.ty(*v))).collect();
+    inputs.iter().all(|v| passable(f.ty(*v)))
+        && outputs
+            .iter()
+            .all(|v| passable(f.ty(*v)) && symbols(f.ty(*v)).all(|s| bound.contains(s)))
+}
+
+/// A new function `<src name>.outlined<index>` of `inputs` that runs `ops`
+/// of `src` (consecutive ops of one region, in order) and returns
+/// `outputs`, values that `ops` define.
+pub(super) fn function_of(
+    src: &Function,
+    ops: &[OpId],
+    inputs: &[Value],
+    outputs: &[Value],
+    index: usize,
+) -> Function {
+    let params: Vec<(String, Type)> = (0..inputs.len())
+        .map(|k| (format!("in{k}"), src.ty(inputs[k]).clone()))
+        .collect();
+    let span = src.op(ops[0]).span;
+    let name = format!("{}.outlined{index}", src.name);
+    let mut shell = Function::new(name, &params, span);
+    shell.result_types = outputs.iter().map(|v| src.ty(*v).clone()).collect();
+    shell.outlined = true;
+    let mut c = Copier::onto(src, shell);
+    for (v, p) in inputs.iter().zip(c.dst.params().to_vec()) {
+        c.alias(*v, p);
+    }
+    let body = c.dst.body;
+    for &op in ops {
+        c.keep(&mut KeepAll, body, op);
+    }
+    let results = outputs.iter().map(|v| c.mapped(*v)).collect();
+    c.dst
+        .append_op(body, OpKind::Return, results, Vec::new(), Vec::new(), span);
+    c.dst
+}
+
+/// Appends to region `at` of the copy a call of function `callee` with the
+/// copies of `inputs`, its results standing for `outputs` from then on.
+pub(super) fn call_in_place(
+    c: &mut Copier,
+    at: RegionId,
+    callee: FuncId,
+    inputs: &[Value],
+    outputs: &[Value],
+    span: agc_ir::Span,
+) {
+    let operands = inputs.iter().map(|v| c.mapped(*v)).collect();
+    let types = outputs.iter().map(|v| c.src.ty(*v).clone()).collect();
+    let (_, results) = c.dst.append_op(
+        at,
+        OpKind::Call { callee },
+        operands,
+        types,
+        Vec::new(),
+        span,
+    );
+    for (r, n) in outputs.iter().zip(results) {
+        c.alias(*r, n);
     }
 }
 
@@ -163,22 +211,11 @@ impl Visit for Outliner {
             c.keep(self, at, op);
             return;
         };
-        let callee = FuncId((self.first_id + self.new.len()) as u32);
-        let f = Self::function_of(c.src, op, &inputs, self.first_id + self.new.len());
-        self.new.push(f);
-        let operands = inputs.iter().map(|v| c.mapped(*v)).collect();
-        let types = od.results.iter().map(|v| c.src.ty(*v).clone()).collect();
-        let (_, results) = c.dst.append_op(
-            at,
-            OpKind::Call { callee },
-            operands,
-            types,
-            Vec::new(),
-            od.span,
-        );
-        for (r, n) in od.results.iter().zip(results) {
-            c.alias(*r, n);
-        }
+        let index = self.first_id + self.new.len();
+        let outputs = od.results.clone();
+        self.new
+            .push(function_of(c.src, &[op], &inputs, &outputs, index));
+        call_in_place(c, at, FuncId(index as u32), &inputs, &outputs, od.span);
     }
 
     fn enter(&mut self, _c: &Copier, _region: RegionId) {
