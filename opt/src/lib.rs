@@ -15,4 +15,4 @@ pub mod opt_ir;
 pub mod passes;
 pub mod pipeline;
 
-pub use pipeline::{passes_named, run, run_passes, Options, Pass, PipelineError, Report};
+pub use pipeline::{passes_named, run, run_passes, Note, Options, Pass, PipelineError, Report};

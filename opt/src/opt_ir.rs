@@ -56,15 +56,11 @@ fn stats(m: &Module, report: &Report, name: &str) -> String {
             short(now.bytes)
         ),
     };
-    let prefix = format!("@{name}: ");
     for pass in &report.passes {
-        for note in pass.notes.iter().filter_map(|n| n.strip_prefix(&prefix)) {
-            // Timings differ from build to build: `-v` prints them.
-            let note = match note.rsplit_once(", ") {
-                Some((rest, last)) if last.ends_with(" ms") => rest,
-                _ => note,
-            };
-            out.push_str(&format!("// {}: {note}\n", pass.name));
+        for note in &pass.notes {
+            if note.function.as_deref() == Some(name) {
+                out.push_str(&format!("// {}: {}\n", pass.name, note.text));
+            }
         }
     }
     out

@@ -21,8 +21,8 @@ pub trait Pass {
     fn name(&self) -> &'static str;
     /// What the pass does, in one line.
     fn purpose(&self) -> &'static str;
-    /// Rewrites `m`; returns notes for the `-v` report (per-function statistics).
-    fn run(&self, m: &mut Module) -> Vec<String>;
+    /// Rewrites `m`; returns notes for the `-v` report and `--emit opt-ir`.
+    fn run(&self, m: &mut Module) -> Vec<Note>;
 }
 
 /// How to run the pipeline.
@@ -38,6 +38,61 @@ pub struct Options {
     pub fast_math: bool,
 }
 
+/// One statistic a pass reports: about the module or about one function,
+/// with the time it took where the pass measures it (printed by `-v`; left
+/// out of `--emit opt-ir`, which stays the same from build to build).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// The function it is about (`None`: the module).
+    pub function: Option<String>,
+    /// The statistic.
+    pub text: String,
+    /// Milliseconds, where measured.
+    pub millis: Option<f64>,
+}
+
+impl Note {
+    /// A note about the whole module.
+    pub fn module(text: impl Into<String>) -> Self {
+        Note {
+            function: None,
+            text: text.into(),
+            millis: None,
+        }
+    }
+
+    /// A note about function `name`.
+    pub fn function(name: &str, text: impl Into<String>) -> Self {
+        Note {
+            function: Some(name.to_string()),
+            text: text.into(),
+            millis: None,
+        }
+    }
+
+    /// The note with the time it took.
+    pub fn timed(self, millis: f64) -> Self {
+        Note {
+            millis: Some(millis),
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for Note {
+    /// `@f: text, 1.23 ms` as `-v` prints it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(name) = &self.function {
+            write!(f, "@{name}: ")?;
+        }
+        f.write_str(&self.text)?;
+        if let Some(ms) = self.millis {
+            write!(f, ", {ms:.2} ms")?;
+        }
+        Ok(())
+    }
+}
+
 /// What happened in one pass.
 #[derive(Clone, Debug)]
 pub struct PassRecord {
@@ -50,7 +105,7 @@ pub struct PassRecord {
     /// Wall time in milliseconds.
     pub millis: f64,
     /// The pass's own notes.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// What the pipeline did.

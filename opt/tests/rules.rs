@@ -294,12 +294,15 @@ fn rule_hits_are_reported() {
     });
     let notes = agc_opt::Pass::run(&Simplify::EXACT, &mut m);
     assert_eq!(
-        notes.last().map(String::as_str),
+        notes.last().map(|n| n.text.as_str()),
         Some("rule hits: neg-neg 1")
     );
     let mut m = module(&[ty(DType::F64, &["N"])], |b, p| vec![neg(b, p[0])]);
     let notes = agc_opt::Pass::run(&Simplify::EXACT, &mut m);
-    assert_eq!(notes.last().map(String::as_str), Some("rule hits: none"));
+    assert_eq!(
+        notes.last().map(|n| n.text.as_str()),
+        Some("rule hits: none")
+    );
 }
 
 /// `p[0] > p[1]`: a condition from the params (every test dtype compares).

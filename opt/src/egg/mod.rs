@@ -16,15 +16,16 @@ pub mod lang;
 pub mod region;
 pub mod rules;
 
+use crate::pipeline::Note;
 use agc_ir::Module;
 use region::{Limits, Saturate};
 use std::collections::BTreeMap;
 
 /// Optimises every function of `m` (with the [`rules::all`] of
-/// `fast_math`); returns one line of statistics per function, then one
+/// `fast_math`); returns one note of statistics per function, then one
 /// with how often each rule fired over the module (rules that never did
 /// are left out).
-pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<String> {
+pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<Note> {
     let rules = rules::all(fast_math);
     let mut notes = Vec::new();
     let mut hits: BTreeMap<String, usize> = BTreeMap::new();
@@ -33,27 +34,21 @@ pub fn optimise_module(m: &mut Module, fast_math: bool) -> Vec<String> {
         for (rule, n) in &s.hits {
             *hits.entry(rule.clone()).or_default() += n;
         }
-        notes.push(format!(
-            "@{}: pure ops {} -> {}, {} regions, {} e-nodes, {} iterations, {}, {:.2} ms",
-            f.name,
-            s.pure_before,
-            s.pure_after,
-            s.regions,
-            s.enodes,
-            s.iterations,
-            s.stop,
-            s.millis
-        ));
+        let text = format!(
+            "pure ops {} -> {}, {} regions, {} e-nodes, {} iterations, {}",
+            s.pure_before, s.pure_after, s.regions, s.enodes, s.iterations, s.stop
+        );
+        notes.push(Note::function(&f.name, text).timed(s.millis));
         *f = out;
     }
     let fired: Vec<String> = hits.iter().map(|(r, n)| format!("{r} {n}")).collect();
-    notes.push(format!(
+    notes.push(Note::module(format!(
         "rule hits: {}",
         if fired.is_empty() {
             "none".to_string()
         } else {
             fired.join(", ")
         }
-    ));
+    )));
     notes
 }

@@ -7,7 +7,7 @@
 
 use crate::copy::{Copier, Visit};
 use crate::effects::{effect, Effect};
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::{Module, OpId, RegionId, Value};
 use std::collections::HashMap;
 
@@ -23,7 +23,7 @@ impl Pass for Cse {
         "merge identical ops that dominate one another"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         let mut merged = 0;
         for f in &mut m.funcs {
             let mut v = Scopes {
@@ -33,7 +33,7 @@ impl Pass for Cse {
             *f = Copier::run(f, &mut v);
             merged += v.merged;
         }
-        vec![format!("{merged} ops merged")]
+        vec![Note::module(format!("{merged} ops merged"))]
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::copy::{Copier, Visit};
 use crate::effects::{effect, Effect};
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::{Function, Module, OpId, RegionId, ValueDef};
 
 /// The pass.
@@ -20,7 +20,7 @@ impl Pass for Dce {
         "remove pure ops whose results are unused"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         let mut removed = 0;
         for f in &mut m.funcs {
             let mut v = Needed {
@@ -30,7 +30,7 @@ impl Pass for Dce {
             *f = Copier::run(f, &mut v);
             removed += v.removed;
         }
-        vec![format!("{removed} ops removed")]
+        vec![Note::module(format!("{removed} ops removed"))]
     }
 }
 

@@ -6,7 +6,7 @@
 //! any more are not carried over.
 
 use crate::copy::{Copier, KeepAll};
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::{FuncId, Module, OpKind};
 
 /// The pass.
@@ -21,7 +21,7 @@ impl Pass for DeadFunctions {
         "drop functions no export reaches"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         let reached = reachable(m);
         let before = m.funcs.len();
         let mut new_id = vec![None; before];
@@ -42,7 +42,10 @@ impl Pass for DeadFunctions {
             .init
             .map(|f| new_id[f.index()].expect("the initialiser is reached"));
         m.funcs = kept;
-        vec![format!("{} of {before} functions kept", m.funcs.len())]
+        vec![Note::module(format!(
+            "{} of {before} functions kept",
+            m.funcs.len()
+        ))]
     }
 }
 

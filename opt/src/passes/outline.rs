@@ -15,7 +15,7 @@
 //! caller, no continuation).
 
 use crate::copy::{Copier, KeepAll, Visit};
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::{Dim, FuncId, Function, Module, OpId, OpKind, RegionId, Type, Value};
 use std::collections::BTreeSet;
 
@@ -34,7 +34,7 @@ impl Pass for OutlineDeepRegions {
         "move region ops nested deeper than 32 levels into functions of their own"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         let mut outlined = 0;
         let mut work: Vec<usize> = (0..m.funcs.len()).collect();
         while let Some(i) = work.pop() {
@@ -54,7 +54,7 @@ impl Pass for OutlineDeepRegions {
                 outlined += 1;
             }
         }
-        vec![format!("{outlined} region ops outlined")]
+        vec![Note::module(format!("{outlined} region ops outlined"))]
     }
 }
 

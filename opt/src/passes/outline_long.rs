@@ -19,7 +19,7 @@
 
 use super::outline::{call_in_place, can_pass, function_of, reads};
 use crate::copy::{Copier, Visit};
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::{FuncId, Function, Module, OpId, OpKind, RegionId, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -45,7 +45,7 @@ impl Pass for OutlineLongRegions {
         "cut regions of more than 1,024 ops into calls of functions of about 512 ops"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         let mut outlined = 0;
         let mut work: Vec<usize> = (0..m.funcs.len()).collect();
         while let Some(i) = work.pop() {
@@ -71,7 +71,7 @@ impl Pass for OutlineLongRegions {
                 outlined += 1;
             }
         }
-        vec![format!("{outlined} segments outlined")]
+        vec![Note::module(format!("{outlined} segments outlined"))]
     }
 }
 

@@ -1,7 +1,7 @@
 //! `simplify`: the egg equality-saturation optimiser over each region's
 //! pure dataflow (see [`crate::egg`]).
 
-use crate::pipeline::Pass;
+use crate::pipeline::{Note, Pass};
 use agc_ir::Module;
 
 /// The pass; `fast_math`: also the rules that assume finite values
@@ -25,7 +25,7 @@ impl Pass for Simplify {
         "equality saturation (egg) over pure dataflow, cheapest equivalent extracted"
     }
 
-    fn run(&self, m: &mut Module) -> Vec<String> {
+    fn run(&self, m: &mut Module) -> Vec<Note> {
         crate::egg::optimise_module(m, self.fast_math)
     }
 }
