@@ -22,6 +22,8 @@ use super::analysis::{Graph, Types};
 use super::lang::Node;
 use agc_ir::{OpKind, TensorType};
 use egg::{Applier, Id, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// A rewrite of the optimiser.
 pub type Rule = Rewrite<Node, Types>;
@@ -55,12 +57,23 @@ pub enum Rhs {
 
 /// A rule written in Rust: `rewrite` looks at one e-node and returns what
 /// its e-class also equals.
-pub struct NodeRule(pub fn(&Graph, &Node) -> Option<Rhs>);
+///
+/// egg searches every rule before it applies any, on the same graph: the
+/// search keeps what `rewrite` found per e-class for the apply that
+/// follows, so `rewrite` (a matmul chain's order search, say) runs once per
+/// e-node and round, not twice. What was found stays true when other rules
+/// have changed the graph in between: an equality, once found, holds.
+pub struct NodeRule {
+    rewrite: fn(&Graph, &Node) -> Option<Rhs>,
+    found: Arc<Mutex<HashMap<Id, Vec<Rhs>>>>,
+}
 
 impl NodeRule {
     /// The rule as an egg rewrite named `name`.
     pub fn named(name: &str, rewrite: fn(&Graph, &Node) -> Option<Rhs>) -> Rule {
-        Rewrite::new(name, NodeRule(rewrite), NodeRule(rewrite)).expect("a rule without variables")
+        let found = Arc::new(Mutex::new(HashMap::new()));
+        let rule = |found| NodeRule { rewrite, found };
+        Rewrite::new(name, rule(found.clone()), rule(found)).expect("a rule without variables")
     }
 }
 
@@ -71,15 +84,20 @@ impl Searcher<Node, Types> for NodeRule {
         eclass: Id,
         _limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
-        eg[eclass]
+        let rhs: Vec<Rhs> = eg[eclass]
             .nodes
             .iter()
-            .any(|n| (self.0)(eg, n).is_some())
-            .then(|| SearchMatches {
-                eclass,
-                substs: vec![Subst::default()],
-                ast: None,
-            })
+            .filter_map(|n| (self.rewrite)(eg, n))
+            .collect();
+        if rhs.is_empty() {
+            return None;
+        }
+        self.found.lock().unwrap().insert(eclass, rhs);
+        Some(SearchMatches {
+            eclass,
+            substs: vec![Subst::default()],
+            ast: None,
+        })
     }
 
     fn vars(&self) -> Vec<Var> {
@@ -96,11 +114,13 @@ impl Applier<Node, Types> for NodeRule {
         _ast: Option<&PatternAst<Node>>,
         _rule: Symbol,
     ) -> Vec<Id> {
+        let found = self.found.lock().unwrap().remove(&eclass);
+        let rhs = found.unwrap_or_else(|| {
+            let nodes = eg[eclass].nodes.clone();
+            nodes.iter().filter_map(|n| (self.rewrite)(eg, n)).collect()
+        });
         let mut changed = Vec::new();
-        for node in eg[eclass].nodes.clone() {
-            let Some(rhs) = (self.0)(eg, &node) else {
-                continue;
-            };
+        for rhs in rhs {
             let id = match rhs {
                 Rhs::Class(id) => id,
                 Rhs::Attr(kind, ty, args) => {
