@@ -21,7 +21,7 @@ pub fn rules() -> Vec<Rule> {
 /// A transpose by the identity, a reshape or broadcast to the operand's own
 /// type, a slice taking every axis whole, a cast to the operand's dtype:
 /// the operand itself.
-fn identity_layout(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn identity_layout(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     let (kind, ty) = attr(eg, node)?;
     let is_identity = match kind {
         OpKind::Transpose { perm } => perm.iter().enumerate().all(|(i, p)| i == *p),
@@ -35,7 +35,7 @@ fn identity_layout(eg: &Graph, node: &Node) -> Option<Rhs> {
 
 /// `transpose(transpose(x, p), q)` is `transpose(x, [p[q[i]]])`, or `x`
 /// when that is the identity.
-fn transpose_transpose(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn transpose_transpose(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     let (OpKind::Transpose { perm: q }, ty) = attr(eg, node)? else {
         return None;
     };
@@ -54,7 +54,7 @@ fn transpose_transpose(eg: &Graph, node: &Node) -> Option<Rhs> {
 
 /// `reshape(reshape(x))` is one reshape of `x` (or `x` when the outer
 /// type is `x`'s), when that reshape is well typed.
-fn reshape_reshape(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn reshape_reshape(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     let (OpKind::Reshape, ty) = attr(eg, node)? else {
         return None;
     };
@@ -80,11 +80,10 @@ fn reshape_reshape(eg: &Graph, node: &Node) -> Option<Rhs> {
 /// column broadcast (`[200, 1]` to `[200, 10]` in the SGD step's gradient)
 /// made the step 7% slower (the backend's fused loops read the explicit
 /// broadcast better than the implicit one).
-fn broadcast_into_elementwise(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn broadcast_into_elementwise(eg: &Graph, ty: &TensorType, node: &Node) -> Option<Rhs> {
     if !matches!(node.op, Op::Binary(_) | Op::Compare(_) | Op::Select) {
         return None;
     }
-    let want = &eg.lookup(node.clone()).map(|c| &eg[c].data.ty)?.dims;
     (0..node.args.len()).find_map(|i| {
         let x = eg[node.args[i]].nodes.iter().find_map(|n| {
             let (OpKind::BroadcastTo, _) = attr(eg, n)? else {
@@ -95,6 +94,6 @@ fn broadcast_into_elementwise(eg: &Graph, node: &Node) -> Option<Rhs> {
         let mut args = node.args.clone();
         args[i] = x;
         let tys: Vec<&TensorType> = args.iter().map(|&a| &eg[a].data.ty).collect();
-        (broadcast_all(&tys).ok()? == *want).then_some(Rhs::Node(Node { op: node.op, args }))
+        (broadcast_all(&tys).ok()? == ty.dims).then_some(Rhs::Node(Node { op: node.op, args }))
     })
 }

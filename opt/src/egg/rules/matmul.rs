@@ -35,7 +35,7 @@ use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
 use crate::egg::cost::dim_size;
 use crate::egg::lang::{Node, Op};
-use agc_ir::{Dim, OpKind};
+use agc_ir::{Dim, OpKind, TensorType};
 use egg::Id;
 
 /// The longest chain (in matrices) the rule reorders.
@@ -54,7 +54,7 @@ pub fn rules() -> Vec<Rule> {
 /// matrix), is `W · g`: each element is the same products summed in the
 /// same order (over `n`), so the rewrite is exact, and no `[1, n]`,
 /// `[n, m]` or `[1, m]` value is made.
-fn vector_times_transpose(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn vector_times_transpose(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     let (OpKind::Reshape, ty) = attr(eg, node)? else {
         return None;
     };
@@ -111,7 +111,7 @@ impl MatMulTree {
 
 /// The cheapest order of the chain below `node`, when `node` is a 2-D
 /// product over a chain of 3 to [`MAX_CHAIN`] matrices.
-fn chain_order(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn chain_order(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     if node.op != Op::MatMul {
         return None;
     }

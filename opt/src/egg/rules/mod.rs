@@ -55,8 +55,8 @@ pub enum Rhs {
     Node(Node),
 }
 
-/// A rule written in Rust: `rewrite` looks at one e-node and returns what
-/// its e-class also equals.
+/// A rule written in Rust: `rewrite` looks at one e-node (and the type of
+/// its e-class) and returns what its e-class also equals.
 ///
 /// egg searches every rule before it applies any, on the same graph: the
 /// search keeps what `rewrite` found per e-class for the apply that
@@ -64,16 +64,28 @@ pub enum Rhs {
 /// e-node and round, not twice. What was found stays true when other rules
 /// have changed the graph in between: an equality, once found, holds.
 pub struct NodeRule {
-    rewrite: fn(&Graph, &Node) -> Option<Rhs>,
+    rewrite: fn(&Graph, &TensorType, &Node) -> Option<Rhs>,
     found: Arc<Mutex<HashMap<Id, Vec<Rhs>>>>,
 }
 
 impl NodeRule {
     /// The rule as an egg rewrite named `name`.
-    pub fn named(name: &str, rewrite: fn(&Graph, &Node) -> Option<Rhs>) -> Rule {
+    pub fn named(name: &str, rewrite: fn(&Graph, &TensorType, &Node) -> Option<Rhs>) -> Rule {
         let found = Arc::new(Mutex::new(HashMap::new()));
         let rule = |found| NodeRule { rewrite, found };
         Rewrite::new(name, rule(found.clone()), rule(found)).expect("a rule without variables")
+    }
+}
+
+impl NodeRule {
+    /// What the e-nodes of `eclass` also equal.
+    fn rewrites(&self, eg: &Graph, eclass: Id) -> Vec<Rhs> {
+        let class = &eg[eclass];
+        class
+            .nodes
+            .iter()
+            .filter_map(|n| (self.rewrite)(eg, &class.data.ty, n))
+            .collect()
     }
 }
 
@@ -84,11 +96,7 @@ impl Searcher<Node, Types> for NodeRule {
         eclass: Id,
         _limit: usize,
     ) -> Option<SearchMatches<'_, Node>> {
-        let rhs: Vec<Rhs> = eg[eclass]
-            .nodes
-            .iter()
-            .filter_map(|n| (self.rewrite)(eg, n))
-            .collect();
+        let rhs = self.rewrites(eg, eclass);
         if rhs.is_empty() {
             return None;
         }
@@ -115,10 +123,7 @@ impl Applier<Node, Types> for NodeRule {
         _rule: Symbol,
     ) -> Vec<Id> {
         let found = self.found.lock().unwrap().remove(&eclass);
-        let rhs = found.unwrap_or_else(|| {
-            let nodes = eg[eclass].nodes.clone();
-            nodes.iter().filter_map(|n| (self.rewrite)(eg, n)).collect()
-        });
+        let rhs = found.unwrap_or_else(|| self.rewrites(eg, eclass));
         let mut changed = Vec::new();
         for rhs in rhs {
             let id = match rhs {

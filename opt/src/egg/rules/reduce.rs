@@ -9,7 +9,7 @@ use super::{attr, NodeRule, Rhs, Rule};
 use crate::egg::analysis::Graph;
 use crate::egg::lang::Node;
 use agc_ir::infer::reshape_allowed;
-use agc_ir::{Dim, OpKind, ReduceKind};
+use agc_ir::{Dim, OpKind, ReduceKind, TensorType};
 
 /// The family's rules.
 pub fn rules() -> Vec<Rule> {
@@ -18,7 +18,7 @@ pub fn rules() -> Vec<Rule> {
 
 /// A max, min or product over axes of static size 1 only: the operand,
 /// reshaped to the result's type when the axes are dropped.
-fn singleton_axes(eg: &Graph, node: &Node) -> Option<Rhs> {
+fn singleton_axes(eg: &Graph, _ty: &TensorType, node: &Node) -> Option<Rhs> {
     let (OpKind::Reduce { kind, axes, .. }, ty) = attr(eg, node)? else {
         return None;
     };
