@@ -36,6 +36,9 @@ pub struct Options {
     pub print_after: Vec<String>,
     /// `--fast-math`: `simplify` may assume finite float values.
     pub fast_math: bool,
+    /// Estimate every function before the first pass ([`Report::staged`],
+    /// for the statistics of `--emit opt-ir`).
+    pub estimates: bool,
 }
 
 /// One statistic a pass reports: about the module or about one function,
@@ -115,7 +118,8 @@ pub struct Report {
     pub passes: Vec<PassRecord>,
     /// `(pass name, IR text after it)` for the passes in [`Options::print_after`].
     pub printed: Vec<(String, String)>,
-    /// Each function's name and [`Estimate`] before the first pass.
+    /// Each function's name and [`Estimate`] before the first pass (with
+    /// [`Options::estimates`]).
     pub staged: Vec<(String, Estimate)>,
 }
 
@@ -206,14 +210,14 @@ pub fn run_passes(
     if verify {
         check(m, "staging")?;
     }
-    let mut report = Report {
-        staged: m
+    let mut report = Report::default();
+    if opts.estimates {
+        report.staged = m
             .funcs
             .iter()
             .map(|f| (f.name.clone(), estimate(f)))
-            .collect(),
-        ..Report::default()
-    };
+            .collect();
+    }
     for pass in list {
         let ops_before = module_ops(m);
         let start = Instant::now();

@@ -57,6 +57,7 @@ fn every_staged_and_optimised_module_round_trips() {
             verify_each: true,
             print_after: all_passes().iter().map(|(n, _)| n.to_string()).collect(),
             fast_math: false,
+            estimates: false,
         };
         let report = run(&mut m, &options).expect("the pipeline runs");
         for (pass, text) in &report.printed {

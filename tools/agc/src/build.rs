@@ -67,6 +67,7 @@ pub fn run(args: &BuildArgs, verbose: bool) -> u8 {
         verify_each: args.verify_each,
         print_after: args.ir_after.clone(),
         fast_math: args.fast_math,
+        estimates: args.emit.contains(&EmitArg::OptIr),
     };
     let report = match agc_opt::run(&mut module, &pipeline) {
         Ok(r) => r,

@@ -33,6 +33,7 @@ pub fn run(args: &OptArgs, verbose: bool) -> u8 {
     };
     let options = agc_opt::Options {
         verify_each: true,
+        estimates: true,
         ..agc_opt::Options::default()
     };
     let report = match agc_opt::run_passes(&mut module, &passes, &options) {
