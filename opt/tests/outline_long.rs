@@ -7,7 +7,7 @@ mod support;
 
 use agc_ir::{DType, Function, Module, OpKind, ReduceKind, RegionId, TensorType, Value};
 use agc_lowering::builder::Builder;
-use agc_opt::passes::outline_long::{OutlineLongRegions, MAX_OPS, SEGMENT};
+use agc_opt::passes::outline_long::{OutlineLongRegions, MAX_CROSSING, MAX_OPS, SEGMENT};
 use support::{check_same, module, run_pass, ty};
 
 fn f64n() -> TensorType {
@@ -140,4 +140,26 @@ fn values_whose_dims_a_callee_cannot_bind_stay_in_the_caller() {
     }
     assert_bounded(&after);
     check_same(&before, &after, 30, 11);
+}
+
+#[test]
+fn cuts_that_many_values_would_cross_are_not_made() {
+    // 1,200 products of x, all live until the sum at the end: every cut
+    // would pass more than MAX_CROSSING of them.
+    let before = module(&[f64n(), f64n()], |b, p| {
+        let products: Vec<Value> = (0..1200)
+            .map(|k| b.mul_const(p[0], k as f64).unwrap())
+            .collect();
+        let mut total = p[1];
+        for v in products {
+            total = b.add(total, v).unwrap();
+        }
+        vec![total]
+    });
+    let mut after = before.clone();
+    run_pass(&OutlineLongRegions, &mut after);
+    for f in &after.funcs[1..] {
+        assert!(f.params().len() + f.result_types.len() <= MAX_CROSSING);
+    }
+    check_same(&before, &after, 12, 3);
 }

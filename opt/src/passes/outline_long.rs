@@ -13,7 +13,8 @@
 //! costs nothing measurable; shorter regions are unchanged.
 //!
 //! A segment ends where every value crossing its boundary can be passed
-//! ([`super::outline::can_pass`]); it never holds the region's terminator
+//! ([`super::outline::can_pass`]) and they are at most [`MAX_CROSSING`]; it
+//! never holds the region's terminator
 //! or a continuation op. A function whose segments are moved out is
 //! visited again for long regions nested inside them.
 
@@ -32,6 +33,12 @@ pub const SEGMENT: usize = 512;
 
 /// How far a segment grows past [`SEGMENT`] looking for a boundary.
 const MAX_GROWTH: usize = 64;
+
+/// The most values a boundary may pass (parameters and results of the new
+/// function together): thousands of values live across a cut (a concat of
+/// 2,016 products, say) would make calls that cost more to build than the
+/// cut saves.
+pub const MAX_CROSSING: usize = 64;
 
 /// The pass.
 pub struct OutlineLongRegions;
@@ -162,7 +169,8 @@ fn segment(
         .flat_map(|&op| f.op(op).results.iter().copied())
         .filter(|v| last_read.get(v).is_some_and(|&i| i >= end))
         .collect();
-    can_pass(f, &inputs, &outputs).then(|| Segment {
+    let few = inputs.len() + outputs.len() <= MAX_CROSSING;
+    (few && can_pass(f, &inputs, &outputs)).then(|| Segment {
         ops: ops.to_vec(),
         inputs,
         outputs,
