@@ -12,6 +12,7 @@
 //! for the host code, the header and the metadata.
 
 pub mod allocator_attrs;
+pub mod codegen;
 pub mod error;
 pub mod header;
 pub mod header_cpp;
@@ -280,7 +281,7 @@ pub fn build_with_kernels(
     )?;
     let dir = tempfile::Builder::new().prefix("agc-build-").tempdir()?;
     let linking = std::time::Instant::now();
-    let libs = link::link(dir.path(), name, &compiled.object, &api)?;
+    let libs = link::link(dir.path(), name, &compiled.objects, &api)?;
     tracing::info!(ms = millis(linking), "linked the libraries");
     let mut out = vec![
         Artifact::bytes(format!("lib{name}.so"), libs.shared),

@@ -53,7 +53,7 @@ fn c_compiler() -> String {
         .unwrap_or_else(|| "cc".into())
 }
 
-/// The linked libraries of `object` (written to `dir`), exporting `api`.
+/// The linked libraries of the objects (written to `dir`), exporting `api`.
 #[derive(Debug)]
 pub struct Libraries {
     /// `lib<NAME>.so`.
@@ -62,28 +62,36 @@ pub struct Libraries {
     pub archive: Vec<u8>,
 }
 
-/// Links `object` with the runtime into both library forms, using `dir` for
-/// intermediate files.
+/// Links `objects` (the host module's, then the kernel variants') with the
+/// runtime into both library forms, using `dir` for intermediate files.
 pub fn link(
     dir: &Path,
     name: &str,
-    object: &[u8],
+    objects: &[Vec<u8>],
     api: &[String],
 ) -> Result<Libraries, BackendError> {
-    let obj = dir.join(format!("{name}.o"));
-    std::fs::write(&obj, object)?;
+    let mut objs = Vec::with_capacity(objects.len());
+    for (k, object) in objects.iter().enumerate() {
+        let obj = dir.join(if k == 0 {
+            format!("{name}.o")
+        } else {
+            format!("{name}.{k}.o")
+        });
+        std::fs::write(&obj, object)?;
+        objs.push(obj);
+    }
     let rt = dir.join("libagc_runtime.a");
     std::fs::write(&rt, RUNTIME_ARCHIVE)?;
     Ok(Libraries {
-        shared: shared(dir, name, &obj, &rt, api)?,
-        archive: archive(dir, name, &obj, &rt, api)?,
+        shared: shared(dir, name, &objs, &rt, api)?,
+        archive: archive(dir, name, &objs, &rt, api)?,
     })
 }
 
 fn shared(
     dir: &Path,
     name: &str,
-    obj: &Path,
+    objs: &[std::path::PathBuf],
     rt: &Path,
     api: &[String],
 ) -> Result<Vec<u8>, BackendError> {
@@ -98,7 +106,7 @@ fn shared(
         .arg("-shared")
         .arg("-o")
         .arg(&so)
-        .arg(obj)
+        .args(objs)
         .arg(rt)
         // SONAME lib<NAME>.so (CONTRACT section 3): what `-lNAME` records as
         // the dependency. glibc matches a SONAME only against a request by
@@ -124,7 +132,7 @@ fn shared(
 fn archive(
     dir: &Path,
     name: &str,
-    obj: &Path,
+    objs: &[std::path::PathBuf],
     rt: &Path,
     api: &[String],
 ) -> Result<Vec<u8>, BackendError> {
@@ -134,7 +142,7 @@ fn archive(
     for s in api {
         ld.arg(format!("--require-defined={s}"));
     }
-    run(ld.arg("-o").arg(&combined).arg(obj).arg(rt))?;
+    run(ld.arg("-o").arg(&combined).args(objs).arg(rt))?;
     let keep = dir.join("keep.txt");
     std::fs::write(&keep, api.join("\n") + "\n")?;
     // Rust std's objects embed LLVM bitcode (`.llvmbc`), which nobody needs

@@ -69,6 +69,11 @@ pub fn instruction_count(m: &Module) -> usize {
 /// and every function is compiled for `v.cpu`, tuned for `tune`.
 pub fn copy<'ctx>(kernels: &Module<'ctx>, v: &Variant, tune: &str) -> Module<'ctx> {
     let copy = kernels.clone();
+    copy.set_name(&format!(
+        "{}{}",
+        kernels.get_name().to_string_lossy(),
+        v.suffix
+    ));
     let ctx = copy.get_context();
     for f in copy.get_functions() {
         if f.count_basic_blocks() == 0 {

@@ -1,7 +1,9 @@
 //! From LLVM modules to machine code: link the kernel module into the host
-//! module (one inkwell `Context`), internalize everything but the C API,
-//! verify, optimise with `default<O{n}>`, and write a PIC object for the host
-//! CPU, plus assembly and the optimised LLVM IR text on request.
+//! module, internalize everything but the C API (and what the host and the
+//! kernel variants use of each other, hidden), verify, and have
+//! [`crate::codegen`] optimise with `default<O{n}>` and write PIC objects
+//! for the host CPU, plus assembly and the optimised LLVM IR text on
+//! request.
 //!
 //! Internalizing before the pass pipeline lets LLVM inline kernels into the
 //! entry points and drop what is unused; it also keeps kernel symbols out of
@@ -9,20 +11,18 @@
 
 use crate::BackendError;
 use inkwell::module::{Linkage, Module};
-use inkwell::passes::PassBuilderOptions;
-use inkwell::targets::{
-    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
-};
+use inkwell::targets::{CodeModel, InitializationConfig, RelocMode, Target, TargetMachine};
+use inkwell::GlobalVisibility;
 use inkwell::OptimizationLevel;
 
 /// What [`compile`] produced.
 #[derive(Debug)]
 pub struct Compiled {
-    /// The ELF relocatable object.
-    pub object: Vec<u8>,
-    /// Assembly text, when requested.
+    /// The ELF relocatable objects: the host module's, then one per variant.
+    pub objects: Vec<Vec<u8>>,
+    /// Assembly text, when requested (the modules' in that order).
     pub asm: Option<String>,
-    /// Optimised LLVM IR text, when requested.
+    /// Optimised LLVM IR text, when requested (likewise).
     pub llvm_ir: Option<String>,
 }
 
@@ -96,15 +96,6 @@ pub fn host_target_machine(
 ) -> Result<TargetMachine, BackendError> {
     Target::initialize_native(&InitializationConfig::default())
         .map_err(|e| llvm_err("initializing the native target", e))?;
-    let triple = TargetMachine::get_default_triple();
-    let target =
-        Target::from_triple(&triple).map_err(|e| llvm_err("target", e.to_string_lossy()))?;
-    let level = match opt_level {
-        0 => OptimizationLevel::None,
-        1 => OptimizationLevel::Less,
-        2 => OptimizationLevel::Default,
-        _ => OptimizationLevel::Aggressive,
-    };
     let (cpu, features) = match (cpu, features) {
         (Some("native"), f) => {
             let (host, host_features) = native_cpu();
@@ -120,11 +111,31 @@ pub fn host_target_machine(
         (None, None) => target_cpu(),
     };
     tracing::debug!(%cpu, %features, "target CPU");
+    target_machine(&cpu, &features, opt_level)
+}
+
+/// A target machine for the host triple, position-independent code, CPU
+/// `cpu` with `features`, once the native target is initialised (by
+/// [`host_target_machine`]; for the threads of [`crate::codegen`]).
+pub fn target_machine(
+    cpu: &str,
+    features: &str,
+    opt_level: u8,
+) -> Result<TargetMachine, BackendError> {
+    let triple = TargetMachine::get_default_triple();
+    let target =
+        Target::from_triple(&triple).map_err(|e| llvm_err("target", e.to_string_lossy()))?;
+    let level = match opt_level {
+        0 => OptimizationLevel::None,
+        1 => OptimizationLevel::Less,
+        2 => OptimizationLevel::Default,
+        _ => OptimizationLevel::Aggressive,
+    };
     target
         .create_target_machine(
             &triple,
-            &cpu,
-            &features,
+            cpu,
+            features,
             level,
             RelocMode::PIC,
             CodeModel::Default,
@@ -189,17 +200,18 @@ pub fn build_info(
     }
 }
 
-/// Gives every defined function and global but `api` internal linkage.
-fn internalize(m: &Module, api: &[String]) {
-    let keep = |name: &[u8]| name.starts_with(b"llvm.") || api.iter().any(|a| a.as_bytes() == name);
+/// Gives every defined function and global but `keep` internal linkage.
+fn internalize(m: &Module, keep: &[String]) {
+    let kept =
+        |name: &[u8]| name.starts_with(b"llvm.") || keep.iter().any(|a| a.as_bytes() == name);
     for f in m.get_functions() {
-        if f.count_basic_blocks() > 0 && !keep(f.get_name().to_bytes()) {
+        if f.count_basic_blocks() > 0 && !kept(f.get_name().to_bytes()) {
             f.set_linkage(Linkage::Internal);
         }
     }
     for g in m.get_globals() {
         if !g.is_declaration()
-            && !keep(g.get_name().to_bytes())
+            && !kept(g.get_name().to_bytes())
             && g.get_linkage() != Linkage::Private
         {
             g.set_linkage(Linkage::Internal);
@@ -207,9 +219,49 @@ fn internalize(m: &Module, api: &[String]) {
     }
 }
 
-/// Links `kernels` and their variants `copies` ([`crate::multiversion`])
-/// into `host`, keeps only `api` external, optimises at `opt_level` and
-/// emits code for `tm`.
+/// The functions and globals that `m` defines and one of `users` declares:
+/// what must stay visible (hidden, not internal) between the objects.
+fn used_across(m: &Module, users: &[&Module]) -> Vec<String> {
+    let declared = |name: &std::ffi::CStr| {
+        users.iter().any(|u| {
+            u.get_function(&name.to_string_lossy())
+                .is_some_and(|f| f.count_basic_blocks() == 0)
+                || u.get_global(&name.to_string_lossy())
+                    .is_some_and(|g| g.is_declaration())
+        })
+    };
+    let functions = m
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(|f| f.get_name().to_owned());
+    let globals = m
+        .get_globals()
+        .filter(|g| !g.is_declaration())
+        .map(|g| g.get_name().to_owned());
+    functions
+        .chain(globals)
+        .filter(|n| declared(n))
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// Gives `names` (defined in `m`) hidden visibility: seen by the other
+/// objects of the library, not outside it.
+fn hide(m: &Module, names: &[String]) {
+    for n in names {
+        if let Some(f) = m.get_function(n) {
+            f.as_global_value().set_visibility(GlobalVisibility::Hidden);
+        } else if let Some(g) = m.get_global(n) {
+            g.set_visibility(GlobalVisibility::Hidden);
+        }
+    }
+}
+
+/// Links `kernels` into `host`, keeps only `api` external (and what the
+/// host and the variants `copies` ([`crate::multiversion`]) use of each
+/// other, hidden), optimises at `opt_level` and emits code for `tm`: the
+/// host module here, each variant on a thread of its own
+/// ([`crate::codegen`]).
 #[allow(clippy::too_many_arguments)]
 pub fn compile<'ctx>(
     host: Module<'ctx>,
@@ -226,47 +278,65 @@ pub fn compile<'ctx>(
         m.set_triple(&tm.get_triple());
         m.set_data_layout(&layout);
     }
-    for m in std::iter::once(kernels).chain(copies) {
-        host.link_in_module(m)
-            .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
+    host.link_in_module(kernels)
+        .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
+    let copy_refs: Vec<&Module> = copies.iter().collect();
+    let host_shares = used_across(&host, &copy_refs);
+    let mut keep = api.to_vec();
+    keep.extend(host_shares.iter().cloned());
+    internalize(&host, &keep);
+    hide(&host, &host_shares);
+    for c in &copies {
+        let entries = used_across(c, &[&host]);
+        internalize(c, &entries);
+        hide(c, &entries);
     }
-    internalize(&host, api);
-    crate::allocator_attrs::annotate(&host);
-    let marked = crate::param_attrs::annotate(&host);
+    let mut marked = 0;
+    for m in std::iter::once(&host).chain(&copies) {
+        crate::allocator_attrs::annotate(m);
+        marked += crate::param_attrs::annotate(m);
+        m.verify()
+            .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
+    }
     tracing::debug!(marked, "tensor parameters marked noalias");
-    host.verify()
-        .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
-    // AGC_DUMP_LLVM=<file>: keep the linked module before LLVM's optimiser
-    // (to ask `opt -pass-remarks-missed` why a loop stays scalar).
+    // AGC_DUMP_LLVM=<file>: keep the modules before LLVM's optimiser (to
+    // ask `opt -pass-remarks-missed` why a loop stays scalar): the host
+    // module in <file>, variant k in <file>.k.
     if let Some(path) = std::env::var_os("AGC_DUMP_LLVM") {
-        if let Err(e) = host.print_to_file(&path) {
-            tracing::warn!("AGC_DUMP_LLVM: {}", e.to_string_lossy());
+        for (k, m) in std::iter::once(&host).chain(&copies).enumerate() {
+            let mut file = std::path::PathBuf::from(&path);
+            if k > 0 {
+                file.as_mut_os_string().push(format!(".{k}"));
+            }
+            if let Err(e) = m.print_to_file(&file) {
+                tracing::warn!("AGC_DUMP_LLVM: {}", e.to_string_lossy());
+            }
         }
     }
-    let passes = format!("default<O{}>", opt_level.min(3));
-    tracing::debug!(%passes, "optimising the linked module");
-    let optimising = std::time::Instant::now();
-    host.run_passes(&passes, tm, PassBuilderOptions::create())
-        .map_err(|e| llvm_err("optimising", e.to_string_lossy()))?;
-    tracing::info!(ms = crate::millis(optimising), %passes, "optimised the LLVM module");
-    let emit = |kind: FileType| {
-        tm.write_to_memory_buffer(&host, kind)
-            .map(|b| b.as_slice().to_vec())
-            .map_err(|e| llvm_err("code generation", e.to_string_lossy()))
+    let bitcode: Vec<(String, Vec<u8>)> = copies
+        .iter()
+        .map(|c| {
+            let name = c.get_name().to_string_lossy().into_owned();
+            (name, c.write_bitcode_to_memory().as_slice().to_vec())
+        })
+        .collect();
+    drop(copies);
+    let texts = crate::codegen::Texts {
+        asm: want_asm,
+        llvm_ir: want_llvm_ir,
     };
-    let generating = std::time::Instant::now();
-    let object = emit(FileType::Object)?;
-    tracing::info!(ms = crate::millis(generating), "generated machine code");
-    let asm = if want_asm {
-        Some(String::from_utf8_lossy(&emit(FileType::Assembly)?).into_owned())
-    } else {
-        None
+    let parts = crate::codegen::in_parallel(&host, tm, &bitcode, opt_level, texts)?;
+    let joined = |text: fn(&crate::codegen::Part) -> &Option<String>| {
+        parts
+            .iter()
+            .map(|p| text(p).as_ref())
+            .collect::<Option<Vec<&String>>>()
+            .map(|t| t.iter().map(|s| s.as_str()).collect::<String>())
     };
-    let llvm_ir = want_llvm_ir.then(|| host.print_to_string().to_string());
     Ok(Compiled {
-        object,
-        asm,
-        llvm_ir,
+        asm: joined(|p| &p.asm),
+        llvm_ir: joined(|p| &p.llvm_ir),
+        objects: parts.into_iter().map(|p| p.object).collect(),
     })
 }
 
