@@ -9,7 +9,9 @@
 //! `target-cpu`, tuned for the build machine's CPU). Each export's
 //! trampoline asks the runtime for the running CPU's level once per process
 //! (`agc_rt_cpu_level`, which honours `AGC_CPU_MASK`) and calls the best
-//! variant it may run.
+//! variant it may run. Each copy is a module of its own, optimised and
+//! compiled on a thread of its own beside the host module
+//! ([`crate::codegen`]).
 //!
 //! Only the default target gets variants (an explicit `--target-cpu`,
 //! `--target-features` or `AGC_TARGET_CPU` is taken as asked), only on
