@@ -35,27 +35,44 @@ impl Pass for OutlineDeepRegions {
     }
 
     fn run(&self, m: &mut Module) -> Vec<Note> {
-        let mut outlined = 0;
-        let mut work: Vec<usize> = (0..m.funcs.len()).collect();
-        while let Some(i) = work.pop() {
-            if max_depth(&m.funcs[i], m.funcs[i].body) <= MAX_NESTING {
-                continue;
+        let outlined = outline_each(m, |f, first_id| {
+            if max_depth(f, f.body) <= MAX_NESTING {
+                return None;
             }
             let mut visit = Outliner {
                 depth: 0,
-                first_id: m.funcs.len(),
+                first_id,
                 new: Vec::new(),
             };
-            let copy = Copier::run(&m.funcs[i], &mut visit);
-            m.funcs[i] = copy;
-            for f in visit.new {
-                work.push(m.funcs.len());
-                m.funcs.push(f);
-                outlined += 1;
-            }
-        }
+            let copy = Copier::run(f, &mut visit);
+            Some((copy, visit.new))
+        });
         vec![Note::module(format!("{outlined} region ops outlined"))]
     }
+}
+
+/// Rewrites every function of `m` with `cut`, which returns the function's
+/// copy and the new functions it calls (their ids from `first_id` on), or
+/// `None` to leave it; new functions are cut in turn. Returns how many
+/// functions were made.
+pub(super) fn outline_each(
+    m: &mut Module,
+    mut cut: impl FnMut(&Function, usize) -> Option<(Function, Vec<Function>)>,
+) -> usize {
+    let mut made = 0;
+    let mut work: Vec<usize> = (0..m.funcs.len()).collect();
+    while let Some(i) = work.pop() {
+        let Some((copy, new)) = cut(&m.funcs[i], m.funcs.len()) else {
+            continue;
+        };
+        m.funcs[i] = copy;
+        for f in new {
+            work.push(m.funcs.len());
+            m.funcs.push(f);
+            made += 1;
+        }
+    }
+    made
 }
 
 /// The deepest nesting of regions below `r`.

@@ -18,7 +18,7 @@
 //! or a continuation op. A function whose segments are moved out is
 //! visited again for long regions nested inside them.
 
-use super::outline::{call_in_place, can_pass, function_of, reads};
+use super::outline::{call_in_place, can_pass, function_of, outline_each, reads};
 use crate::copy::{Copier, Visit};
 use crate::pipeline::{Note, Pass};
 use agc_ir::{FuncId, Function, Module, OpId, OpKind, RegionId, Value};
@@ -53,12 +53,10 @@ impl Pass for OutlineLongRegions {
     }
 
     fn run(&self, m: &mut Module) -> Vec<Note> {
-        let mut outlined = 0;
-        let mut work: Vec<usize> = (0..m.funcs.len()).collect();
-        while let Some(i) = work.pop() {
-            let segments = plan(&m.funcs[i]);
+        let outlined = outline_each(m, |f, first_id| {
+            let segments = plan(f);
             if segments.is_empty() {
-                continue;
+                return None;
             }
             let mut cutter = Cutter {
                 members: segments
@@ -67,17 +65,12 @@ impl Pass for OutlineLongRegions {
                     .flat_map(|(k, s)| s.ops.iter().map(move |&op| (op, k)))
                     .collect(),
                 segments,
-                first_id: m.funcs.len(),
+                first_id,
                 new: Vec::new(),
             };
-            let copy = Copier::run(&m.funcs[i], &mut cutter);
-            m.funcs[i] = copy;
-            for f in cutter.new {
-                work.push(m.funcs.len());
-                m.funcs.push(f);
-                outlined += 1;
-            }
-        }
+            let copy = Copier::run(f, &mut cutter);
+            Some((copy, cutter.new))
+        });
         vec![Note::module(format!("{outlined} segments outlined"))]
     }
 }
