@@ -4,6 +4,7 @@ Generates the models of issue 16's scaling cases into a temporary directory and 
 with the compiler under test (`$AGC_BIN` or target/release/agc), one at a time:
 
 - straight-line code: N lines of elementwise updates of one tensor (3 ops a line);
+- the same with a matmul every tenth line;
 - N chained `.T`;
 - an N-term sum `x + x + ... + x`;
 - N nested staged `if`s.
@@ -31,6 +32,13 @@ def straight_line(n):
     return HEADER + "\n".join(lines) + "\n    return a\n"
 
 
+def matmul_lines(n):
+    lines = ["    a = x"]
+    for i in range(n):
+        lines.append("    a = a @ y" if i % 10 == 0 else "    a = a * 0.5 + y")
+    return HEADER + "\n".join(lines) + "\n    return a\n"
+
+
 def chained_transposes(n):
     return HEADER + "    return x" + ".T" * n + "\n"
 
@@ -49,6 +57,7 @@ def nested_ifs(n):
 
 CASES = {
     "straight-line lines": (straight_line, [500, 2000], [500, 1000, 2000, 5000]),
+    "lines with a matmul every tenth": (matmul_lines, [1000, 2000], [1000, 2000, 20000]),
     "chained .T": (chained_transposes, [2000, 20000], [2000, 20000]),
     "terms of a sum": (long_sum, [1000, 10000], [1000, 10000]),
     "nested staged ifs": (nested_ifs, [25, 100], [25, 50, 100, 200]),
