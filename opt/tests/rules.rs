@@ -499,3 +499,20 @@ fn explicit_broadcasts_of_scalars_into_elementwise_ops_go() {
         &["broadcast_to", "mul", "return"],
     );
 }
+
+#[test]
+fn regions_larger_than_the_e_node_allowance_are_still_rewritten() {
+    // 25,001 chained transposes: more e-nodes than the 20,000 the rules may
+    // add, which once stopped saturation before any rule ran.
+    let before = module(&[ty(DType::F64, &["N", "M"])], |b, p| {
+        let mut x = p[0];
+        for _ in 0..25_001 {
+            x = b.transpose(x, vec![1, 0]).unwrap();
+        }
+        vec![x]
+    });
+    let mut after = before.clone();
+    run_pass(&Simplify::EXACT, &mut after);
+    assert_eq!(op_names(&after.funcs[0]), ["return", "transpose"]);
+    check_same(&before, &after, 6, 21);
+}

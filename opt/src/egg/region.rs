@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// Rule-application rounds.
     pub iterations: usize,
-    /// E-nodes.
+    /// E-nodes the rules may add to a region's graph (a limit on the
+    /// graph's total would stop a region larger than it before any rule ran).
     pub nodes: usize,
     /// Wall time.
     pub time: Duration,
@@ -147,10 +148,11 @@ impl<'r> Saturate<'r> {
             original.entry(id).or_insert(op);
             self.stats.pure_before += 1;
         }
+        let staged_nodes = eg.total_number_of_nodes();
         let runner = Runner::default()
             .with_egraph(eg)
             .with_iter_limit(self.limits.iterations)
-            .with_node_limit(self.limits.nodes)
+            .with_node_limit(staged_nodes + self.limits.nodes)
             .with_time_limit(self.limits.time)
             .run(self.rules);
         let stop = runner.stop_reason.clone();
@@ -160,7 +162,12 @@ impl<'r> Saturate<'r> {
         }
         let eg = runner.egraph;
         if !matches!(stop, Some(egg::StopReason::Saturated) | None) {
-            self.stats.stop = format!("{stop:?}");
+            self.stats.stop = match &stop {
+                Some(egg::StopReason::IterationLimit(n)) => format!("iteration limit {n}"),
+                Some(egg::StopReason::NodeLimit(n)) => format!("e-node limit {n}"),
+                Some(egg::StopReason::TimeLimit(s)) => format!("time limit {s:.2} s"),
+                other => format!("{other:?}"),
+            };
             tracing::debug!(reason = ?stop, "saturation stopped by a limit");
         }
         let best = super::dag::refine(&eg, super::extract::best_nodes(&eg));
