@@ -6,6 +6,7 @@
 //! its own; the variants are independent modules (their definitions carry
 //! the variant's suffix), so each compiles alone into an object of its own.
 
+use crate::object::llvm_err;
 use crate::BackendError;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -31,10 +32,6 @@ pub struct Texts {
     pub asm: bool,
     /// Optimised LLVM IR.
     pub llvm_ir: bool,
-}
-
-fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
-    BackendError::Llvm(format!("{what}: {e}"))
 }
 
 /// Compiles `host` with `tm` here and each module of `variants` (name and

@@ -26,7 +26,8 @@ pub struct Compiled {
     pub llvm_ir: Option<String>,
 }
 
-fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
+/// An LLVM failure while doing `what`.
+pub(crate) fn llvm_err(what: &str, e: impl std::fmt::Display) -> BackendError {
     BackendError::Llvm(format!("{what}: {e}"))
 }
 
@@ -200,10 +201,13 @@ pub fn build_info(
     }
 }
 
-/// Gives every defined function and global but `keep` internal linkage.
-fn internalize(m: &Module, keep: &[String]) {
-    let kept =
-        |name: &[u8]| name.starts_with(b"llvm.") || keep.iter().any(|a| a.as_bytes() == name);
+/// Gives every defined function and global internal linkage but `api` and
+/// `shared`, and `shared` (what other objects of the library use) hidden
+/// visibility: seen by those objects, not outside the library.
+fn internalize(m: &Module, api: &[String], shared: &[String]) {
+    let kept = |name: &[u8]| {
+        name.starts_with(b"llvm.") || api.iter().chain(shared).any(|a| a.as_bytes() == name)
+    };
     for f in m.get_functions() {
         if f.count_basic_blocks() > 0 && !kept(f.get_name().to_bytes()) {
             f.set_linkage(Linkage::Internal);
@@ -215,6 +219,13 @@ fn internalize(m: &Module, keep: &[String]) {
             && g.get_linkage() != Linkage::Private
         {
             g.set_linkage(Linkage::Internal);
+        }
+    }
+    for n in shared {
+        if let Some(f) = m.get_function(n) {
+            f.as_global_value().set_visibility(GlobalVisibility::Hidden);
+        } else if let Some(g) = m.get_global(n) {
+            g.set_visibility(GlobalVisibility::Hidden);
         }
     }
 }
@@ -245,18 +256,6 @@ fn used_across(m: &Module, users: &[&Module]) -> Vec<String> {
         .collect()
 }
 
-/// Gives `names` (defined in `m`) hidden visibility: seen by the other
-/// objects of the library, not outside it.
-fn hide(m: &Module, names: &[String]) {
-    for n in names {
-        if let Some(f) = m.get_function(n) {
-            f.as_global_value().set_visibility(GlobalVisibility::Hidden);
-        } else if let Some(g) = m.get_global(n) {
-            g.set_visibility(GlobalVisibility::Hidden);
-        }
-    }
-}
-
 /// Links `kernels` into `host`, keeps only `api` external (and what the
 /// host and the variants `copies` ([`crate::multiversion`]) use of each
 /// other, hidden), optimises at `opt_level` and emits code for `tm`: the
@@ -281,15 +280,9 @@ pub fn compile<'ctx>(
     host.link_in_module(kernels)
         .map_err(|e| llvm_err("linking kernels into the host module", e.to_string_lossy()))?;
     let copy_refs: Vec<&Module> = copies.iter().collect();
-    let host_shares = used_across(&host, &copy_refs);
-    let mut keep = api.to_vec();
-    keep.extend(host_shares.iter().cloned());
-    internalize(&host, &keep);
-    hide(&host, &host_shares);
+    internalize(&host, api, &used_across(&host, &copy_refs));
     for c in &copies {
-        let entries = used_across(c, &[&host]);
-        internalize(c, &entries);
-        hide(c, &entries);
+        internalize(c, &[], &used_across(c, &[&host]));
     }
     let mut marked = 0;
     for m in std::iter::once(&host).chain(&copies) {

@@ -112,6 +112,7 @@ fn plan_region(f: &Function, r: RegionId, segments: &mut Vec<Segment>) {
         return;
     }
     let reads: Vec<Vec<Value>> = ops.iter().map(|&op| reads(f, op)).collect();
+    let continuation: Vec<bool> = ops.iter().map(|&op| holds_continuation(f, op)).collect();
     let mut last_read: HashMap<Value, usize> = HashMap::new();
     for (i, values) in reads.iter().enumerate() {
         for &v in values {
@@ -123,6 +124,7 @@ fn plan_region(f: &Function, r: RegionId, segments: &mut Vec<Segment>) {
     let mut s = 0;
     while s + SEGMENT <= end {
         let found = (s + SEGMENT..=(s + SEGMENT + MAX_GROWTH).min(end))
+            .filter(|&e| !continuation[s..e].contains(&true))
             .find_map(|e| segment(f, &ops[s..e], &reads[s..e], &last_read, e));
         match found {
             Some(seg) => {
@@ -143,9 +145,6 @@ fn segment(
     last_read: &HashMap<Value, usize>,
     end: usize,
 ) -> Option<Segment> {
-    if ops.iter().any(|&op| holds_continuation(f, op)) {
-        return None;
-    }
     let defined: HashSet<Value> = ops
         .iter()
         .flat_map(|&op| f.op(op).results.iter().copied())
