@@ -97,31 +97,27 @@ fn build_lib(k: Kernels, name: &str, c_name: &str, emit: Vec<Emit>) -> Vec<Artif
     .unwrap_or_else(|e| panic!("{k:?} build: {e}"))
 }
 
-/// The directory holding `demo` and `demo2` built once for all tests
-/// (kept for inspection when `AGC_KEEP_TEST_DIR` is set).
+/// The directory holding `demo` and `demo2` built once for all tests: under
+/// Cargo's target-scoped scratch directory, emptied at the start of each run (a
+/// static temporary directory is never dropped, so one under /tmp would be left
+/// behind by every run).
 fn out_dir(k: Kernels) -> &'static Path {
-    static DIRS: [OnceLock<tempfile::TempDir>; 2] = [OnceLock::new(), OnceLock::new()];
-    DIRS[k as usize]
-        .get_or_init(|| {
-            let keep = std::env::var_os("AGC_KEEP_TEST_DIR").is_some();
-            let dir = tempfile::Builder::new()
-                .prefix(&format!("agc-abi-{k:?}-"))
-                .disable_cleanup(keep)
-                .tempdir()
-                .unwrap();
-            let emit = match k {
-                Kernels::Mlir => vec![Emit::Mlir, Emit::Llvm, Emit::Asm],
-                Kernels::Stub => vec![Emit::Llvm, Emit::Asm],
-            };
-            for (name, c_name, emit) in [("demo", "add_bias", emit), ("demo2", "add_bias", vec![])]
-            {
-                for a in build_lib(k, name, c_name, emit) {
-                    a.write_into(dir.path()).unwrap();
-                }
+    static DIRS: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
+    DIRS[k as usize].get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("agc-abi-{k:?}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let emit = match k {
+            Kernels::Mlir => vec![Emit::Mlir, Emit::Llvm, Emit::Asm],
+            Kernels::Stub => vec![Emit::Llvm, Emit::Asm],
+        };
+        for (name, c_name, emit) in [("demo", "add_bias", emit), ("demo2", "add_bias", vec![])] {
+            for a in build_lib(k, name, c_name, emit) {
+                a.write_into(&dir).unwrap();
             }
-            dir
-        })
-        .path()
+        }
+        dir
+    })
 }
 
 fn c_dir() -> PathBuf {
