@@ -31,11 +31,16 @@ MODEL = textwrap.dedent('''
 ''')
 
 
-@pytest.fixture(scope="module")
-def lib(agc_bin, tmp_path_factory):
+@pytest.fixture(scope="module", params=["inline", "out-of-line"])
+def lib(request, agc_bin, tmp_path_factory):
+    """The model built with the approximations inline, and built with them as calls of the
+    out-of-line functions (scalar and vector variants) that modules with many of them get."""
     work = tmp_path_factory.mktemp("transcendentals")
     (work / "transcendentals.py").write_text(MODEL)
-    return agc.load(agc.build(work / "transcendentals.py", work / "out"))
+    with pytest.MonkeyPatch.context() as mp:
+        if request.param == "out-of-line":
+            mp.setenv("AGC_INLINE_MATH_LIMIT", "0")
+        return agc.load(agc.build(work / "transcendentals.py", work / "out"))
 
 
 def sweep(lo_exp, hi_exp, n=400_000):

@@ -27,6 +27,7 @@ pub mod param_attrs;
 pub mod signature;
 pub mod state;
 pub mod target_names;
+pub mod vector_variants;
 pub mod weights_file;
 
 pub use error::BackendError;

@@ -288,6 +288,9 @@ pub fn compile<'ctx>(
     for m in std::iter::once(&host).chain(&copies) {
         crate::allocator_attrs::annotate(m);
         marked += crate::param_attrs::annotate(m);
+        if opt_level > 0 {
+            crate::vector_variants::annotate(m);
+        }
         m.verify()
             .map_err(|e| llvm_err("verifying the linked module", e.to_string_lossy()))?;
     }

@@ -16,7 +16,7 @@
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    alloc_size, capture_lifetime, checks, constant, contraction, control, counted_loop,
+    alloc_size, approx, capture_lifetime, checks, constant, contraction, control, counted_loop,
     elementwise, fusion, gather, index, layout, pairwise_sum, reduce, result_alias, take, types,
     weight,
 };
@@ -44,6 +44,7 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
         placement: opts.weights,
         fast_math: opts.fast_math,
         gpu: opts.gpu,
+        approx_calls: !opts.gpu && approx::count(m) > approx::inline_limit(),
         nweights: m.weights.len(),
         packed: Default::default(),
     });
@@ -77,6 +78,9 @@ pub fn emit_module(m: &Module, opts: &EmitOptions) -> Result<Emitted, BackendErr
         if reached[i].called() {
             out.push_str(&control::buffer_call_decl(&callees[i], f));
         }
+    }
+    if weights.approx_calls {
+        out.push_str(&approx::definitions());
     }
     out.push_str(&weight::declarations(m, &weights, contraction::NR));
     out.push_str(RUNTIME_DECLS);

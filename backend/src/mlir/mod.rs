@@ -117,6 +117,7 @@ mod take;
 mod types;
 pub mod weight;
 
+pub use approx::{definitions as approx_definitions, vector_symbol, Approximation, VECTOR_LANES};
 pub use function::{emit_module, function_symbols, makes_calls, EmitOptions, Emitted, IMPL_PREFIX};
 pub use pipeline::{lower_to_llvm, Device};
 pub use weight::Placement;

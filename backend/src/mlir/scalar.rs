@@ -17,6 +17,7 @@
 //!   numpy in the last bit, which a later comparison or `cos` of a large
 //!   value can amplify).
 
+use super::approx::{self, Approximation};
 use super::emitter::FnEmitter;
 use super::types::{self, elem};
 use crate::BackendError;
@@ -47,9 +48,9 @@ pub fn unary(
             let z = e.constant("0", t);
             e.arith("subi", &z, x, t)
         }
-        UnaryOp::Exp if dtype == DType::F32 => super::approx::exp_f32(e, x),
-        UnaryOp::Log if dtype == DType::F32 => super::approx::log_f32(e, x),
-        UnaryOp::Tanh if dtype == DType::F32 => super::approx::tanh_f32(e, x),
+        UnaryOp::Exp if dtype == DType::F32 => approx::emit(e, Approximation::Exp, x),
+        UnaryOp::Log if dtype == DType::F32 => approx::emit(e, Approximation::Log, x),
+        UnaryOp::Tanh if dtype == DType::F32 => approx::emit(e, Approximation::Tanh, x),
         UnaryOp::Exp if float => math(e, "exp", x, t),
         UnaryOp::Log if float => math(e, "log", x, t),
         UnaryOp::Tanh if float => math(e, "tanh", x, t),

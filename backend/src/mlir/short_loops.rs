@@ -10,6 +10,13 @@
 //! (masked) tail: one masked vector iteration per row. The annotation
 //! reaches LLVM through `convert-scf-to-cf` and `convert-cf-to-llvm`, which
 //! keep LLVM-dialect attributes on the loop's back edge.
+//!
+//! The same walk marks the innermost loops that call out-of-line
+//! approximations (`@agc_approx_*`, see [`super::approx`]) for vectorisation
+//! 16 lanes wide: LLVM's cost model does not weigh a call's vector variant
+//! against the scalar calls, so unmarked it leaves such loops scalar. The
+//! vector call then covers 16 elements; the remainder calls the scalar
+//! function.
 
 use melior::ir::attribute::AttributeLike;
 use melior::ir::attribute::IntegerAttribute;
@@ -27,6 +34,10 @@ const TINY_TRIP_COUNT: i64 = 16;
 const ANNOTATION: &str = "#llvm.loop_annotation<vectorize = \
 #llvm.loop_vectorize<disable = false, predicateEnable = true>, \
 unroll = #llvm.loop_unroll<disable = true>>";
+
+/// The annotation of loops calling approximations: vectorise, 16 lanes.
+const APPROX_ANNOTATION: &str = "#llvm.loop_annotation<vectorize = \
+#llvm.loop_vectorize<disable = false, width = 16 : i32>>";
 
 /// Ops a marked loop's body may hold: each vectorises on its own, so the
 /// request never fails (a failed forced vectorisation is an LLVM warning).
@@ -54,62 +65,103 @@ fn constant(v: melior::ir::Value) -> Option<i64> {
         .map(|a| a.value())
 }
 
-/// Whether `op` (an `scf.for`) has a constant trip count of 2 to 15, a
-/// body of [`vectorizable`] ops only (so no inner loop), and stores only at
-/// indices that include its induction variable.
-fn short_and_plain(op: &OperationRef) -> bool {
+/// The constant trip count of `op` (an `scf.for`), if it has one.
+fn trip_count(op: &OperationRef) -> Option<i64> {
     let bound = |i| op.operand(i).ok().and_then(constant);
-    let (Some(lo), Some(hi), Some(step)) = (bound(0), bound(1), bound(2)) else {
-        return false;
-    };
-    let trips = if step > 0 && hi > lo {
+    let (lo, hi, step) = (bound(0)?, bound(1)?, bound(2)?);
+    Some(if step > 0 && hi > lo {
         (hi - lo + step - 1) / step
     } else {
         0
-    };
-    if !(2..TINY_TRIP_COUNT).contains(&trips) {
-        return false;
-    }
+    })
+}
+
+/// What the body of an `scf.for` holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Body {
+    /// [`vectorizable`] ops only (so no inner loop), storing only at indices
+    /// that include the induction variable.
+    Plain,
+    /// The same, and calls of out-of-line approximations.
+    CallsApproximations,
+    /// Anything else.
+    Other,
+}
+
+/// What `op` (an `scf.for`)'s body holds.
+fn body_of(op: &OperationRef) -> Body {
     let Some(body) = op.region(0).ok().and_then(|r| r.first_block()) else {
-        return false;
+        return Body::Other;
     };
     let Ok(iv) = body.argument(0) else {
-        return false;
+        return Body::Other;
     };
-    let mut plain = true;
+    let mut kind = Body::Plain;
     let mut next = body.first_operation();
     while let Some(inner) = next {
         let name = inner.name();
         let name = name.as_string_ref().as_str().unwrap_or("");
-        plain &= vectorizable(name);
-        if name == "memref.store" {
-            // Each iteration stores its own element (not a reduction into
-            // one, which the vectoriser handles better unmarked).
-            plain &= inner
+        if name == "func.call" && calls_approximation(&inner) {
+            kind = Body::CallsApproximations;
+        } else if !vectorizable(name) {
+            return Body::Other;
+        }
+        // Each iteration stores its own element (not a reduction into
+        // one, which the vectoriser handles better unmarked).
+        if name == "memref.store"
+            && !inner
                 .operands()
                 .skip(2)
-                .any(|i| i.to_raw().ptr == iv.to_raw().ptr);
+                .any(|i| i.to_raw().ptr == iv.to_raw().ptr)
+        {
+            return Body::Other;
         }
         next = inner.next_in_block();
     }
-    plain
+    kind
 }
 
-/// Marks the short plain loops of `module` (see the module doc); returns
-/// how many.
+/// Whether `call` (a `func.call`) calls an out-of-line approximation.
+fn calls_approximation(call: &OperationRef) -> bool {
+    call.attribute("callee")
+        .ok()
+        .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
+        .is_some_and(|callee| callee.value().starts_with(super::approx::SYMBOL_PREFIX))
+}
+
+/// The annotation for `op` (an `scf.for`), if it gets one: short and plain,
+/// or calling approximations.
+fn annotation_for(op: &OperationRef) -> Option<&'static str> {
+    match body_of(op) {
+        Body::Plain => trip_count(op)
+            .is_some_and(|n| (2..TINY_TRIP_COUNT).contains(&n))
+            .then_some(ANNOTATION),
+        Body::CallsApproximations => Some(APPROX_ANNOTATION),
+        Body::Other => None,
+    }
+}
+
+/// Marks the short plain loops of `module`, and the loops calling
+/// approximations (see the module doc); returns how many.
 pub fn mark_short_loops(context: &Context, module: &Module) -> usize {
-    let Some(annotation) = Attribute::parse(context, ANNOTATION) else {
-        return 0;
-    };
     let mut marked = Vec::new();
     module.as_operation().walk(WalkOrder::PostOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("scf.for") && short_and_plain(&op) {
-            marked.push(op.to_raw());
+        if op.name().as_string_ref().as_str() == Ok("scf.for") {
+            if let Some(annotation) = annotation_for(&op) {
+                marked.push((op.to_raw(), annotation));
+            }
         }
         WalkResult::Advance
     });
+    let parsed: Vec<_> = [ANNOTATION, APPROX_ANNOTATION]
+        .into_iter()
+        .filter_map(|text| Some((text, Attribute::parse(context, text)?)))
+        .collect();
     let name = melior::StringRef::new("loop_annotation");
-    for &op in &marked {
+    for &(op, text) in &marked {
+        let Some(&(_, annotation)) = parsed.iter().find(|(t, _)| *t == text) else {
+            continue;
+        };
         // SAFETY: a live operation of `module`; the attribute and the name
         // belong to its context.
         unsafe {
@@ -177,6 +229,54 @@ func.func @f(%a: memref<200x10xf32>, %b: memref<200x16xf32>) {
             "{text}"
         );
         assert!(!body.contains("func.call"), "{text}");
+    }
+
+    /// A loop calling an out-of-line approximation, one calling it beside a
+    /// reduction into one element, and one calling another function.
+    const CALLS: &str = "\
+func.func private @agc_approx_exp_f32(f32) -> f32
+func.func private @g(f32) -> f32
+func.func @f(%a: memref<300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c300 = arith.constant 300 : index
+  scf.for %j = %c0 to %c300 step %c1 {
+    %x = memref.load %a[%j] : memref<300xf32>
+    %y = func.call @agc_approx_exp_f32(%x) : (f32) -> f32
+    memref.store %y, %a[%j] : memref<300xf32>
+  }
+  scf.for %j = %c0 to %c300 step %c1 {
+    %x = memref.load %a[%j] : memref<300xf32>
+    %s = memref.load %a[%c0] : memref<300xf32>
+    %y = func.call @agc_approx_exp_f32(%x) : (f32) -> f32
+    %z = arith.addf %s, %y : f32
+    memref.store %z, %a[%c0] : memref<300xf32>
+  }
+  scf.for %j = %c0 to %c300 step %c1 {
+    %x = memref.load %a[%j] : memref<300xf32>
+    %y = func.call @g(%x) : (f32) -> f32
+    memref.store %y, %a[%j] : memref<300xf32>
+  }
+  return
+}";
+
+    #[test]
+    fn loops_calling_approximations_are_marked_16_lanes_wide() {
+        let s = MlirSession::new();
+        let module = parse(&s, CALLS).unwrap();
+        assert_eq!(super::mark_short_loops(&s.context, &module), 1);
+        let text = module.as_operation().to_string();
+        let marks: Vec<usize> = text
+            .match_indices("} {loop_annotation =")
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(marks.len(), 1, "{text}");
+        let body = &text[text[..marks[0]].rfind("scf.for").unwrap()..marks[0]];
+        assert!(
+            body.contains("@agc_approx_exp_f32") && !body.contains("arith.addf"),
+            "{text}"
+        );
+        assert!(text.contains("width = 16"), "{text}");
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub struct WeightUse {
     /// Code for a GPU target (`--target cuda`): products as kernels
     /// ([`super::contraction`]), no libdevice-only math ([`super::scalar`]).
     pub gpu: bool,
+    /// float32 `exp`, `log` and `tanh` as calls of out-of-line functions
+    /// ([`super::approx`]): the module has more of them than are inlined.
+    pub approx_calls: bool,
     /// The packed weights the code reads.
     pub packed: RefCell<Vec<PackedWeight>>,
 }
