@@ -192,14 +192,27 @@ impl Diagnostic {
                 chars.len()
             };
             let to = to.min(chars.len()).max(from + 1);
+            // A long line shows a window of it, from a little before the span.
+            let (start, end) = if chars.len() > MAX_LINE_CHARS {
+                let start = from.saturating_sub(MAX_LINE_CHARS / 4);
+                (start, (start + MAX_LINE_CHARS).min(chars.len()))
+            } else {
+                (0, chars.len())
+            };
+            let (before, after) = (
+                if start > 0 { "..." } else { "" },
+                if end < chars.len() { "..." } else { "" },
+            );
+            let shown_text: String = chars[start..end].iter().collect();
+            let (from, to) = (from.max(start), to.min(end).max(from.max(start) + 1));
             // The padding repeats the line's tabs, so the carets line up in any tab width.
-            let pad: String = chars
-                .iter()
-                .take(from)
-                .map(|&c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
+            let pad: String = " ".repeat(before.len())
+                + &chars[start..from.min(end)]
+                    .iter()
+                    .map(|&c| if c == '\t' { '\t' } else { ' ' })
+                    .collect::<String>();
             let c = palette.caret;
-            let _ = writeln!(out, "{g}{l:>gutter$} |{g:#} {text}");
+            let _ = writeln!(out, "{g}{l:>gutter$} |{g:#} {before}{shown_text}{after}");
             let carets = "^".repeat(to - from);
             let _ = writeln!(out, "{g}{:gutter$} |{g:#} {pad}{c}{carets}{c:#}", "");
         }
@@ -233,6 +246,10 @@ pub fn render_headline(
     let _ = writeln!(out, "{lev}{label}:{lev:#} {msg}{message}{msg:#}");
     out
 }
+
+/// Characters of a source line a diagnostic shows at most: a longer line
+/// shows a window around the span, marked `...` where it is cut.
+pub const MAX_LINE_CHARS: usize = 160;
 
 /// Source lines a diagnostic shows at most (then `...`).
 pub const MAX_SPAN_LINES: usize = 4;
@@ -298,5 +315,32 @@ mod tests {
         assert_eq!(lines[5], "  |       ^^", "{text}");
         assert_eq!(lines[6], "3 |       c)");
         assert_eq!(lines[7], "  |       ^^", "{text}");
+    }
+
+    #[test]
+    fn a_long_line_shows_a_window_around_the_span() {
+        let terms: Vec<String> = (0..400).map(|i| format!("x{i}")).collect();
+        let src = format!("y = {}\n", terms.join(" + "));
+        let f = SourceFile::new("m.py", &src);
+        let start = src.find("x300").unwrap() as u32;
+        let text = Diagnostic::error(Span::new(start, start + 4), "undefined").render(&f);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[2].starts_with("1 | ...") && lines[2].ends_with("..."),
+            "{text}"
+        );
+        assert!(lines[2].chars().count() <= MAX_LINE_CHARS + 12, "{text}");
+        // The carets stand under the span in the window.
+        let at = lines[3].find('^').unwrap();
+        assert_eq!(&lines[2][at..at + 4], "x300", "{text}");
+        assert_eq!(lines[3].matches('^').count(), 4, "{text}");
+        // A span reaching past the window is cut at its end.
+        let text = Diagnostic::error(Span::new(4, src.len() as u32 - 1), "long").render(&f);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[2].starts_with("1 | y = x0") && lines[2].ends_with("..."),
+            "{text}"
+        );
+        assert_eq!(lines[3].matches('^').count(), MAX_LINE_CHARS - 4, "{text}");
     }
 }

@@ -11,6 +11,12 @@ use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, Span, TensorType, T
 /// The most dims an array may have (numpy's `NPY_MAXDIMS`).
 pub const MAX_RANK: usize = 64;
 
+/// A function may stage at most this many ops. The build time grows about
+/// linearly with them (a 100,000-term sum builds in about 12 s), so past
+/// this a build would run for minutes and gigabytes; code that long (a
+/// generated 50 MB expression) gets an error at the op that crosses it.
+pub const MAX_FUNCTION_OPS: usize = 250_000;
+
 /// How an operand takes part in dtype promotion.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Kind {
@@ -137,6 +143,16 @@ impl Stager {
             self.prelude.body
         };
         let f = self.func_mut();
+        if f.num_ops() >= MAX_FUNCTION_OPS {
+            return Err(Diagnostic::error(
+                span,
+                format!(
+                    "this function stages over {MAX_FUNCTION_OPS} operations by here, too many to \
+                     compile; compute repeated work in a staged loop (decided on a tensor) or split \
+                     the expression over several exported functions"
+                ),
+            ));
+        }
         let (_, results) = f.append_op(
             region,
             kind,
