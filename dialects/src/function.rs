@@ -307,6 +307,37 @@ impl Function {
         used.into_iter().filter(|v| !defined.contains(v)).collect()
     }
 
+    /// [`Function::free_values`] of every op that has regions, by op, in one
+    /// pass: an op's set from the ops directly in its regions and the sets
+    /// of the region ops among them (asking each op on its own walks the
+    /// ops below it again for every op above, quadratic in the nesting).
+    pub fn free_values_of_region_ops(&self) -> std::collections::HashMap<OpId, Vec<Value>> {
+        let mut free: std::collections::HashMap<OpId, Vec<Value>> = Default::default();
+        // Reversed, the pre-order puts every op after the ops inside it.
+        for op in self.ops_within(self.body).into_iter().rev() {
+            let od = self.op(op);
+            if od.regions.is_empty() {
+                continue;
+            }
+            let mut defined = std::collections::HashSet::new();
+            let mut used = std::collections::BTreeSet::new();
+            for &r in &od.regions {
+                defined.extend(self.region(r).params.iter().copied());
+                for &inner in &self.region(r).ops {
+                    let id = self.op(inner);
+                    used.extend(id.operands.iter().copied());
+                    defined.extend(id.results.iter().copied());
+                    if let Some(below) = free.get(&inner) {
+                        used.extend(below.iter().copied());
+                    }
+                }
+            }
+            let values = used.into_iter().filter(|v| !defined.contains(v)).collect();
+            free.insert(op, values);
+        }
+        free
+    }
+
     /// A region's data.
     pub fn region(&self, r: RegionId) -> &RegionData {
         &self.regions[r.index()]

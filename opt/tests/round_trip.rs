@@ -78,3 +78,42 @@ fn every_staged_and_optimised_module_round_trips() {
     }
     assert!(checked > 300, "only {checked} models staged");
 }
+
+#[test]
+fn one_pass_free_values_agree_with_the_walk_of_each_op() {
+    let mut region_ops = 0;
+    for path in models() {
+        let source = std::fs::read_to_string(&path).expect("a readable model");
+        let file = SourceFile::new(path.display().to_string(), source);
+        let Ok(mut m) = agc_frontend::stage_module(&file, "m") else {
+            continue;
+        };
+        let options = Options {
+            opt_level: 2,
+            verify_each: false,
+            print_after: Vec::new(),
+            fast_math: false,
+            estimates: false,
+        };
+        run(&mut m, &options).expect("the pipeline runs");
+        for f in &m.funcs {
+            let free = f.free_values_of_region_ops();
+            for op in f.ops_within(f.body) {
+                let od = f.op(op);
+                if od.regions.is_empty() {
+                    assert!(!free.contains_key(&op));
+                    continue;
+                }
+                assert_eq!(
+                    free[&op],
+                    f.free_values(&od.regions),
+                    "{} @{}",
+                    path.display(),
+                    f.name
+                );
+                region_ops += 1;
+            }
+        }
+    }
+    assert!(region_ops > 1000, "only {region_ops} region ops");
+}

@@ -80,6 +80,8 @@ pub struct Saturate<'r> {
     exact: bool,
     limits: Limits,
     stack: Vec<RegionGraph>,
+    /// What each region op of the source function reads from outside it.
+    free: HashMap<OpId, Vec<Value>>,
     /// What happened.
     pub stats: Stats,
 }
@@ -98,6 +100,7 @@ impl<'r> Saturate<'r> {
             exact,
             limits,
             stack: Vec::new(),
+            free: f.free_values_of_region_ops(),
             stats: Stats {
                 stop: "saturated".into(),
                 ..Stats::default()
@@ -287,7 +290,7 @@ impl Visit for Saturate<'_> {
             return; // built where first needed
         }
         let mut needed: BTreeSet<Value> = od.operands.iter().copied().collect();
-        needed.extend(c.src.free_values(&od.regions));
+        needed.extend(self.free.get(&op).into_iter().flatten().copied());
         for v in needed {
             self.need(c, at, v);
         }
