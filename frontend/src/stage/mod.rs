@@ -37,6 +37,8 @@ pub mod merge;
 pub mod methods;
 pub mod namedtuple;
 pub mod numpy;
+pub mod numpy_choice;
+pub mod numpy_composite;
 pub mod numpy_contract;
 pub mod numpy_diag;
 pub mod numpy_join;

@@ -5,8 +5,8 @@ use super::args::Args;
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
-    gather, keywords, numpy_contract, numpy_diag, numpy_join, numpy_math, numpy_shape, numpy_sort,
-    pyops,
+    gather, keywords, numpy_choice, numpy_composite, numpy_contract, numpy_diag, numpy_join,
+    numpy_math, numpy_shape, numpy_sort, pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -120,6 +120,8 @@ pub fn all_functions() -> impl Iterator<Item = &'static str> {
         numpy_contract::FUNCTIONS,
         numpy_sort::FUNCTIONS,
         numpy_join::FUNCTIONS,
+        numpy_composite::FUNCTIONS,
+        numpy_choice::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -251,16 +253,13 @@ impl Stager {
                 let t = Value::Tensor(self.to_tensor(&v, None, span)?);
                 self.binary(BinaryOp::Mul, &t, &t, span)
             }
-            "log1p" | "expm1" => {
-                let v = x()?;
-                let t = Value::Tensor(self.to_tensor(&v, None, span)?);
-                if f == "log1p" {
-                    let s = self.binary(BinaryOp::Add, &t, &Value::Int(1), span)?;
-                    self.unary(UnaryOp::Log, &s, span)
-                } else {
-                    let e = self.unary(UnaryOp::Exp, &t, span)?;
-                    self.binary(BinaryOp::Sub, &e, &Value::Int(1), span)
-                }
+            "log1p" => {
+                let t = Value::Tensor(self.float_operand(&x()?, f, span)?);
+                self.log1p(&t, span)
+            }
+            "expm1" => {
+                let t = Value::Tensor(self.float_operand(&x()?, f, span)?);
+                self.expm1(&t, span)
             }
             "add" | "subtract" | "multiply" | "divide" | "true_divide" | "floor_divide" | "mod"
             | "remainder" | "power" | "maximum" | "minimum" => {
@@ -491,6 +490,8 @@ impl Stager {
             f if numpy_contract::FUNCTIONS.contains(&f) => self.numpy_contract(f, &args),
             f if numpy_sort::FUNCTIONS.contains(&f) => self.numpy_sort(f, &args),
             f if numpy_join::FUNCTIONS.contains(&f) => self.numpy_join(f, &args),
+            f if numpy_composite::FUNCTIONS.contains(&f) => self.numpy_composite(f, &args),
+            f if numpy_choice::FUNCTIONS.contains(&f) => self.numpy_choice(f, &args),
             f if f
                 .strip_prefix("linalg.")
                 .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>

@@ -1,5 +1,6 @@
 //! Joining arrays in the `agc.numpy` surface: `concatenate`, `stack`,
-//! `vstack` and `hstack`, and `np.array`/`np.stack` of a staged list.
+//! `vstack`, `hstack`, `dstack` and `column_stack`, and
+//! `np.array`/`np.stack` of a staged list.
 //!
 //! The sequence joined may hold arrays, Python lists (of numbers or staged
 //! scalars) and Python numbers; numpy makes each an array first, so a
@@ -19,7 +20,14 @@ use crate::diagnostics::Diagnostic;
 use agc_ir::{infer, CmpOp, DType, Dim, Span};
 
 /// The functions this module stages, by their `np.` name.
-pub const FUNCTIONS: &[&str] = &["concatenate", "stack", "hstack", "vstack"];
+pub const FUNCTIONS: &[&str] = &[
+    "concatenate",
+    "stack",
+    "hstack",
+    "vstack",
+    "dstack",
+    "column_stack",
+];
 
 /// What a join's first argument holds.
 enum Parts {
@@ -27,6 +35,27 @@ enum Parts {
     Items(Vec<Tensor>),
     /// One array: its rows are the items.
     Rows(Tensor),
+}
+
+/// The dims of an item of `np.<f>` (`hstack`, `vstack`, `dstack`,
+/// `column_stack`) before the join: at least 1-d (`hstack`), 2-d with new
+/// leading axes (`vstack`), a 1-d item as a column `(n, 1)`
+/// (`column_stack`), or numpy's `atleast_3d`: `(n,)` as `(1, n, 1)`, `(m, n)`
+/// as `(m, n, 1)` (`dstack`).
+pub(super) fn lifted_dims(f: &str, dims: &[Dim]) -> Vec<Dim> {
+    let one = Dim::Static(1);
+    match (f, dims.len()) {
+        ("column_stack", 0) => vec![one.clone(), one],
+        ("column_stack", 1) => vec![dims[0].clone(), one],
+        ("dstack", 0) => vec![one.clone(), one.clone(), one],
+        ("dstack", 1) => vec![one.clone(), dims[0].clone(), one],
+        ("dstack", 2) => vec![dims[0].clone(), dims[1].clone(), one],
+        ("hstack", 0) => vec![one],
+        ("vstack", n) if n < 2 => std::iter::repeat_n(one, 2 - n)
+            .chain(dims.iter().cloned())
+            .collect(),
+        _ => dims.to_vec(),
+    }
 }
 
 /// Kinds of dtypes in the order `same_kind` casting may go up.
@@ -87,21 +116,19 @@ impl Stager {
                 let axis = self.stack_axis(args, span)?;
                 super::tensor::staged(self.stack(&to_values(ts), axis, span)?, span)?
             }
+            ("dstack" | "column_stack", Parts::Rows(t)) => self.stack_rows_deep(&t, f, span)?,
             (_, Parts::Rows(t)) => self.stack_rows(&t, f == "vstack", span)?,
             (_, Parts::Items(ts)) => {
-                let min_rank = if f == "hstack" { 1 } else { 2 };
                 let mut lifted = Vec::new();
                 for t in ts {
-                    let mut dims = t.ty.dims.clone();
-                    while dims.len() < min_rank {
-                        dims.insert(0, Dim::Static(1));
-                    }
+                    let dims = lifted_dims(f, &t.ty.dims);
                     lifted.push(self.reshape_to(&t, dims, span)?);
                 }
-                let axis = if f == "hstack" && lifted.first().is_some_and(|t| t.ty.rank() > 1) {
-                    1
-                } else {
-                    0
+                let axis = match f {
+                    "dstack" => 2,
+                    "column_stack" => 1,
+                    "hstack" if lifted.first().is_some_and(|t| t.ty.rank() > 1) => 1,
+                    _ => 0,
                 };
                 super::tensor::staged(self.concat(&to_values(lifted), axis, span)?, span)?
             }
@@ -202,6 +229,33 @@ impl Stager {
             (true, 2) | (false, 1) => Ok(t.clone()),
             (true, _) | (false, 2) => self.join_rows(t, 0, span),
             (false, _) => self.join_rows(t, 1, span),
+        }
+    }
+
+    /// `np.dstack(t)` / `np.column_stack(t)` of one array: its rows lifted
+    /// as [`lifted_dims`] lifts items and joined.
+    fn stack_rows_deep(&mut self, t: &Tensor, f: &str, span: Span) -> R<Tensor> {
+        let rank = t.ty.rank();
+        match (f, rank) {
+            (_, 0) => Err(Diagnostic::error(span, "iteration over a 0-d array")),
+            // The rows are 0-d: (1, 1) columns, or (1, 1, 1) depths.
+            ("column_stack", 1) => {
+                self.reshape_to(t, vec![Dim::Static(1), t.ty.dims[0].clone()], span)
+            }
+            ("dstack", 1) => {
+                let dims = vec![Dim::Static(1), Dim::Static(1), t.ty.dims[0].clone()];
+                self.reshape_to(t, dims, span)
+            }
+            ("column_stack", 2) => self.permute(t, vec![1, 0], span),
+            ("dstack", 2) => {
+                let moved = self.permute(t, vec![1, 0], span)?;
+                let mut dims = moved.ty.dims.clone();
+                dims.insert(0, Dim::Static(1));
+                self.reshape_to(&moved, dims, span)
+            }
+            ("dstack", 3) => self.permute(t, vec![1, 2, 0], span),
+            ("dstack", _) => self.join_rows(t, 2, span),
+            _ => self.join_rows(t, 1, span),
         }
     }
 

@@ -138,7 +138,7 @@ impl Stager {
     }
 
     /// The operand of a float function: floats as they are, integers as float64.
-    fn float_operand(&mut self, v: &Value, f: &str, span: Span) -> R<Tensor> {
+    pub(super) fn float_operand(&mut self, v: &Value, f: &str, span: Span) -> R<Tensor> {
         let t = self.to_tensor(v, None, span)?;
         match t.ty.dtype {
             DType::Bool => Err(bool_to_float16(span, f)),
@@ -148,7 +148,13 @@ impl Stager {
     }
 
     /// The operands of a binary float function, promoted (NEP 50) to one float dtype.
-    fn float_pair(&mut self, a: &Value, b: &Value, f: &str, span: Span) -> R<(Tensor, Tensor)> {
+    pub(super) fn float_pair(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        f: &str,
+        span: Span,
+    ) -> R<(Tensor, Tensor)> {
         let a = Value::Tensor(self.strong_if_static(a, b, span)?);
         let (ts, d) = self.promote(&[&a, b], span)?;
         let d = match d {
