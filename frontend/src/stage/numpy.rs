@@ -699,7 +699,7 @@ impl Stager {
                     OpKind::ArgReduce {
                         kind,
                         axis: ax,
-                        keepdims: false,
+                        keepdims: keepdims && axis.is_some(),
                     },
                     &[&src],
                     ty,
