@@ -44,6 +44,7 @@ pub mod numpy_diag;
 pub mod numpy_join;
 pub mod numpy_math;
 pub mod numpy_moments;
+pub mod numpy_order;
 pub mod numpy_shape;
 pub mod numpy_signatures;
 pub mod numpy_sized;

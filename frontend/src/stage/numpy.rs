@@ -6,7 +6,7 @@ use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
     gather, keywords, numpy_choice, numpy_composite, numpy_contract, numpy_diag, numpy_join,
-    numpy_math, numpy_shape, numpy_sort, pyops,
+    numpy_math, numpy_order, numpy_shape, numpy_sort, pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -122,6 +122,7 @@ pub fn all_functions() -> impl Iterator<Item = &'static str> {
         numpy_join::FUNCTIONS,
         numpy_composite::FUNCTIONS,
         numpy_choice::FUNCTIONS,
+        numpy_order::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -492,6 +493,7 @@ impl Stager {
             f if numpy_join::FUNCTIONS.contains(&f) => self.numpy_join(f, &args),
             f if numpy_composite::FUNCTIONS.contains(&f) => self.numpy_composite(f, &args),
             f if numpy_choice::FUNCTIONS.contains(&f) => self.numpy_choice(f, &args),
+            f if numpy_order::FUNCTIONS.contains(&f) => self.numpy_order(f, &args),
             f if f
                 .strip_prefix("linalg.")
                 .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>

@@ -203,7 +203,7 @@ impl Stager {
     }
 
     /// A staged value cast to `dtype`.
-    fn cast_value(&mut self, v: &Value, dtype: DType, span: Span) -> R<Value> {
+    pub(super) fn cast_value(&mut self, v: &Value, dtype: DType, span: Span) -> R<Value> {
         let t = self.to_tensor(v, None, span)?;
         Ok(Value::Tensor(self.cast(&t, dtype, span)?))
     }

@@ -219,14 +219,14 @@ impl Stager {
         self.permute(&sums, super::numpy_shape::inverse(&perm), span)
     }
 
-    /// `np.linalg.norm(x, ord=None, axis=None, keepdims=False)`: the 2-norm
-    /// of vectors, the Frobenius norm of matrices (`sqrt(sum(x*x))`).
+    /// `np.linalg.norm(x, ord=None, axis=None, keepdims=False)`: without
+    /// `ord`, the 2-norm of vectors and the Frobenius norm of matrices
+    /// (`sqrt(sum(x*x))`); with it, numpy's vector norms (`inf`, `-inf`, 0,
+    /// 1, any p) over one axis and its matrix norms (`fro`, 1, -1, `inf`,
+    /// `-inf`) over two.
     fn norm(&mut self, args: &Args) -> R<Value> {
         let span = args.span;
         args.check("np.linalg.norm", 4, &["x", "ord", "axis", "keepdims"])?;
-        if args.get_some(1, "ord").is_some() {
-            return Err(Diagnostic::unsupported(span, "np.linalg.norm with 'ord' is not supported (only the default 2-norm / Frobenius norm)"));
-        }
         let t = self.to_tensor(&args.req(0, "x", "np.linalg.norm")?, None, span)?;
         let t = if t.ty.dtype.is_float() {
             t
@@ -242,16 +242,152 @@ impl Stager {
                 ));
             }
         }
-        let axes = axes_arg(axis, t.ty.rank(), span)?;
+        let ord = args.get_some(1, "ord");
+        if ord.is_some() && axis.is_none() && t.ty.rank() > 2 {
+            return Err(Diagnostic::raises(
+                span,
+                "ValueError",
+                "Improper number of dimensions to norm.",
+            ));
+        }
+        let axes = axes_arg(axis.clone(), t.ty.rank(), span)?;
         let keepdims = args
             .get(3, "keepdims")
             .as_ref()
             .and_then(super::pyops::truthy)
             .unwrap_or(false);
-        let sq = self.binary_same(BinaryOp::Mul, &t, &t, span)?;
-        let s = self.reduce(ReduceKind::Sum, &sq, &axes, keepdims, span)?;
+        match ord {
+            None => self.frobenius(&t, &axes, keepdims, span),
+            Some(Value::Str(s)) if &*s == "fro" && axes.len() == 2 => {
+                self.frobenius(&t, &axes, keepdims, span)
+            }
+            Some(ord) => {
+                let p = match &ord {
+                    Value::Int(i) => *i as f64,
+                    Value::Float(x) => *x,
+                    _ => {
+                        return Err(Diagnostic::unsupported(
+                            span,
+                            format!("np.linalg.norm with ord={ord:?} is not supported"),
+                        ))
+                    }
+                };
+                if axes.len() == 1 {
+                    return self.vector_norm(&t, p, axes[0], keepdims, span);
+                }
+                // The matrix norm's (row, column) axes in the order given.
+                let ordered = match &axis {
+                    Some(a @ (Value::Tuple(_) | Value::List(_))) => super::pyops::iterate(a, span)?
+                        .iter()
+                        .map(|v| {
+                            let i = v.as_int().ok_or_else(|| {
+                                Diagnostic::error(span, "axis must be compile-time ints")
+                            })?;
+                            infer::normalize_axis(i, t.ty.rank()).map_err(|e| type_error(span, e))
+                        })
+                        .collect::<R<Vec<usize>>>()?,
+                    _ => axes.clone(),
+                };
+                self.matrix_norm(&t, p, &ordered, keepdims, span)
+            }
+        }
+    }
+
+    /// `sqrt(sum(x*x))` over `axes`.
+    fn frobenius(&mut self, t: &Tensor, axes: &[usize], keepdims: bool, span: Span) -> R<Value> {
+        let sq = self.binary_same(BinaryOp::Mul, t, t, span)?;
+        let s = self.reduce(ReduceKind::Sum, &sq, axes, keepdims, span)?;
         let ty = s.ty.clone();
         self.emit(OpKind::Unary(UnaryOp::Sqrt), &[&s], ty, span)
             .map(Value::Tensor)
+    }
+
+    /// numpy's vector norm of order `p` over `axis`.
+    fn vector_norm(
+        &mut self,
+        t: &Tensor,
+        p: f64,
+        axis: usize,
+        keepdims: bool,
+        span: Span,
+    ) -> R<Value> {
+        if p == 2.0 {
+            return self.frobenius(t, &[axis], keepdims, span);
+        }
+        let abs = self.emit(OpKind::Unary(UnaryOp::Abs), &[t], t.ty.clone(), span)?;
+        let kw = |keep: bool| {
+            vec![
+                ("axis", Value::Int(axis as i64)),
+                ("keepdims", Value::Bool(keep)),
+            ]
+        };
+        let abs_v = Value::Tensor(abs);
+        if p.is_infinite() {
+            let f = if p > 0.0 { "max" } else { "min" };
+            return self.np(f, vec![abs_v], kw(keepdims), span);
+        }
+        if p == 0.0 {
+            let nonzero = self.np2("not_equal", &Value::Tensor(t.clone()), &Value::Int(0), span)?;
+            let nonzero = self.np(
+                "asarray",
+                vec![nonzero],
+                vec![("dtype", Value::DType(t.ty.dtype))],
+                span,
+            )?;
+            return self.np("sum", vec![nonzero], kw(keepdims), span);
+        }
+        if p == 1.0 {
+            return self.np("sum", vec![abs_v], kw(keepdims), span);
+        }
+        let powered = self.np2("power", &abs_v, &Value::Float(p), span)?;
+        let s = self.np("sum", vec![powered], kw(keepdims), span)?;
+        self.np2("power", &s, &Value::Float(1.0 / p), span)
+    }
+
+    /// numpy's matrix norm of order `p` (1, -1: over columns; inf, -inf:
+    /// over rows) over the two `axes`.
+    fn matrix_norm(
+        &mut self,
+        t: &Tensor,
+        p: f64,
+        axes: &[usize],
+        keepdims: bool,
+        span: Span,
+    ) -> R<Value> {
+        let (row, col) = (axes[0], axes[1]);
+        let (summed, across) = match p {
+            p if p.abs() == 1.0 => (row, col),
+            p if p.is_infinite() => (col, row),
+            _ => {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    format!("np.linalg.norm of a matrix with ord={p} is not supported (it needs singular values)"),
+                ))
+            }
+        };
+        let abs = self.emit(OpKind::Unary(UnaryOp::Abs), &[t], t.ty.clone(), span)?;
+        let sums = self.reduce(ReduceKind::Sum, &abs, &[summed], true, span)?;
+        let f = if p > 0.0 { "max" } else { "min" };
+        let r = self.np(
+            f,
+            vec![Value::Tensor(sums)],
+            vec![
+                ("axis", Value::Int(across as i64)),
+                ("keepdims", Value::Bool(true)),
+            ],
+            span,
+        )?;
+        if keepdims {
+            return Ok(r);
+        }
+        let r = super::tensor::staged(r, span)?;
+        let dims =
+            r.ty.dims
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != row && *i != col)
+                .map(|(_, d)| d.clone())
+                .collect();
+        Ok(Value::Tensor(self.reshape_to(&r, dims, span)?))
     }
 }
