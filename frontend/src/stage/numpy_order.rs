@@ -220,7 +220,7 @@ impl Stager {
             span,
         )?;
         let nq = self.np2("multiply", &n_f, &Value::Float(q), span)?;
-        let v = self.np2("add", &nq, &Value::Float(1.0 + q * -1.0), span)?;
+        let v = self.np2("add", &nq, &Value::Float(1.0 + -q), span)?;
         let v = self.np2("subtract", &v, &Value::Float(1.0), span)?;
         let lo_f = self.np1("floor", &v, span)?;
         let lo = self.np(
