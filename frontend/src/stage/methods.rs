@@ -120,6 +120,12 @@ impl Stager {
                 }
                 "ndim" => Ok(Value::Int(t.ty.rank() as i64)),
                 "dtype" => Ok(Value::DType(t.ty.dtype)),
+                "itemsize" => Ok(Value::Int(t.ty.dtype.byte_size() as i64)),
+                "nbytes" => {
+                    let size = self.get_attr(base, "size", span)?;
+                    let item = Value::Int(t.ty.dtype.byte_size() as i64);
+                    self.binop(rustpython_parser::ast::Operator::Mult, &size, &item, span)
+                }
                 "size" => match t.ty.static_numel() {
                     Some(n) => Ok(Value::Int(n)),
                     None => {
@@ -208,6 +214,12 @@ impl Stager {
                 _ => Err(missing()),
             },
             Value::Float(_) | Value::Int(_) if name == "real" => Ok(base.clone()),
+            Value::Builtin(f, None)
+                if f.strip_prefix("np.")
+                    .is_some_and(|u| super::numpy_composite::is_ufunc_method(u, name)) =>
+            {
+                Ok(Value::Builtin(Rc::from(format!("{f}.{name}")), None))
+            }
             _ => Err(missing()),
         }
     }

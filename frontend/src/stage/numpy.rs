@@ -218,10 +218,16 @@ impl Stager {
                 let recv = recv
                     .cloned()
                     .ok_or_else(|| Diagnostic::internal(span, "method without receiver"))?;
+                if let Some(r) = self.masked_reduction(m, Some(&recv), &args) {
+                    return r;
+                }
                 keywords::check_method(m, &args)?;
                 return self.tensor_method(m, recv, args);
             }
         };
+        if let Some(r) = self.masked_reduction(f, None, &args) {
+            return r;
+        }
         keywords::check_function(f, &args)?;
         let x = || args.req(0, "x", &format!("np.{f}"));
         match f {
@@ -494,6 +500,13 @@ impl Stager {
             f if numpy_composite::FUNCTIONS.contains(&f) => self.numpy_composite(f, &args),
             f if numpy_choice::FUNCTIONS.contains(&f) => self.numpy_choice(f, &args),
             f if numpy_order::FUNCTIONS.contains(&f) => self.numpy_order(f, &args),
+            f if f
+                .split_once('.')
+                .is_some_and(|(u, m)| numpy_composite::is_ufunc_method(u, m)) =>
+            {
+                let (u, m) = f.split_once('.').unwrap_or_default();
+                self.ufunc_method(u, m, &args)
+            }
             f if f
                 .strip_prefix("linalg.")
                 .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>

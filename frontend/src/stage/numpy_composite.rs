@@ -40,12 +40,25 @@ pub const FUNCTIONS: &[&str] = &[
     "arcsinh",
     "arccosh",
     "arctanh",
+    "copysign",
+    "signbit",
+    "rint",
     "identity",
     "atleast_1d",
     "atleast_2d",
     "atleast_3d",
     "ascontiguousarray",
     "diff",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "append",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "logspace",
+    "meshgrid",
+    "tri",
     "average",
     "ptp",
     "inner",
@@ -55,7 +68,210 @@ pub const FUNCTIONS: &[&str] = &[
     "corrcoef",
 ];
 
+/// The ufuncs whose `reduce`, `accumulate` and `outer` methods are staged
+/// ([`Stager::ufunc_method`]), with the reduction and the running
+/// reduction each method is.
+const UFUNC_METHODS: &[(&str, &str, Option<&str>)] = &[
+    ("add", "sum", Some("cumsum")),
+    ("multiply", "prod", Some("cumprod")),
+    ("maximum", "max", None),
+    ("minimum", "min", None),
+    ("logical_and", "all", None),
+    ("logical_or", "any", None),
+    ("subtract", "", None),
+    ("divide", "", None),
+    ("power", "", None),
+    ("equal", "", None),
+    ("greater", "", None),
+    ("less", "", None),
+    ("greater_equal", "", None),
+    ("less_equal", "", None),
+];
+
+/// Whether `np.<ufunc>.<method>` is a staged ufunc method.
+pub fn is_ufunc_method(ufunc: &str, method: &str) -> bool {
+    UFUNC_METHODS.iter().any(|(u, reduce, accumulate)| {
+        *u == ufunc
+            && match method {
+                "outer" => true,
+                "reduce" => !reduce.is_empty(),
+                "accumulate" => accumulate.is_some(),
+                _ => false,
+            }
+    })
+}
+
 impl Stager {
+    /// `np.<ufunc>.<method>(...)` ([`is_ufunc_method`]): `reduce` is the
+    /// reduction along `axis` (0 by default, as for every ufunc),
+    /// `accumulate` the running one, `outer(a, b)` the ufunc of `a` with
+    /// new trailing axes against `b`.
+    pub(super) fn ufunc_method(&mut self, ufunc: &str, method: &str, args: &Args) -> R<Value> {
+        let span = args.span;
+        let (_, reduce, accumulate) = UFUNC_METHODS
+            .iter()
+            .find(|(u, _, _)| *u == ufunc)
+            .ok_or_else(|| Diagnostic::internal(span, format!("np.{ufunc} has no methods")))?;
+        match method {
+            "outer" => {
+                let a = self.to_tensor(&args.req(0, "A", "outer")?, None, span)?;
+                let b = self.to_tensor(&args.req(1, "B", "outer")?, None, span)?;
+                let dims =
+                    a.ty.dims
+                        .iter()
+                        .cloned()
+                        .chain(std::iter::repeat_n(Dim::Static(1), b.ty.rank()))
+                        .collect();
+                let a = Value::Tensor(self.reshape_to(&a, dims, span)?);
+                self.np2(ufunc, &a, &Value::Tensor(b), span)
+            }
+            _ => {
+                let f = if method == "reduce" {
+                    *reduce
+                } else {
+                    accumulate.unwrap_or_default()
+                };
+                let mut forwarded = args.clone();
+                if forwarded.get(1, "axis").is_none() {
+                    forwarded.kw.push(("axis".into(), Value::Int(0)));
+                }
+                self.call_numpy(&format!("np.{f}"), None, forwarded)
+            }
+        }
+    }
+
+    /// A reduction given `where=` or `initial=` (function form, or method
+    /// form with receiver `recv`), staged as numpy defines them: the
+    /// elements outside the mask replaced by the reduction's identity (by
+    /// `initial` for `max`/`min`, which have none), `initial` joined to the
+    /// result; `mean` divides by the count of the mask. `None` for any
+    /// other call.
+    pub(super) fn masked_reduction(
+        &mut self,
+        f: &str,
+        recv: Option<&Value>,
+        args: &Args,
+    ) -> Option<R<Value>> {
+        let f = f
+            .strip_prefix('a')
+            .filter(|g| matches!(*g, "max" | "min"))
+            .unwrap_or(f);
+        let (fill, join): (Option<f64>, Option<&str>) = match f {
+            "sum" | "nansum" => (Some(0.0), Some("add")),
+            "prod" | "nanprod" => (Some(1.0), Some("multiply")),
+            "max" => (None, Some("maximum")),
+            "min" => (None, Some("minimum")),
+            "any" => (Some(0.0), None),
+            "all" => (Some(1.0), None),
+            "mean" => (Some(0.0), None),
+            _ => return None,
+        };
+        let given = |k: &str| {
+            args.kw
+                .iter()
+                .find(|(name, v)| name == k && !matches!(v, Value::None))
+                .map(|(_, v)| v.clone())
+        };
+        let mask = given("where").filter(|v| !matches!(v, Value::Bool(true)));
+        let initial = given("initial");
+        if mask.is_none() && initial.is_none() {
+            return None;
+        }
+        Some(self.masked_reduction_of(f, recv, args, mask, initial, fill, join))
+    }
+
+    /// [`Stager::masked_reduction`] once it applies.
+    #[allow(clippy::too_many_arguments)]
+    fn masked_reduction_of(
+        &mut self,
+        f: &str,
+        recv: Option<&Value>,
+        args: &Args,
+        mask: Option<Value>,
+        initial: Option<Value>,
+        fill: Option<f64>,
+        join: Option<&str>,
+    ) -> R<Value> {
+        let span = args.span;
+        if initial.is_some() && join.is_none() {
+            return Err(Diagnostic::raises(
+                span,
+                "TypeError",
+                format!("{f}() got an unexpected keyword argument 'initial'"),
+            ));
+        }
+        let mut rest = args.clone();
+        rest.kw.retain(|(k, _)| k != "where" && k != "initial");
+        let x = match recv {
+            Some(r) => r.clone(),
+            None if !rest.pos.is_empty() => rest.pos.remove(0),
+            None => {
+                let at = rest.kw.iter().position(|(k, _)| k == "a").ok_or_else(|| {
+                    Diagnostic::error(span, format!("{f}() missing required argument 'a'"))
+                })?;
+                rest.kw.remove(at).1
+            }
+        };
+        let dtype = self.to_tensor(&x, None, span)?.ty.dtype;
+        let masked = match &mask {
+            None => x.clone(),
+            Some(m) => {
+                let replacement = match (fill, &initial) {
+                    (Some(v), _) => Value::Float(v),
+                    (None, Some(init)) => init.clone(),
+                    (None, None) => {
+                        return Err(Diagnostic::raises(
+                            span,
+                            "ValueError",
+                            format!("reduction operation '{}' does not have an identity, so to use a where mask one has to specify 'initial'", join.unwrap_or(f)),
+                        ))
+                    }
+                };
+                let replacement = self.cast_value(&replacement, dtype, span)?;
+                self.np(
+                    "where",
+                    vec![m.clone(), x.clone(), replacement],
+                    Vec::new(),
+                    span,
+                )?
+            }
+        };
+        let r = match (f, &mask) {
+            ("mean", Some(m)) => {
+                // The sum of the masked elements over their count.
+                rest.pos.insert(0, masked);
+                let total = self.call_numpy("np.sum", None, rest.clone())?;
+                let ones = self.np1("ones_like", &x, span)?;
+                let ones = self.cast_value(
+                    &ones,
+                    if dtype.is_float() { dtype } else { DType::F64 },
+                    span,
+                )?;
+                rest.pos[0] = self.np(
+                    "where",
+                    vec![m.clone(), ones, Value::Float(0.0)],
+                    Vec::new(),
+                    span,
+                )?;
+                rest.kw.retain(|(k, _)| k != "dtype");
+                let count = self.call_numpy("np.sum", None, rest)?;
+                self.np2("divide", &total, &count, span)?
+            }
+            _ => {
+                rest.pos.insert(0, masked);
+                self.call_numpy(&format!("np.{f}"), None, rest)?
+            }
+        };
+        match (initial, join) {
+            (Some(init), Some(j)) => {
+                let rd = self.to_tensor(&r, None, span)?.ty.dtype;
+                let joined = self.np2(j, &r, &init, span)?;
+                self.cast_value(&joined, rd, span)
+            }
+            _ => Ok(r),
+        }
+    }
+
     /// `np.<f>(pos..., kw...)` through the supported surface.
     pub(super) fn np(
         &mut self,
@@ -183,6 +399,23 @@ impl Stager {
             "arcsinh" | "arccosh" | "arctanh" => self.in_float64(&x()?, f, span, |st, w, span| {
                 st.inverse_hyperbolic(f, w, span)
             }),
+            "copysign" => {
+                let (a, b) = x12()?;
+                let (a, b) = self.float_pair(&a, &b, f, span)?;
+                let (a, b) = (Value::Tensor(a), Value::Tensor(b));
+                let negative = self.signbit(&b, span)?;
+                let mag = self.np1("abs", &a, span)?;
+                let neg = self.np1("negative", &mag, span)?;
+                self.np("where", vec![negative, neg, mag], Vec::new(), span)
+            }
+            "signbit" => {
+                let t = Value::Tensor(self.to_tensor(&x()?, None, span)?);
+                self.signbit(&t, span)
+            }
+            "rint" => {
+                let t = Value::Tensor(self.float_operand(&x()?, f, span)?);
+                self.np1("round", &t, span)
+            }
             _ => self.numpy_composite_arrays(f, args),
         }
     }
@@ -372,6 +605,99 @@ impl Stager {
                 self.np("asarray", vec![a()?], kw, span)
             }
             "diff" => self.diff(args),
+            "fliplr" | "flipud" => {
+                let m = args.req(0, "m", f)?;
+                let rank = self.to_tensor(&m, None, span)?.ty.rank();
+                let axis = i64::from(f == "fliplr");
+                if rank <= axis as usize {
+                    return Err(Diagnostic::raises(
+                        span,
+                        "ValueError",
+                        format!("Input must be >= {}-d.", axis + 1),
+                    ));
+                }
+                self.np("flip", vec![m], vec![("axis", Value::Int(axis))], span)
+            }
+            "rot90" => self.rot90(args),
+            "append" => {
+                let arr = self.np1("asarray", &args.req(0, "arr", f)?, span)?;
+                let values = self.np1("asarray", &args.req(1, "values", f)?, span)?;
+                match args.get_some(2, "axis") {
+                    None => {
+                        let a = self.np1("ravel", &arr, span)?;
+                        let v = self.np1("ravel", &values, span)?;
+                        self.np1("concatenate", &Value::tuple(vec![a, v]), span)
+                    }
+                    Some(axis) => self.np(
+                        "concatenate",
+                        vec![Value::tuple(vec![arr, values])],
+                        vec![("axis", axis)],
+                        span,
+                    ),
+                }
+            }
+            "hsplit" | "vsplit" | "dsplit" => {
+                let ary = args.req(0, "ary", f)?;
+                let parts = args.req(1, "indices_or_sections", f)?;
+                let rank = self.to_tensor(&ary, None, span)?.ty.rank();
+                let (axis, least) = match f {
+                    "hsplit" => (usize::from(rank > 1), 1),
+                    "vsplit" => (0, 2),
+                    _ => (2, 3),
+                };
+                if rank < least {
+                    return Err(Diagnostic::raises(
+                        span,
+                        "ValueError",
+                        format!("{f} only works on arrays of {least} or more dimensions"),
+                    ));
+                }
+                self.np(
+                    "split",
+                    vec![ary, parts],
+                    vec![("axis", Value::Int(axis as i64))],
+                    span,
+                )
+            }
+            "logspace" => {
+                let mut lin = args.clone();
+                lin.kw
+                    .retain(|(k, _)| !matches!(k.as_str(), "base" | "dtype" | "axis"));
+                lin.pos.truncate(4);
+                let y = self.call_numpy("np.linspace", None, lin)?;
+                let base = args.get(4, "base").unwrap_or(Value::Float(10.0));
+                let base = self.np(
+                    "asarray",
+                    vec![base],
+                    vec![("dtype", Value::DType(DType::F64))],
+                    span,
+                )?;
+                let r = self.np2("power", &base, &y, span)?;
+                match args.get_some(5, "dtype") {
+                    Some(d) => self.np("asarray", vec![r], vec![("dtype", d)], span),
+                    None => Ok(r),
+                }
+            }
+            "meshgrid" => self.meshgrid(args),
+            "tri" => {
+                // numpy's greater_equal.outer(arange(N), arange(-k, M - k)).
+                let n = args.req(0, "N", f)?;
+                let m = args.get_some(1, "M").unwrap_or(n.clone());
+                let k = args.get(2, "k").unwrap_or(Value::Int(0));
+                let rows = self.np1("arange", &n, span)?;
+                let lo = self.np1("negative", &k, span)?;
+                let hi = self.np2("subtract", &m, &k, span)?;
+                let cols = self.np2("arange", &lo, &hi, span)?;
+                let r = self.ufunc_method(
+                    "greater_equal",
+                    "outer",
+                    &Args::positional(vec![rows, cols], span),
+                )?;
+                let dtype = args
+                    .get_some(3, "dtype")
+                    .unwrap_or(Value::DType(DType::F64));
+                self.np("asarray", vec![r], vec![("dtype", dtype)], span)
+            }
             "average" => self.average(args),
             "ptp" => {
                 let mut kw = Vec::new();
@@ -414,6 +740,136 @@ impl Stager {
                 format!("np.{f} reached numpy_composite"),
             )),
         }
+    }
+
+    /// Whether the sign bit of each element of `t` is set: negative
+    /// numbers and -0.0 (NaN counts as positive).
+    fn signbit(&mut self, t: &Value, span: Span) -> R<Value> {
+        let neg = self.np2("less", t, &Value::Int(0), span)?;
+        if !self.to_tensor(t, None, span)?.ty.dtype.is_float() {
+            return Ok(neg);
+        }
+        let zero = self.np2("equal", t, &Value::Int(0), span)?;
+        let inv = self.np2("divide", &Value::Float(1.0), t, span)?;
+        let neg_zero = self.np2("less", &inv, &Value::Int(0), span)?;
+        let neg_zero = self.np2("logical_and", &zero, &neg_zero, span)?;
+        self.np2("logical_or", &neg, &neg_zero, span)
+    }
+
+    /// `np.rot90(m, k=1, axes=(0, 1))`: as numpy, flips and a transpose.
+    fn rot90(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let m = args.req(0, "m", "rot90")?;
+        let rank = self.to_tensor(&m, None, span)?.ty.rank();
+        let k = match args.get(1, "k") {
+            None => 1,
+            Some(v) => v
+                .as_int()
+                .ok_or_else(|| Diagnostic::error(span, "k must be a compile-time int"))?,
+        }
+        .rem_euclid(4);
+        let axes = match args.get(2, "axes") {
+            None => vec![0, 1],
+            Some(v) => super::pyops::iterate(&v, span)?
+                .iter()
+                .map(|a| {
+                    a.as_int()
+                        .ok_or_else(|| Diagnostic::error(span, "axes must be compile-time ints"))
+                })
+                .collect::<R<Vec<i64>>>()?,
+        };
+        if axes.len() != 2 || rank < 2 {
+            return Err(Diagnostic::raises(
+                span,
+                "ValueError",
+                "len(axes) must be 2.",
+            ));
+        }
+        let (a0, a1) = (
+            agc_ir::infer::normalize_axis(axes[0], rank)
+                .map_err(|e| super::tensor::type_error(span, e))?,
+            agc_ir::infer::normalize_axis(axes[1], rank)
+                .map_err(|e| super::tensor::type_error(span, e))?,
+        );
+        if a0 == a1 {
+            return Err(Diagnostic::raises(
+                span,
+                "ValueError",
+                "Axes must be different.",
+            ));
+        }
+        let flip = |st: &mut Self, v: Value, axis: usize| {
+            st.np(
+                "flip",
+                vec![v],
+                vec![("axis", Value::Int(axis as i64))],
+                span,
+            )
+        };
+        let mut perm: Vec<Value> = (0..rank as i64).map(Value::Int).collect();
+        perm.swap(a0, a1);
+        let perm = Value::tuple(perm);
+        match k {
+            0 => Ok(m),
+            2 => {
+                let r = flip(self, m, a0)?;
+                flip(self, r, a1)
+            }
+            1 => {
+                let r = flip(self, m, a1)?;
+                self.np("transpose", vec![r, perm], Vec::new(), span)
+            }
+            _ => {
+                let r = self.np("transpose", vec![m, perm], Vec::new(), span)?;
+                flip(self, r, a1)
+            }
+        }
+    }
+
+    /// `np.meshgrid(*xi, indexing='xy', sparse=False)`: each 1-d input
+    /// along its own axis (the first two swapped for `xy`), broadcast to the
+    /// full grid unless `sparse`.
+    fn meshgrid(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let xy = match args.kw.iter().find(|(k, _)| k == "indexing") {
+            None => true,
+            Some((_, Value::Str(s))) if matches!(&**s, "xy" | "ij") => &**s == "xy",
+            Some(_) => {
+                return Err(Diagnostic::raises(
+                    span,
+                    "ValueError",
+                    "Valid values for `indexing` are 'xy' and 'ij'.",
+                ))
+            }
+        };
+        let sparse = args
+            .kw
+            .iter()
+            .any(|(k, v)| k == "sparse" && truthy(v) == Some(true));
+        let mut xs = Vec::new();
+        for v in &args.pos {
+            let t = self.to_tensor(v, None, span)?;
+            xs.push(self.flatten(&t, span)?);
+        }
+        let n = xs.len();
+        let mut shape: Vec<Dim> = xs.iter().map(|t| t.ty.dims[0].clone()).collect();
+        if xy && n > 1 {
+            shape.swap(0, 1);
+        }
+        let mut out = Vec::new();
+        for (i, t) in xs.iter().enumerate() {
+            let at = if xy && n > 1 && i < 2 { 1 - i } else { i };
+            let mut dims = vec![Dim::Static(1); n];
+            dims[at] = t.ty.dims[0].clone();
+            let r = self.reshape_to(t, dims, span)?;
+            let r = if sparse {
+                r
+            } else {
+                self.broadcast_to(&r, shape.clone(), span)?
+            };
+            out.push(Value::Tensor(r));
+        }
+        Ok(Value::tuple(out))
     }
 
     /// `np.diff(a, n=1, axis=-1)`: `a[1:] - a[:-1]` along `axis`, `n` times
