@@ -216,7 +216,7 @@ impl Stager {
             Value::Float(_) | Value::Int(_) if name == "real" => Ok(base.clone()),
             Value::Builtin(f, None)
                 if f.strip_prefix("np.")
-                    .is_some_and(|u| super::numpy_composite::is_ufunc_method(u, name)) =>
+                    .is_some_and(|u| super::numpy_reductions::is_ufunc_method(u, name)) =>
             {
                 Ok(Value::Builtin(Rc::from(format!("{f}.{name}")), None))
             }

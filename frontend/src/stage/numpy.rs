@@ -5,8 +5,8 @@ use super::args::Args;
 use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
-    gather, keywords, numpy_choice, numpy_composite, numpy_contract, numpy_diag, numpy_join,
-    numpy_math, numpy_order, numpy_shape, numpy_sort, pyops,
+    gather, keywords, numpy_arrays, numpy_choice, numpy_composite, numpy_contract, numpy_diag,
+    numpy_join, numpy_math, numpy_order, numpy_reductions, numpy_shape, numpy_sort, pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -123,6 +123,8 @@ pub fn all_functions() -> impl Iterator<Item = &'static str> {
         numpy_composite::FUNCTIONS,
         numpy_choice::FUNCTIONS,
         numpy_order::FUNCTIONS,
+        numpy_arrays::FUNCTIONS,
+        numpy_reductions::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -500,9 +502,11 @@ impl Stager {
             f if numpy_composite::FUNCTIONS.contains(&f) => self.numpy_composite(f, &args),
             f if numpy_choice::FUNCTIONS.contains(&f) => self.numpy_choice(f, &args),
             f if numpy_order::FUNCTIONS.contains(&f) => self.numpy_order(f, &args),
+            f if numpy_arrays::FUNCTIONS.contains(&f) => self.numpy_arrays(f, &args),
+            f if numpy_reductions::FUNCTIONS.contains(&f) => self.numpy_reductions(f, &args),
             f if f
                 .split_once('.')
-                .is_some_and(|(u, m)| numpy_composite::is_ufunc_method(u, m)) =>
+                .is_some_and(|(u, m)| numpy_reductions::is_ufunc_method(u, m)) =>
             {
                 let (u, m) = f.split_once('.').unwrap_or_default();
                 self.ufunc_method(u, m, &args)
