@@ -211,10 +211,11 @@ func.func @f(%a: memref<200x10xf32>, %b: memref<200x16xf32>) {
   return
 }";
 
-    #[test]
-    fn only_short_plain_innermost_loops_are_marked() {
+    /// Marks the loops of module `text`; the printed module and the body
+    /// of its one marked loop.
+    fn the_one_marked_loop(text: &str) -> (String, String) {
         let s = MlirSession::new();
-        let module = parse(&s, LOOPS).unwrap();
+        let module = parse(&s, text).unwrap();
         assert_eq!(super::mark_short_loops(&s.context, &module), 1);
         let text = module.as_operation().to_string();
         let marks: Vec<usize> = text
@@ -222,8 +223,14 @@ func.func @f(%a: memref<200x10xf32>, %b: memref<200x16xf32>) {
             .map(|(i, _)| i)
             .collect();
         assert_eq!(marks.len(), 1, "{text}");
+        let body = text[text[..marks[0]].rfind("scf.for").unwrap()..marks[0]].to_string();
+        (text, body)
+    }
+
+    #[test]
+    fn only_short_plain_innermost_loops_are_marked() {
         // The marked loop is the 10-element one with arithmetic only.
-        let body = &text[text[..marks[0]].rfind("scf.for").unwrap()..marks[0]];
+        let (text, body) = the_one_marked_loop(LOOPS);
         assert!(
             body.contains("%c10") && body.contains("arith.mulf"),
             "{text}"
@@ -262,16 +269,7 @@ func.func @f(%a: memref<300xf32>) {
 
     #[test]
     fn loops_calling_approximations_are_marked_16_lanes_wide() {
-        let s = MlirSession::new();
-        let module = parse(&s, CALLS).unwrap();
-        assert_eq!(super::mark_short_loops(&s.context, &module), 1);
-        let text = module.as_operation().to_string();
-        let marks: Vec<usize> = text
-            .match_indices("} {loop_annotation =")
-            .map(|(i, _)| i)
-            .collect();
-        assert_eq!(marks.len(), 1, "{text}");
-        let body = &text[text[..marks[0]].rfind("scf.for").unwrap()..marks[0]];
+        let (text, body) = the_one_marked_loop(CALLS);
         assert!(
             body.contains("@agc_approx_exp_f32") && !body.contains("arith.addf"),
             "{text}"

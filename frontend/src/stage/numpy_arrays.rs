@@ -130,12 +130,7 @@ impl Stager {
                 lin.pos.truncate(4);
                 let y = self.call_numpy("np.linspace", None, lin)?;
                 let base = args.get(4, "base").unwrap_or(Value::Float(10.0));
-                let base = self.np(
-                    "asarray",
-                    vec![base],
-                    vec![("dtype", Value::DType(DType::F64))],
-                    span,
-                )?;
+                let base = self.cast_value(&base, DType::F64, span)?;
                 let r = self.np2("power", &base, &y, span)?;
                 match args.get_some(5, "dtype") {
                     Some(d) => self.np("asarray", vec![r], vec![("dtype", d)], span),

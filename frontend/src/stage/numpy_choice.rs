@@ -310,12 +310,7 @@ impl Stager {
         let rows = infer::dim_product(&batch);
         let a = self.reshape_to(&a, vec![rows.clone(), n.clone()], span)?;
         let i = Value::Tensor(self.reshape_to(&i, vec![rows.clone(), k], span)?);
-        let i = self.np(
-            "asarray",
-            vec![i],
-            vec![("dtype", Value::DType(DType::I64))],
-            span,
-        )?;
+        let i = self.cast_value(&i, DType::I64, span)?;
         // Negative indices from the end; then every index within [0, n).
         let size = Value::Tensor(self.sym_value(&n, span)?);
         let negative = self.np2("less", &i, &Value::Int(0), span)?;

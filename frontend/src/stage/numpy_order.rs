@@ -104,12 +104,7 @@ impl Stager {
     /// The elements of `sorted` at the (rank-0, run-time) position `index`
     /// along `axis`.
     fn at_position(&mut self, sorted: &Tensor, index: &Value, axis: usize, span: Span) -> R<Value> {
-        let index = self.np(
-            "asarray",
-            vec![index.clone()],
-            vec![("dtype", Value::DType(DType::I64))],
-            span,
-        )?;
+        let index = self.cast_value(&index, DType::I64, span)?;
         self.np(
             "take",
             vec![Value::Tensor(sorted.clone()), index],
@@ -213,22 +208,12 @@ impl Stager {
         let last = self.np2("subtract", &n, &Value::Int(1), span)?;
         // numpy's virtual index for the linear method, (n q + (1 - q)) - 1,
         // in its order of operations.
-        let n_f = self.np(
-            "asarray",
-            vec![n.clone()],
-            vec![("dtype", Value::DType(DType::F64))],
-            span,
-        )?;
+        let n_f = self.cast_value(&n, DType::F64, span)?;
         let nq = self.np2("multiply", &n_f, &Value::Float(q), span)?;
         let v = self.np2("add", &nq, &Value::Float(1.0 + -q), span)?;
         let v = self.np2("subtract", &v, &Value::Float(1.0), span)?;
         let lo_f = self.np1("floor", &v, span)?;
-        let lo = self.np(
-            "asarray",
-            vec![lo_f.clone()],
-            vec![("dtype", Value::DType(DType::I64))],
-            span,
-        )?;
+        let lo = self.cast_value(&lo_f, DType::I64, span)?;
         let hi = self.np2("add", &lo, &Value::Int(1), span)?;
         let hi = self.np2("minimum", &hi, &last, span)?;
         // The weight: a float64 array when q is a sequence (it promotes the
