@@ -104,7 +104,7 @@ impl Stager {
     /// The elements of `sorted` at the (rank-0, run-time) position `index`
     /// along `axis`.
     fn at_position(&mut self, sorted: &Tensor, index: &Value, axis: usize, span: Span) -> R<Value> {
-        let index = self.cast_value(&index, DType::I64, span)?;
+        let index = self.cast_value(index, DType::I64, span)?;
         self.np(
             "take",
             vec![Value::Tensor(sorted.clone()), index],
