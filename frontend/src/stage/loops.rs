@@ -136,7 +136,8 @@ impl Stager {
             let staged_lists = snapshot_tensor_lists(scope);
             let attrs_before = object_state::snapshot(scope);
             let probe = self.func_mut().new_region(&[]);
-            self.in_region(probe, |s| {
+            let (ops_before, probe_ops_before) = (self.func_mut().num_ops(), self.probe_ops);
+            let probed = self.in_region(probe, |s| {
                 s.stage_counter(scope, &counter, span)?;
                 for &i in widened.iter().filter(|&&i| !names[i].starts_with("__agc_")) {
                     s.stage_counter(scope, &names[i], span)?;
@@ -149,7 +150,11 @@ impl Stager {
                     scope.set_local(&names[*i], v);
                 }
                 s.loop_body(&spec, &counter, scope)
-            })?;
+            });
+            // The probe's ops (those of probes nested in it included) are
+            // dropped: not the program's size.
+            self.probe_ops = probe_ops_before + (self.func_mut().num_ops() - ops_before);
+            probed?;
             let after_probe: Vec<Option<Value>> =
                 names.iter().map(|n| self.peek(scope, n)).collect();
             restore(scope, &names, &initial);

@@ -152,6 +152,9 @@ pub struct Stager {
     /// The module's global scope (where variables' current values are bound
     /// while an export is staged).
     pub module_scope: Option<std::rc::Rc<scope::Scope>>,
+    /// Ops of the current function that loop probes staged and dropped (not
+    /// counted against [`tensor::MAX_FUNCTION_OPS`]).
+    pub probe_ops: usize,
 }
 
 /// A user-function call in progress.
@@ -174,6 +177,7 @@ pub struct SavedFunction {
     sym_sources: HashMap<String, (value::Tensor, usize)>,
     staged_ops: HashMap<String, value::Tensor>,
     captures: Option<Vec<(value::Tensor, value::Tensor)>>,
+    probe_ops: usize,
 }
 
 /// How deep compile-time Python calls may nest before we report runaway recursion.
@@ -206,6 +210,7 @@ impl Stager {
             facts: flow_facts::FlowFacts::default(),
             variables: Vec::new(),
             module_scope: None,
+            probe_ops: 0,
         }
     }
 
@@ -235,6 +240,7 @@ impl Stager {
             sym_sources: std::mem::take(&mut self.sym_sources),
             staged_ops: std::mem::take(&mut self.staged_ops),
             captures: self.captures.take(),
+            probe_ops: std::mem::take(&mut self.probe_ops),
         };
         self.enclosing.push(saved.generation);
         (saved, params)
@@ -250,6 +256,7 @@ impl Stager {
         self.sym_sources = saved.sym_sources;
         self.staged_ops = saved.staged_ops;
         self.captures = saved.captures;
+        self.probe_ops = saved.probe_ops;
         self.enclosing.pop();
     }
 

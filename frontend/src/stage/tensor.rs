@@ -11,10 +11,11 @@ use agc_ir::{BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, Span, TensorType, T
 /// The most dims an array may have (numpy's `NPY_MAXDIMS`).
 pub const MAX_RANK: usize = 64;
 
-/// A function may stage at most this many ops. The build time grows about
-/// linearly with them (a 100,000-term sum builds in about 12 s), so past
-/// this a build would run for minutes and gigabytes; code that long (a
-/// generated 50 MB expression) gets an error at the op that crosses it.
+/// A function may stage at most this many ops (not counting those of loop
+/// probes, which are dropped). The build time grows about linearly with
+/// them (a 100,000-term sum builds in about 12 s), so past this a build
+/// would run for minutes and gigabytes; code that long (a generated 50 MB
+/// expression) gets an error at the op that crosses it.
 pub const MAX_FUNCTION_OPS: usize = 250_000;
 
 /// How an operand takes part in dtype promotion.
@@ -142,8 +143,9 @@ impl Stager {
         } else {
             self.prelude.body
         };
+        let probe_ops = self.probe_ops;
         let f = self.func_mut();
-        if f.num_ops() >= MAX_FUNCTION_OPS {
+        if f.num_ops().saturating_sub(probe_ops) >= MAX_FUNCTION_OPS {
             return Err(Diagnostic::error(
                 span,
                 format!(
