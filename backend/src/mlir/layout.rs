@@ -28,6 +28,13 @@ pub(super) fn flat_type(ty: &TensorType) -> TensorType {
 /// of type [`flat_type`].
 pub(super) fn flatten(e: &mut FnEmitter, x: &str, ty: &TensorType) -> String {
     let (in_t, flat_t) = (types::tensor(ty), types::tensor(&flat_type(ty)));
+    if ty.rank() > 1 && ty.dims.contains(&Dim::Static(0)) && ty.static_numel().is_none() {
+        // No elements: an empty tensor. (MLIR 22's canonicalization turns the
+        // collapse of `?x0` into `?` into one whose result is a static 0,
+        // which its verifier then rejects.)
+        let zero = e.index_const(0);
+        return e.assign(&format!("tensor.empty({zero}) : {flat_t}"));
+    }
     match ty.rank() {
         0 => e.assign(&format!(
             "tensor.expand_shape {x} [] output_shape [1] : {in_t} into {flat_t}"
