@@ -15,7 +15,7 @@ use crate::mlir::{vector_symbol, Approximation, VECTOR_LANES};
 use crate::multiversion::VARIANTS;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::{Linkage, Module};
-use inkwell::values::{CallSiteValue, FunctionValue};
+use inkwell::values::{AnyValueEnum, BasicValue, BasicValueEnum, CallSiteValue, FunctionValue};
 use inkwell::AddressSpace;
 
 /// Annotates the approximations `m` defines and their calls (under the
@@ -79,23 +79,33 @@ fn set_pure_and_noinline(m: &Module, f: FunctionValue) {
 }
 
 /// Gives every call of `f` in `m` the variant `mapping`; returns how many.
+/// Follows `f`'s use list (not every instruction of the module).
 fn name_variants_at_calls(m: &Module, f: FunctionValue, mapping: &str) -> usize {
     let ctx = m.get_context();
     let mut calls = 0;
-    for g in m.get_functions() {
-        for bb in g.get_basic_blocks() {
-            for inst in bb.get_instructions() {
-                let Ok(call) = CallSiteValue::try_from(inst) else {
-                    continue;
-                };
-                if call.get_called_fn_value() == Some(f) {
-                    call.add_attribute(
-                        AttributeLoc::Function,
-                        ctx.create_string_attribute("vector-function-abi-variant", mapping),
-                    );
-                    calls += 1;
-                }
-            }
+    let mut next = f.as_global_value().as_pointer_value().get_first_use();
+    while let Some(u) = next {
+        next = u.get_next_use();
+        // A call's user value is typed by its result (a float for the
+        // approximations), not an `InstructionValue`.
+        let inst = match u.get_user() {
+            AnyValueEnum::InstructionValue(i) => Some(i),
+            other => BasicValueEnum::try_from(other)
+                .ok()
+                .and_then(|b| b.as_instruction_value()),
+        };
+        let Some(inst) = inst else {
+            continue;
+        };
+        let Ok(call) = CallSiteValue::try_from(inst) else {
+            continue;
+        };
+        if call.get_called_fn_value() == Some(f) {
+            call.add_attribute(
+                AttributeLoc::Function,
+                ctx.create_string_attribute("vector-function-abi-variant", mapping),
+            );
+            calls += 1;
         }
     }
     calls
