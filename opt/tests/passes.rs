@@ -6,7 +6,7 @@ mod support;
 
 use agc_ir::{CmpOp, DType, Export, FuncId, OpKind, ReduceKind, TensorType, UnaryOp, Value};
 use agc_lowering::builder::Builder;
-use agc_opt::passes::outline::{OutlineDeepRegions, MAX_NESTING};
+use agc_opt::passes::outline::{OutlineDeepRegions, MAX_LOOP_NESTING, MAX_NESTING};
 use agc_opt::passes::{cse::Cse, dce::Dce, dead_functions::DeadFunctions, simplify::Simplify};
 use support::{add_fn, check_same, module, op_names, run_pass, ty};
 
@@ -220,6 +220,94 @@ fn outline_leaves_shallow_regions_alone() {
     let mut after = before.clone();
     run_pass(&OutlineDeepRegions, &mut after);
     assert_eq!(after.funcs.len(), 1);
+    assert_eq!(
+        agc_ir::print::print_module(&after),
+        agc_ir::print::print_module(&before)
+    );
+}
+
+/// `depth` nested loops `for _ in range(2)` around `x = x * 0.5 + 1`, as
+/// the IR text the front end stages for them.
+fn loop_nest(depth: usize) -> agc_ir::Module {
+    fn level(k: usize, depth: usize, x: String, next: &mut usize, out: &mut String) -> String {
+        let mut fresh = || {
+            *next += 1;
+            format!("%{next}")
+        };
+        if k == depth {
+            let (half, one, mul, add) = (fresh(), fresh(), fresh(), fresh());
+            out.push_str(&format!(
+                "{half} = const {{[0.5]}} : f32[]\n{mul} = mul {x}, {half} : f32[N]\n\
+                 {one} = const {{[1]}} : f32[]\n{add} = add {mul}, {one} : f32[N]\n"
+            ));
+            return add;
+        }
+        let (i, y, a, b, test, c, d, step) = (
+            fresh(),
+            fresh(),
+            fresh(),
+            fresh(),
+            fresh(),
+            fresh(),
+            fresh(),
+            fresh(),
+        );
+        out.push_str(&format!(
+            "{i}, {y} = while %1, {x} : i64[], f32[N]\n\
+             ^({a}: i64[], {b}: f32[N]) {{\n{test} = cmp.lt {a}, %3 : bool[]\n\
+             condition {test}, {a}, {b}\n}}\n^({c}: i64[], {d}: f32[N]) {{\n"
+        ));
+        let inner = level(k + 1, depth, d, next, out);
+        out.push_str(&format!(
+            "{step} = add {c}, %2 : i64[]\nyield {step}, {inner}\n}}\n"
+        ));
+        y
+    }
+    let mut body = String::new();
+    let mut next = 100;
+    let result = level(0, depth, "%0".into(), &mut next, &mut body);
+    let text = format!(
+        "module @nest {{\n  export @nest = nest\nfunc @nest(%0: f32[N]) -> (f32[N]) {{\n\
+         %1 = const {{[0]}} : i64[]\n%2 = const {{[1]}} : i64[]\n\
+         %3 = const {{[2]}} : i64[]\n{body}return {result}\n}}\n}}\n"
+    );
+    agc_ir::parse::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The deepest nesting of `while` ops in `f`.
+fn loop_depth(f: &agc_ir::Function, r: agc_ir::RegionId) -> usize {
+    f.region(r)
+        .ops
+        .iter()
+        .map(|&op| {
+            let inner = f.op(op).regions.iter().map(|&r| loop_depth(f, r)).max();
+            inner.unwrap_or(0) + usize::from(f.op(op).kind == OpKind::While)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn outline_cuts_deep_loop_nests_into_functions() {
+    let before = loop_nest(MAX_LOOP_NESTING + 4);
+    let mut after = before.clone();
+    run_pass(&OutlineDeepRegions, &mut after);
+    // The loop inside 8 loops and the 3 in it move to a function of their own.
+    let depths: Vec<usize> = after.funcs.iter().map(|f| loop_depth(f, f.body)).collect();
+    assert_eq!(
+        depths,
+        [MAX_LOOP_NESTING, 4],
+        "{}",
+        agc_ir::print::print_module(&after)
+    );
+    check_same(&before, &after, 6, 17);
+}
+
+#[test]
+fn outline_leaves_shallow_loop_nests_alone() {
+    let before = loop_nest(MAX_LOOP_NESTING);
+    let mut after = before.clone();
+    run_pass(&OutlineDeepRegions, &mut after);
     assert_eq!(
         agc_ir::print::print_module(&after),
         agc_ir::print::print_module(&before)

@@ -137,6 +137,7 @@ impl Stager {
             let attrs_before = object_state::snapshot(scope);
             let probe = self.func_mut().new_region(&[]);
             let (ops_before, probe_ops_before) = (self.func_mut().num_ops(), self.probe_ops);
+            self.probe_depth += 1;
             let probed = self.in_region(probe, |s| {
                 s.stage_counter(scope, &counter, span)?;
                 for &i in widened.iter().filter(|&&i| !names[i].starts_with("__agc_")) {
@@ -151,6 +152,7 @@ impl Stager {
                 }
                 s.loop_body(&spec, &counter, scope)
             });
+            self.probe_depth -= 1;
             // The probe's ops (those of probes nested in it included) are
             // dropped: not the program's size.
             self.probe_ops = probe_ops_before + (self.func_mut().num_ops() - ops_before);
@@ -319,38 +321,42 @@ impl Stager {
         let f = self.func_mut();
         let (before, after) = (f.new_region(&state_types), f.new_region(&state_types));
 
-        self.bind_state(before, &plans, &names, &types, scope);
-        self.in_region(before, |s| {
-            let c = s.loop_condition(&spec, &counter, scope)?;
-            let params = s.func_mut().region(before).params.clone();
-            let mut ops = vec![s.localize(&c, span)?];
-            ops.extend(params);
-            s.func_mut()
-                .append_op(before, OpKind::Condition, ops, vec![], vec![], span);
-            Ok(())
-        })?;
+        if self.probe_depth > 0 {
+            self.stand_in_regions(before, after, span)?;
+        } else {
+            self.bind_state(before, &plans, &names, &types, scope);
+            self.in_region(before, |s| {
+                let c = s.loop_condition(&spec, &counter, scope)?;
+                let params = s.func_mut().region(before).params.clone();
+                let mut ops = vec![s.localize(&c, span)?];
+                ops.extend(params);
+                s.func_mut()
+                    .append_op(before, OpKind::Condition, ops, vec![], vec![], span);
+                Ok(())
+            })?;
 
-        self.bind_state(after, &plans, &names, &types, scope);
-        self.in_region(after, |s| {
-            s.loop_body(&spec, &counter, scope)?;
-            let mut next = Vec::new();
-            for (i, p) in &plans {
-                let v = s.peek(scope, &names[*i]);
-                let what = format!(
-                    "loop variable '{}' of the staged loop at line {line}",
-                    names[*i]
-                );
-                let at = s.assigned_at(&names[*i], span);
-                s.materialize(v.as_ref(), p, at, &what, &mut next)?;
-            }
-            let ops = next
-                .iter()
-                .map(|t| s.localize(t, span))
-                .collect::<R<Vec<_>>>()?;
-            s.func_mut()
-                .append_op(after, OpKind::Yield, ops, vec![], vec![], span);
-            Ok(())
-        })?;
+            self.bind_state(after, &plans, &names, &types, scope);
+            self.in_region(after, |s| {
+                s.loop_body(&spec, &counter, scope)?;
+                let mut next = Vec::new();
+                for (i, p) in &plans {
+                    let v = s.peek(scope, &names[*i]);
+                    let what = format!(
+                        "loop variable '{}' of the staged loop at line {line}",
+                        names[*i]
+                    );
+                    let at = s.assigned_at(&names[*i], span);
+                    s.materialize(v.as_ref(), p, at, &what, &mut next)?;
+                }
+                let ops = next
+                    .iter()
+                    .map(|t| s.localize(t, span))
+                    .collect::<R<Vec<_>>>()?;
+                s.func_mut()
+                    .append_op(after, OpKind::Yield, ops, vec![], vec![], span);
+                Ok(())
+            })?;
+        }
 
         let region = self.region;
         let init_values = init
@@ -411,6 +417,26 @@ impl Stager {
             }
         }
         scope.remove(&counter);
+        Ok(())
+    }
+
+    /// The regions of a loop staged inside an enclosing loop's probe: no
+    /// iteration, the state passed through. The enclosing probe needs only
+    /// the types of this loop's state (which its own probe found), and the
+    /// enclosing loop's real pass traces this loop whole; tracing its body
+    /// again here would trace the innermost of `d` nested loops `2^d` times.
+    fn stand_in_regions(&mut self, before: RegionId, after: RegionId, span: Span) -> R<()> {
+        self.in_region(before, |s| {
+            let stop = s.scalar(0.0, DType::Bool, span)?;
+            let mut ops = vec![s.localize(&stop, span)?];
+            ops.extend(s.func_mut().region(before).params.clone());
+            s.func_mut()
+                .append_op(before, OpKind::Condition, ops, vec![], vec![], span);
+            Ok(())
+        })?;
+        let params = self.func_mut().region(after).params.clone();
+        self.func_mut()
+            .append_op(after, OpKind::Yield, params, vec![], vec![], span);
         Ok(())
     }
 

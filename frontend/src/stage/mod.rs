@@ -155,6 +155,9 @@ pub struct Stager {
     /// Ops of the current function that loop probes staged and dropped (not
     /// counted against [`tensor::MAX_FUNCTION_OPS`]).
     pub probe_ops: usize,
+    /// How many loop probes of the current function enclose what is being
+    /// staged (a loop inside a probe is traced for its state's types only).
+    pub probe_depth: usize,
 }
 
 /// A user-function call in progress.
@@ -178,6 +181,7 @@ pub struct SavedFunction {
     staged_ops: HashMap<String, value::Tensor>,
     captures: Option<Vec<(value::Tensor, value::Tensor)>>,
     probe_ops: usize,
+    probe_depth: usize,
 }
 
 /// How deep compile-time Python calls may nest before we report runaway recursion.
@@ -211,6 +215,7 @@ impl Stager {
             variables: Vec::new(),
             module_scope: None,
             probe_ops: 0,
+            probe_depth: 0,
         }
     }
 
@@ -241,6 +246,7 @@ impl Stager {
             staged_ops: std::mem::take(&mut self.staged_ops),
             captures: self.captures.take(),
             probe_ops: std::mem::take(&mut self.probe_ops),
+            probe_depth: std::mem::take(&mut self.probe_depth),
         };
         self.enclosing.push(saved.generation);
         (saved, params)
@@ -257,6 +263,7 @@ impl Stager {
         self.staged_ops = saved.staged_ops;
         self.captures = saved.captures;
         self.probe_ops = saved.probe_ops;
+        self.probe_depth = saved.probe_depth;
         self.enclosing.pop();
     }
 

@@ -1,13 +1,18 @@
 //! `outline-deep-regions`: a region op (`if`, `while`) nested deeper than
-//! [`MAX_NESTING`] regions becomes a call of a new function holding it.
+//! [`MAX_NESTING`] regions, or a `while` inside [`MAX_LOOP_NESTING`] loops,
+//! becomes a call of a new function holding it.
 //!
 //! A chain of thousands of `elif`s stages as `if`s nested as deep: MLIR's
 //! one-shot bufferization and canonicalizer take time quadratic in that
 //! depth (1,000 `elif`s: 14 s of MLIR, 5,000: minutes), since the result of
 //! the outermost `if` may alias a value of every level. Cut every
 //! [`MAX_NESTING`] levels into functions, each level's analysis stays
-//! within one function and the build time grows linearly. The call costs
-//! nothing a program that deep would notice; shallower code is unchanged.
+//! within one function and the build time grows linearly. Nested loops
+//! cost more: the analysis of a loop's state follows it through every loop
+//! inside, and its time doubles with each level (22 nested loops: 2.8 s,
+//! 25: 22 s), so loops are cut every [`MAX_LOOP_NESTING`] levels. The call
+//! costs nothing a program that deep would notice; shallower code is
+//! unchanged.
 //!
 //! An op is outlined only when every value it reads from outside and every
 //! result is a tensor whose symbolic dims are plain names that the callee
@@ -22,6 +27,9 @@ use std::collections::BTreeSet;
 /// Regions an op may be nested in before it is outlined.
 pub const MAX_NESTING: usize = 32;
 
+/// Loops a `while` may be nested in before it is outlined.
+pub const MAX_LOOP_NESTING: usize = 8;
+
 /// The pass.
 pub struct OutlineDeepRegions;
 
@@ -31,16 +39,18 @@ impl Pass for OutlineDeepRegions {
     }
 
     fn purpose(&self) -> &'static str {
-        "move region ops nested deeper than 32 levels into functions of their own"
+        "move region ops nested deeper than 32 levels, and loops inside 8 loops, into functions of their own"
     }
 
     fn run(&self, m: &mut Module) -> Vec<Note> {
         let outlined = outline_each(m, |f, first_id| {
-            if max_depth(f, f.body) <= MAX_NESTING {
+            let (depth, loops) = max_depth(f, f.body);
+            if depth <= MAX_NESTING && loops <= MAX_LOOP_NESTING {
                 return None;
             }
             let mut visit = Outliner {
                 depth: 0,
+                loops: 0,
                 first_id,
                 new: Vec::new(),
             };
@@ -75,19 +85,21 @@ pub(super) fn outline_each(
     made
 }
 
-/// The deepest nesting of regions below `r`.
-fn max_depth(f: &Function, r: RegionId) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(r, 0usize)];
-    while let Some((r, depth)) = stack.pop() {
+/// The deepest nesting of regions below `r`, and of loops.
+fn max_depth(f: &Function, r: RegionId) -> (usize, usize) {
+    let (mut deepest, mut deepest_loop) = (0, 0);
+    let mut stack = vec![(r, 0usize, 0usize)];
+    while let Some((r, depth, loops)) = stack.pop() {
         deepest = deepest.max(depth);
+        deepest_loop = deepest_loop.max(loops);
         for &op in &f.region(r).ops {
+            let inner_loops = loops + usize::from(f.op(op).kind == OpKind::While);
             for &inner in &f.op(op).regions {
-                stack.push((inner, depth + 1));
+                stack.push((inner, depth + 1, inner_loops));
             }
         }
     }
-    deepest
+    (deepest, deepest_loop)
 }
 
 /// Whether a callee can take or return a value of type `t` unchanged: a
@@ -115,9 +127,12 @@ pub(super) fn symbols(t: &Type) -> impl Iterator<Item = &str> {
 }
 
 /// Copies a function, replacing each outlinable region op at depth
-/// [`MAX_NESTING`] by a call of a new function.
+/// [`MAX_NESTING`], and each outlinable loop inside [`MAX_LOOP_NESTING`]
+/// loops, by a call of a new function.
 struct Outliner {
     depth: usize,
+    /// Loops around the op being copied.
+    loops: usize,
     /// The id the first new function will get.
     first_id: usize,
     new: Vec<Function>,
@@ -220,12 +235,18 @@ pub(super) fn call_in_place(
 impl Visit for Outliner {
     fn op(&mut self, c: &mut Copier, at: RegionId, op: OpId) {
         let od = c.src.op(op);
-        if self.depth < MAX_NESTING || od.regions.is_empty() {
+        let is_loop = od.kind == OpKind::While;
+        let too_deep = (self.depth >= MAX_NESTING && !od.regions.is_empty())
+            || (is_loop && self.loops >= MAX_LOOP_NESTING);
+        let inputs = if too_deep {
+            Self::inputs(c.src, op)
+        } else {
+            None
+        };
+        let Some(inputs) = inputs else {
+            self.loops += usize::from(is_loop);
             c.keep(self, at, op);
-            return;
-        }
-        let Some(inputs) = Self::inputs(c.src, op) else {
-            c.keep(self, at, op);
+            self.loops -= usize::from(is_loop);
             return;
         };
         let index = self.first_id + self.new.len();
