@@ -1,6 +1,5 @@
-"""Loops appending to lists several times per iteration: scalars, rows and matrices (a
-sub-tensor of rank 2 is written through views collapsed to one axis), rows built by an inner
-loop of a run-time length, and run-time-indexed row and block assignments."""
+"""Loops appending to lists several times per iteration: scalars, rows and matrices, rows
+built by an inner loop of a run-time length, and run-time-indexed block and row assignments."""
 import agc
 import agc.numpy as np
 
@@ -33,7 +32,8 @@ def block_assign(x: agc.f64["N", 2, 3], order: agc.i64["N"]):
     out = np.zeros_like(x)
     total = np.zeros((2, 3))
     for i in range(x.shape[0]):
-        out[order[i]] = x[i] * 2.0
-        out[order[i], 1] = x[i, 0] - 1.0
-        total = total + out[order[i]]
+        k = order[i] % x.shape[0]
+        out[k] = x[i] * 2.0
+        out[k, 1] = x[i, 0] - 1.0
+        total = total + out[k]
     return out, total

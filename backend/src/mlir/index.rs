@@ -20,7 +20,7 @@
 use super::emitter::FnEmitter;
 use super::types;
 use crate::BackendError;
-use agc_ir::{DType, Dim, OpData, TensorType};
+use agc_ir::{DType, Dim, OpData};
 
 /// The symbol of the runtime's index error (`(index, size, axis, line)`, all `i64`).
 pub const RAISE_INDEX: &str = "agc_rt_raise_index";
@@ -228,89 +228,18 @@ pub fn dyn_update(
         .iter()
         .map(|d| e.dim_size(d))
         .collect::<Result<Vec<_>, _>>()?;
-    // A sub-tensor of rank >= 2 that `v` fills without broadcasting is
-    // written through views of both collapsed to one axis: one loop.
-    let flat = sub.len() >= 2
-        && v_ty.rank() == sub.len()
-        && !sub.contains(&Dim::Static(0))
-        && v_ty
-            .dims
-            .iter()
-            .zip(sub)
-            .all(|(d, s)| *d != Dim::Static(1) || *s == Dim::Static(1));
-    if !flat {
-        return update_loop(e, &x, x_ty, &v, v_ty, at, &sizes, all_ok, accumulate);
-    }
-    let total = sizes[1..]
-        .iter()
-        .fold(sizes[0].clone(), |n, s| e.arith("muli", &n, s, "index"));
-    let lead: Vec<Dim> = x_ty.dims[..axes].to_vec();
-    let flat_sub = super::layout::flat_type(&TensorType::new(x_ty.dtype, sub.to_vec()));
-    let xc_ty = TensorType::new(x_ty.dtype, [lead, flat_sub.dims.clone()].concat());
-    let vc_ty = TensorType::new(v_ty.dtype, flat_sub.dims);
-    let mut groups: Vec<String> = (0..axes).map(|a| format!("[{a}]")).collect();
-    let tail: Vec<String> = (axes..x_ty.rank()).map(|a| a.to_string()).collect();
-    groups.push(format!("[{}]", tail.join(", ")));
-    let groups = groups.join(", ");
-    let (x_t, xc_t) = (types::tensor(x_ty), types::tensor(&xc_ty));
-    let xc = e.assign(&format!(
-        "tensor.collapse_shape {x} [{groups}] : {x_t} into {xc_t}"
-    ));
-    let vc = super::layout::flatten(e, &v, v_ty);
-    let done = update_loop(
-        e,
-        &xc,
-        &xc_ty,
-        &vc,
-        &vc_ty,
-        at,
-        &[total],
-        all_ok,
-        accumulate,
-    )?;
-    // Static sizes are written as numbers (the type must agree with them).
-    let shape = x_ty
-        .dims
-        .iter()
-        .map(|d| match d {
-            Dim::Static(n) => Ok(n.to_string()),
-            Dim::Sym(_) => e.dim_size(d),
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .join(", ");
-    Ok(e.assign(&format!(
-        "tensor.expand_shape {done} [{groups}] output_shape [{shape}] : {xc_t} into {x_t}"
-    )))
-}
-
-/// Writes (or adds, when `accumulate`) `v` (broadcast where a dim is 1)
-/// into the sub-tensor of `x` at the leading coordinates `at`, whose sizes
-/// are `sizes`, unless `ok` (the indices' range check) is false: a nest of
-/// `scf.for` loops threading the tensor through `tensor.insert`s.
-#[allow(clippy::too_many_arguments)]
-fn update_loop(
-    e: &mut FnEmitter,
-    x: &str,
-    x_ty: &TensorType,
-    v: &str,
-    v_ty: &TensorType,
-    at: Vec<String>,
-    sizes: &[String],
-    ok: Option<String>,
-    accumulate: bool,
-) -> Result<String, BackendError> {
     let (x_t, v_t) = (types::tensor(x_ty), types::tensor(v_ty));
-    let sub = &x_ty.dims[at.len()..];
     let dtype = x_ty.dtype;
     let el = types::elem(dtype);
-    // An index out of range skips the write: the outermost loop runs no
-    // trip (one trip of an extra loop for a single element). Not an
-    // `scf.if` yielding the old tensor, nor an extra loop level: each loop
-    // or branch around the write doubles the times bufferization reaches
-    // the old tensor, and a chain of n updates (a loop appending to several
-    // lists stages one) is analysed in time exponential in n.
-    let mut loops = sizes.to_vec();
-    if let Some(ok) = ok {
+    // The loop nest over the sub-tensor, threading the tensor through. An
+    // index out of range skips the write: the outermost loop runs no trip
+    // (one trip of an extra loop for a single element). Not an `scf.if`
+    // yielding the old tensor, nor an extra loop level: each loop or branch
+    // around the write doubles the times bufferization reaches the old
+    // tensor, and a chain of n updates (a loop appending to several lists
+    // stages one) is analysed in time exponential in n.
+    let mut loops = sizes.clone();
+    if let Some(ok) = all_ok {
         let none = e.index_const(0);
         match loops.first_mut() {
             Some(first) => *first = e.select(&ok, first, &none, "index"),
@@ -321,7 +250,7 @@ fn update_loop(
         }
     }
     let guarded = loops.len() - sizes.len();
-    e.threaded_loop_nest(&loops, x, &x_t, |e, ivs, acc| {
+    e.threaded_loop_nest(&loops, &x, &x_t, |e, ivs, acc| {
         let ivs = &ivs[guarded..];
         let zero = e.index_const(0);
         let mut coords = at.clone();
