@@ -28,10 +28,7 @@ TIMEOUT_S = 30  # per agc run; the slowest test model (tree_lstm) builds in ~9 s
 # Reproducers of open findings (tests/fuzz_frontend/FINDINGS.md), kept in the corpus but not
 # compiled here: they take minutes. Remove an entry (and mark the finding fixed) once the file
 # compiles in seconds to exit 0 or a located diagnostic.
-OPEN = {
-    "open_bufferize_many_list_appends.py": "O6: MLIR's one-shot bufferization takes minutes on a staged "
-    "loop appending one value to a list 50 times (tests/fuzz_frontend/FINDINGS.md)",
-}
+OPEN: dict[str, str] = {}
 
 
 def load_fuzzer():

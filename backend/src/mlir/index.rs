@@ -13,9 +13,10 @@
 //! `dyn_index` is a gather `linalg.generic` over the result; `dyn_update`
 //! writes the sub-tensor with `tensor.insert` in a nest of `scf.for` loops
 //! (which bufferization turns into an in-place update when the old tensor
-//! is dead, as in a loop that appends to a staged list), since an
-//! `insert_slice` with run-time offsets bufferizes into a strided copy that
-//! would need MLIR's runtime library.
+//! is dead, as in a loop that appends to a staged list). In a function of
+//! more than [`MAX_LOOPED_UPDATES`] updates, a write of a whole sub-tensor
+//! is a `tensor.insert_slice` instead (a strided copy through the runtime's
+//! `memrefCopy`, slower for small rows but cheap to analyse).
 
 use super::emitter::FnEmitter;
 use super::types;
@@ -24,6 +25,16 @@ use agc_ir::{DType, Dim, OpData};
 
 /// The symbol of the runtime's index error (`(index, size, axis, line)`, all `i64`).
 pub const RAISE_INDEX: &str = "agc_rt_raise_index";
+
+/// The most `dyn_update`s a function writes with loops. Each loop threading
+/// a tensor doubles the time MLIR's one-shot bufferization spends on the
+/// updates after it (a chain of n takes 2^n: 24 list appends in one staged
+/// loop took minutes), so beyond this many, every update that writes a
+/// whole sub-tensor is a `tensor.insert_slice`, whose analysis cost stays
+/// polynomial. The loops stay where few enough: they run faster (small
+/// rows and elements are written in place of a call of the runtime's
+/// `memrefCopy` and, for an element, a one-element buffer).
+const MAX_LOOPED_UPDATES: usize = 8;
 
 /// A checked index: the normalised index clamped into range (0 when out of
 /// range) as an `index`, and the `i1` that says it was in range.
@@ -231,6 +242,14 @@ pub fn dyn_update(
     let (x_t, v_t) = (types::tensor(x_ty), types::tensor(v_ty));
     let dtype = x_ty.dtype;
     let el = types::elem(dtype);
+    // In a function of many updates, a write of a whole sub-tensor is a
+    // slice, not a loop (see `insert_slice`).
+    let whole = !accumulate && v_ty.dims == sub && (all_ok.is_some() || !sub.is_empty());
+    if whole && e.updates > MAX_LOOPED_UPDATES {
+        return Ok(insert_slice(
+            e, &x, &x_t, &v, &v_t, &at, &sizes, all_ok, dtype,
+        ));
+    }
     // The loop nest over the sub-tensor, threading the tensor through. An
     // index out of range skips the write: the outermost loop runs no trip
     // (one trip of an extra loop for a single element). Not an `scf.if`
@@ -281,4 +300,58 @@ pub fn dyn_update(
             coords.join(", ")
         )))
     })
+}
+
+/// `x[at] = v` where `v` has the shape of the sub-tensor (`sizes`; none
+/// for an element): a `tensor.insert_slice`, which bufferizes into a copy
+/// into a view of `x` (in place when `x` is dead) and, unlike a loop
+/// threading the tensor, adds nothing to the analysis of later updates of
+/// the result. An element is a one-element slice of the last indexed axis.
+/// An index out of range (`ok` false) makes the slice's first axis empty.
+#[allow(clippy::too_many_arguments)]
+fn insert_slice(
+    e: &mut FnEmitter,
+    x: &str,
+    x_t: &str,
+    v: &str,
+    v_t: &str,
+    at: &[String],
+    sizes: &[String],
+    ok: Option<String>,
+    dtype: DType,
+) -> String {
+    let el = types::elem(dtype);
+    let (v, v_t, mut sizes, leading_ones) = if sizes.is_empty() {
+        let one_t = format!("tensor<1x{el}>");
+        let v = e.assign(&format!(
+            "tensor.expand_shape {v} [] output_shape [1] : {v_t} into {one_t}"
+        ));
+        (v, one_t, vec![e.index_const(1)], at.len() - 1)
+    } else {
+        (v.to_string(), v_t.to_string(), sizes.to_vec(), at.len())
+    };
+    if let Some(ok) = ok {
+        let none = e.index_const(0);
+        sizes[0] = e.select(&ok, &sizes[0], &none, "index");
+    }
+    let zero = e.index_const(0);
+    let ones = |n: usize| vec!["1".to_string(); n];
+    let src_t = format!("tensor<{}{el}>", "?x".repeat(sizes.len()));
+    let src = e.assign(&format!(
+        "tensor.extract_slice {v}[{}] [{}] [{}] : {v_t} to {src_t}",
+        vec![zero.clone(); sizes.len()].join(", "),
+        sizes.join(", "),
+        ones(sizes.len()).join(", ")
+    ));
+    let rank = leading_ones + sizes.len();
+    let mut offsets = at.to_vec();
+    offsets.resize(rank, zero);
+    let mut dst_sizes = ones(leading_ones);
+    dst_sizes.extend(sizes);
+    e.assign(&format!(
+        "tensor.insert_slice {src} into {x}[{}] [{}] [{}] : {src_t} into {x_t}",
+        offsets.join(", "),
+        dst_sizes.join(", "),
+        ones(rank).join(", ")
+    ))
 }

@@ -86,7 +86,34 @@ fn updates() -> Vec<Function> {
     // The input is used again after the update: the update must copy.
     let s = b.ew(OpKind::Binary(BinaryOp::Add), &[r, p[0]], I64);
     out.push(b.ret(&[r, s]));
+    out.push(put_many());
     out
+}
+
+/// `put_many(x, v3, v0, i, j)`: `x[i] = v3; x[i, j] = v0` five times on a
+/// copy of `x: f32[B, 3]`, then that and its sum with `x`. Ten updates: more
+/// than the backend writes with loops (the slice form).
+fn put_many() -> Function {
+    let x = ty(F32, &["B", "3"]);
+    let params = [
+        x.clone(),
+        st(F32, &[3]),
+        st(F32, &[]),
+        st(I64, &[]),
+        st(I64, &[]),
+    ];
+    let (mut b, p) = Fb::new("put_many", &params);
+    let mut r = p[0];
+    for _ in 0..5 {
+        let update = |axes| OpKind::DynUpdate {
+            axes,
+            accumulate: false,
+        };
+        r = b.op(update(1), &[r, p[1], p[3]], x.clone());
+        r = b.op(update(2), &[r, p[2], p[3], p[4]], x.clone());
+    }
+    let s = b.ew(OpKind::Binary(BinaryOp::Add), &[r, p[0]], F32);
+    b.ret(&[r, s])
 }
 
 /// `def stack_rows(x): out = zeros((T, 3)); for t in range(T): out[t] = x[T-1-t] * 2; g = zeros_like(x); for t: g[t] += x[t]; return out, g`
@@ -334,6 +361,23 @@ fn run_time_updates_follow_numpy_and_raise_out_of_range() {
     let empty = Tensor::new(F32, &[0, 3], &[]);
     expect_index_error(lib.try_call("put", &[&empty, &v3, &scalar_i64(0)]), 0, 0, 0);
 
+    for (i, j) in [(0i64, 0i64), (3, 2), (-1, -3), (-4, 1)] {
+        let r = lib
+            .try_call("put_many", &[&x, &v3, &v0, &scalar_i64(i), &scalar_i64(j)])
+            .unwrap();
+        let set = format!("y.__setitem__({i}, v3), y.__setitem__(({i}, {j}), v0)");
+        let want = numpy(&format!("(lambda y: ({set}, y)[2])(x.copy())"), &ins);
+        assert_close("put_many", &r[0], &want);
+        let want = numpy(&format!("(lambda y: ({set}, y + x)[2])(x.copy())"), &ins);
+        assert_close("put_many + x", &r[1], &want);
+    }
+    let put_many = |x: &Tensor, i: i64, j: i64| {
+        lib.try_call("put_many", &[x, &v3, &v0, &scalar_i64(i), &scalar_i64(j)])
+    };
+    expect_index_error(put_many(&x, 4, 0), 4, 0, 4);
+    expect_index_error(put_many(&x, 1, -4), -4, 1, 3);
+    expect_index_error(put_many(&empty, 0, 0), 0, 0, 0);
+
     let x3 = Tensor::rand(I64, &[2, 3, 2], 5);
     let v2 = Tensor::new(I64, &[2], &[100.0, 200.0]);
     let ins = [("x", &x3), ("v", &v2)];
@@ -420,13 +464,46 @@ fn out_of_range_indices_touch_no_memory_outside_under_valgrind() {
             vec![Tensor::new(F64, &[2, 0], &[]), scalar_i64(0), scalar_i64(0)],
         ),
         ("put", vec![x.clone(), v3.clone(), scalar_i64(-7)]),
-        ("put", vec![empty, v3.clone(), scalar_i64(0)]),
-        ("put", vec![x.clone(), v3, scalar_i64(1)]),
+        ("put", vec![empty.clone(), v3.clone(), scalar_i64(0)]),
+        ("put", vec![x.clone(), v3.clone(), scalar_i64(1)]),
         (
             "add0",
             vec![x.clone(), v0.clone(), scalar_i64(3), scalar_i64(3)],
         ),
-        ("add0", vec![x.clone(), v0, scalar_i64(3), scalar_i64(2)]),
+        (
+            "add0",
+            vec![x.clone(), v0.clone(), scalar_i64(3), scalar_i64(2)],
+        ),
+        (
+            "put_many",
+            vec![
+                x.clone(),
+                v3.clone(),
+                v0.clone(),
+                scalar_i64(5),
+                scalar_i64(0),
+            ],
+        ),
+        (
+            "put_many",
+            vec![
+                empty.clone(),
+                v3.clone(),
+                v0.clone(),
+                scalar_i64(0),
+                scalar_i64(0),
+            ],
+        ),
+        (
+            "put_many",
+            vec![
+                x.clone(),
+                v3.clone(),
+                v0.clone(),
+                scalar_i64(-1),
+                scalar_i64(-1),
+            ],
+        ),
         ("stack_rows", vec![x]),
         ("extremes", vec![Tensor::new(F32, &[0, 3], &[])]),
         (
