@@ -42,7 +42,8 @@ def grids(x: agc.f32["N", "M"], a: agc.f64["K"]):
     ix, iy = np.meshgrid(x[0], a, indexing="ij")
     sx, sy = np.meshgrid(x[0], a, sparse=True)
     return (gx, gy, ix, iy, sx, sy, np.logspace(0.0, 2.0, 5), np.logspace(1, 3, 4, base=2.0, endpoint=False),
-            np.tri(3), np.tri(3, 5, k=1, dtype=np.int32), np.tri(4, 2, -1))
+            np.tri(3), np.tri(3, 5, k=1, dtype=np.int32), np.tri(4, 2, -1), np.tri(2, 3, k=1) @ np.ones((3, 2)),
+            np.tri(x.shape[0], k=1) @ x)
 
 
 @agc.export

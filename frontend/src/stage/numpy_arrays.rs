@@ -144,9 +144,10 @@ impl Stager {
                 let m = args.get_some(1, "M").unwrap_or(n.clone());
                 let k = args.get(2, "k").unwrap_or(Value::Int(0));
                 let rows = self.np1("arange", &n, span)?;
-                let lo = self.np1("negative", &k, span)?;
-                let hi = self.np2("subtract", &m, &k, span)?;
-                let cols = self.np2("arange", &lo, &hi, span)?;
+                // `arange(M) - k`: the columns of `arange(-k, M - k)`, and as
+                // many as `M` says (a symbolic dim's size stays that dim).
+                let cols = self.np1("arange", &m, span)?;
+                let cols = self.np2("subtract", &cols, &k, span)?;
                 let r = self.ufunc_method(
                     "greater_equal",
                     "outer",
