@@ -91,7 +91,10 @@ pub const SIGNATURES: &[Signature] = &[
 
 /// The signature of `np.<name>`, if numpy's could be read.
 pub fn of(name: &str) -> Option<&'static Signature> {{
-    SIGNATURES.binary_search_by(|s| s.name.cmp(name)).ok().map(|i| &SIGNATURES[i])
+    SIGNATURES
+        .binary_search_by(|s| s.name.cmp(name))
+        .ok()
+        .map(|i| &SIGNATURES[i])
 }}
 """
 

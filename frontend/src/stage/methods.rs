@@ -2,7 +2,7 @@
 //! attributes and methods, list/dict/str methods, and user objects.
 
 use super::value::{Namespace, Value};
-use super::{numpy, numpy_contract, Stager, R};
+use super::{numpy, Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{DType, Dim, Span};
 use std::rc::Rc;
@@ -427,12 +427,12 @@ fn namespace_attr(ns: Namespace, module: &str, name: &str, span: Span) -> R<Valu
             .with_suggestion(super::keywords::closest(name, MATH_FUNCS))),
         },
         Namespace::NumpyOther if module == "numpy.linalg" => match name {
-            n if numpy_contract::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
+            n if numpy::LINALG_FUNCTIONS.contains(&n) => f(&format!("np.linalg.{n}")),
             _ if NUMPY_LINALG_NAMES.contains(&name) => {
                 Err(Diagnostic::unsupported(span, format!("numpy.linalg.{name} is not supported by agc")))
             }
             _ => Err(Diagnostic::error(span, format!("AttributeError: module 'numpy.linalg' has no attribute '{name}'"))
-                .with_suggestion(super::keywords::closest(name, numpy_contract::LINALG_FUNCTIONS))),
+                .with_suggestion(super::keywords::closest(name, numpy::LINALG_FUNCTIONS))),
         },
         Namespace::Operator | Namespace::Functools | Namespace::Collections => {
             let supported = match ns {

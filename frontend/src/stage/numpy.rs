@@ -6,7 +6,8 @@ use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
     gather, keywords, numpy_arrays, numpy_choice, numpy_composite, numpy_contract, numpy_diag,
-    numpy_join, numpy_math, numpy_order, numpy_reductions, numpy_shape, numpy_sort, pyops,
+    numpy_join, numpy_math, numpy_order, numpy_products, numpy_reductions, numpy_series,
+    numpy_shape, numpy_sort, pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -109,6 +110,10 @@ const FUNCTIONS: &[&str] = &[
     "size",
 ];
 
+/// Every `np.linalg.<name>` function of the supported surface (`norm` in
+/// [`numpy_contract`], the products in [`numpy_products`]).
+pub const LINALG_FUNCTIONS: &[&str] = &["norm", "multi_dot", "matrix_power"];
+
 /// Every `np.<name>` function of the supported surface.
 pub fn all_functions() -> impl Iterator<Item = &'static str> {
     [
@@ -125,6 +130,8 @@ pub fn all_functions() -> impl Iterator<Item = &'static str> {
         numpy_order::FUNCTIONS,
         numpy_arrays::FUNCTIONS,
         numpy_reductions::FUNCTIONS,
+        numpy_series::FUNCTIONS,
+        numpy_products::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -504,6 +511,8 @@ impl Stager {
             f if numpy_order::FUNCTIONS.contains(&f) => self.numpy_order(f, &args),
             f if numpy_arrays::FUNCTIONS.contains(&f) => self.numpy_arrays(f, &args),
             f if numpy_reductions::FUNCTIONS.contains(&f) => self.numpy_reductions(f, &args),
+            f if numpy_series::FUNCTIONS.contains(&f) => self.numpy_series(f, &args),
+            f if numpy_products::FUNCTIONS.contains(&f) => self.numpy_products(f, &args),
             f if f
                 .split_once('.')
                 .is_some_and(|(u, m)| numpy_reductions::is_ufunc_method(u, m)) =>
@@ -511,12 +520,8 @@ impl Stager {
                 let (u, m) = f.split_once('.').unwrap_or_default();
                 self.ufunc_method(u, m, &args)
             }
-            f if f
-                .strip_prefix("linalg.")
-                .is_some_and(|g| numpy_contract::LINALG_FUNCTIONS.contains(&g)) =>
-            {
-                self.numpy_contract(f, &args)
-            }
+            "linalg.norm" => self.numpy_contract(f, &args),
+            "linalg.multi_dot" | "linalg.matrix_power" => self.numpy_products(f, &args),
             _ => Err(Diagnostic::unsupported(
                 span,
                 format!("np.{f} is not supported by agc"),

@@ -10,7 +10,9 @@
 //! `copysign`, `signbit`, `rint`, and accurate `log1p`/`expm1`. Arrays are in
 //! [`super::numpy_arrays`], reductions and products in
 //! [`super::numpy_reductions`], tests and choices in [`super::numpy_choice`],
-//! order statistics in [`super::numpy_order`].
+//! order statistics in [`super::numpy_order`], polynomials, integrals and
+//! running totals in [`super::numpy_series`], `cross` and matrix-product
+//! chains in [`super::numpy_products`].
 
 use super::args::Args;
 use super::value::Value;

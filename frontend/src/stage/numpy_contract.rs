@@ -18,9 +18,6 @@ use agc_ir::{infer, BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, Span, Unary
 /// The functions this module stages, by their `np.` name (`linalg.norm` is `np.linalg.norm`).
 pub const FUNCTIONS: &[&str] = &["tensordot", "einsum", "cumsum", "cumprod", "count_nonzero"];
 
-/// The functions of `np.linalg` that are staged.
-pub const LINALG_FUNCTIONS: &[&str] = &["norm"];
-
 /// The dtype `sum` gives (and `cumsum`, `cumprod`, `trace`): bools and int32 widen to int64.
 fn sum_dtype(d: DType) -> DType {
     match d {
@@ -45,7 +42,7 @@ fn axis_list(v: &Value, span: Span) -> R<Vec<i64>> {
 }
 
 impl Stager {
-    /// Calls `np.<f>` for `f` in [`FUNCTIONS`] or `linalg.<f>` for [`LINALG_FUNCTIONS`].
+    /// Calls `np.<f>` for `f` in [`FUNCTIONS`] or `linalg.norm`.
     pub(super) fn numpy_contract(&mut self, f: &str, args: &Args) -> R<Value> {
         let span = args.span;
         match f {
