@@ -43,6 +43,7 @@ pub mod numpy_composite;
 pub mod numpy_contract;
 pub mod numpy_diag;
 pub mod numpy_join;
+pub mod numpy_linalg;
 pub mod numpy_math;
 pub mod numpy_moments;
 pub mod numpy_order;

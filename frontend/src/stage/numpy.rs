@@ -111,8 +111,9 @@ const FUNCTIONS: &[&str] = &[
 ];
 
 /// Every `np.linalg.<name>` function of the supported surface (`norm` in
-/// [`numpy_contract`], the products in [`numpy_products`]).
-pub const LINALG_FUNCTIONS: &[&str] = &["norm", "multi_dot", "matrix_power"];
+/// [`numpy_contract`], the products in [`numpy_products`], the
+/// eliminations in [`super::numpy_linalg`]).
+pub const LINALG_FUNCTIONS: &[&str] = &["norm", "multi_dot", "matrix_power", "solve", "inv", "det"];
 
 /// Every `np.<name>` function of the supported surface.
 pub fn all_functions() -> impl Iterator<Item = &'static str> {
@@ -522,6 +523,7 @@ impl Stager {
             }
             "linalg.norm" => self.numpy_contract(f, &args),
             "linalg.multi_dot" | "linalg.matrix_power" => self.numpy_products(f, &args),
+            "linalg.solve" | "linalg.inv" | "linalg.det" => self.numpy_linalg(f, &args),
             _ => Err(Diagnostic::unsupported(
                 span,
                 format!("np.{f} is not supported by agc"),
