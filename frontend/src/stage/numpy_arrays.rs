@@ -2,7 +2,7 @@
 //! others, staged as the same compositions (see
 //! [`super::numpy_composite`]): `identity`, `atleast_1d/2d/3d`,
 //! `ascontiguousarray`, `diff`, `fliplr`, `flipud`, `rot90`, `append`,
-//! `hsplit`/`vsplit`/`dsplit`, `logspace`, `meshgrid` and `tri`.
+//! `hsplit`/`vsplit`/`dsplit`, `logspace`, `meshgrid`, `tri` and `indices`.
 
 use super::args::Args;
 use super::pyops::truthy;
@@ -31,6 +31,7 @@ pub const FUNCTIONS: &[&str] = &[
     "logspace",
     "meshgrid",
     "tri",
+    "indices",
 ];
 
 impl Stager {
@@ -138,6 +139,7 @@ impl Stager {
                 }
             }
             "meshgrid" => self.meshgrid(args),
+            "indices" => self.indices(args),
             "tri" => {
                 // numpy's greater_equal.outer(arange(N), arange(-k, M - k)).
                 let n = args.req(0, "N", f)?;
@@ -163,6 +165,50 @@ impl Stager {
                 format!("np.{f} reached numpy_arrays"),
             )),
         }
+    }
+
+    /// `np.indices(dimensions, dtype=int, sparse=False)`: for each axis, its
+    /// index (`arange` along that axis), broadcast to `dimensions` and
+    /// stacked, or each left unbroadcast (a tuple) when `sparse`.
+    fn indices(&mut self, args: &Args) -> R<Value> {
+        let span = args.span;
+        let dims = super::pyops::iterate(&args.req(0, "dimensions", "indices")?, span)?;
+        let dtype = args
+            .get_some(1, "dtype")
+            .unwrap_or(Value::DType(DType::I64));
+        let sparse = args.get(2, "sparse").unwrap_or(Value::Bool(false));
+        let sparse = truthy(&sparse).ok_or_else(|| {
+            Diagnostic::unsupported(span, "np.indices(): sparse must be a compile-time bool")
+        })?;
+        let mut grids = Vec::new();
+        for (axis, d) in dims.iter().enumerate() {
+            let ix = self.np(
+                "arange",
+                vec![d.clone()],
+                vec![("dtype", dtype.clone())],
+                span,
+            )?;
+            let mut shape = vec![Value::Int(1); dims.len()];
+            shape[axis] = Value::Int(-1);
+            let ix = self.np2("reshape", &ix, &Value::tuple(shape), span)?;
+            grids.push(if sparse {
+                ix
+            } else {
+                self.np2("broadcast_to", &ix, &Value::tuple(dims.clone()), span)?
+            });
+        }
+        if sparse {
+            return Ok(Value::tuple(grids));
+        }
+        if grids.is_empty() {
+            return self.np(
+                "zeros",
+                vec![Value::tuple(vec![Value::Int(0)])],
+                vec![("dtype", dtype)],
+                span,
+            );
+        }
+        self.np1("stack", &Value::tuple(grids), span)
     }
 
     /// `np.rot90(m, k=1, axes=(0, 1))`: as numpy, flips and a transpose.

@@ -1,5 +1,6 @@
 //! Diagonals and triangles of the `agc.numpy` surface: `triu`, `tril`,
-//! `diag`, `diagonal` and `trace`.
+//! `diag`, `diagonal`, `trace`, `diagflat`, and `triu_indices` /
+//! `tril_indices` (constant index arrays, their size known at compile time).
 //!
 //! All are masks built from the grid `col - row` (two `iota`s) applied with
 //! `where`, then summed where a diagonal is extracted: composites of staged
@@ -11,10 +12,21 @@ use super::tensor::staged;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
-use agc_ir::{infer, BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, SliceDim, Span, TensorType};
+use agc_ir::{
+    infer, BinaryOp, CmpOp, ConstData, DType, Dim, OpKind, ReduceKind, SliceDim, Span, TensorType,
+};
 
 /// The functions this module stages, by their `np.` name.
-pub const FUNCTIONS: &[&str] = &["triu", "tril", "diag", "diagonal", "trace"];
+pub const FUNCTIONS: &[&str] = &[
+    "triu",
+    "tril",
+    "diag",
+    "diagonal",
+    "trace",
+    "diagflat",
+    "triu_indices",
+    "tril_indices",
+];
 
 /// A compile-time int argument with a default.
 fn int_arg(args: &Args, index: usize, name: &str, default: i64) -> R<i64> {
@@ -52,6 +64,15 @@ impl Stager {
     /// Calls `np.<f>` for `f` in [`FUNCTIONS`].
     pub(super) fn numpy_diag(&mut self, f: &str, args: &Args) -> R<Value> {
         let span = args.span;
+        match f {
+            "triu_indices" | "tril_indices" => return self.triangle_indices(f, args),
+            "diagflat" => {
+                let flat = self.np1("ravel", &args.req(0, "v", "np.diagflat")?, span)?;
+                let k = Value::Int(int_arg(args, 1, "k", 0)?);
+                return self.np2("diag", &flat, &k, span);
+            }
+            _ => {}
+        }
         let t = self.to_tensor(
             &args.req(0, if f == "diag" { "v" } else { "a" }, &format!("np.{f}"))?,
             None,
@@ -109,6 +130,42 @@ impl Stager {
                     .map(Value::Tensor)
             }
         }
+    }
+
+    /// `np.triu_indices(n, k=0, m=None)` / `np.tril_indices`: the row and
+    /// the column indices of the triangle's elements in row-major order, as
+    /// two constant `i64` arrays.
+    fn triangle_indices(&mut self, f: &str, args: &Args) -> R<Value> {
+        let span = args.span;
+        let n = args
+            .req(0, "n", &format!("np.{f}"))?
+            .as_int()
+            .ok_or_else(|| {
+                Diagnostic::unsupported(span, format!("np.{f}(): n must be a compile-time int"))
+            })?;
+        let k = int_arg(args, 1, "k", 0)?;
+        let m = int_arg(args, 2, "m", n)?;
+        let (n, m) = (n.max(0), m.max(0));
+        let cells = usize::try_from(n)
+            .ok()
+            .zip(usize::try_from(m).ok())
+            .and_then(|(n, m)| n.checked_mul(m));
+        super::limits::check_items(&format!("np.{f}"), cells, span)?;
+        let upper = f == "triu_indices";
+        let (mut rows, mut cols) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            for j in 0..m {
+                let offset = j - i;
+                if (upper && offset >= k) || (!upper && offset <= k) {
+                    rows.push(i);
+                    cols.push(j);
+                }
+            }
+        }
+        let ty = TensorType::static_shape(DType::I64, &[rows.len() as i64]);
+        let rows = self.constant(ConstData::Int(rows), ty.clone(), span)?;
+        let cols = self.constant(ConstData::Int(cols), ty, span)?;
+        Ok(Value::tuple(vec![Value::Tensor(rows), Value::Tensor(cols)]))
     }
 
     /// `col - row` as an `i64` tensor of shape `(rows, cols)`.
