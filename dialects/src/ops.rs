@@ -78,6 +78,9 @@ pub enum BinaryOp {
     Shr,
     /// `np.arctan2(a, b)` (float operands)
     Atan2,
+    /// `np.fmod` (C's `fmod`: the remainder has the dividend's sign; 0 for
+    /// an integer division by zero, as numpy)
+    FMod,
 }
 
 /// Elementwise comparisons, producing `bool`.
@@ -448,7 +451,7 @@ impl UnaryOp {
 
 impl BinaryOp {
     /// Every variant, in declaration order.
-    pub const ALL: [BinaryOp; 15] = [
+    pub const ALL: [BinaryOp; 16] = [
         BinaryOp::Add,
         BinaryOp::Sub,
         BinaryOp::Mul,
@@ -464,6 +467,7 @@ impl BinaryOp {
         BinaryOp::Shl,
         BinaryOp::Shr,
         BinaryOp::Atan2,
+        BinaryOp::FMod,
     ];
 
     /// Printed name.
@@ -484,6 +488,7 @@ impl BinaryOp {
             BinaryOp::Shl => "shl",
             BinaryOp::Shr => "shr",
             BinaryOp::Atan2 => "atan2",
+            BinaryOp::FMod => "fmod",
         }
     }
 }

@@ -75,6 +75,7 @@ fn binary_ops_with_broadcasting() {
         BinaryOp::Max,
         BinaryOp::Min,
         BinaryOp::Mod,
+        BinaryOp::FMod,
         BinaryOp::Atan2,
     ];
     for op in ops {
@@ -90,6 +91,8 @@ fn binary_ops_with_broadcasting() {
                 BinaryOp::Div | BinaryOp::Mod => {
                     (rng.tensor(sa, 0.5, 3.0), rng.tensor(sb, 0.7, 1.9))
                 }
+                // Negative dividends too: the quotient is truncated toward 0.
+                BinaryOp::FMod => (rng.tensor(sa, -3.0, 3.0), rng.tensor(sb, 0.7, 1.9)),
                 _ => (rng.tensor(sa, -2.0, 2.0), rng.tensor(sb, -2.0, 2.0)),
             };
             check_grad(&mut m, f, &[0, 1], &[a, bb]);

@@ -143,6 +143,7 @@ pub fn binary(
             BinaryOp::Atan2 => e.math("atan2", &[a, b], t),
             BinaryOp::FloorDiv => float_divmod(e, dtype, a, b).0,
             BinaryOp::Mod => float_divmod(e, dtype, a, b).1,
+            BinaryOp::FMod => e.arith("remf", a, b, t),
             _ => return Err(unsupported(format!("{} on {dtype}", op.name()))),
         });
     }
@@ -159,6 +160,7 @@ pub fn binary(
         BinaryOp::Pow => e.math("ipowi", &[a, b], t),
         BinaryOp::FloorDiv => int_divmod(e, t, a, b, true),
         BinaryOp::Mod => int_divmod(e, t, a, b, false),
+        BinaryOp::FMod => int_fmod(e, t, a, b),
         BinaryOp::Div | BinaryOp::Atan2 => {
             return Err(unsupported(format!("{} on {dtype}", op.name())))
         }
@@ -229,6 +231,20 @@ fn int_divmod(e: &mut FnEmitter, t: &str, a: &str, b: &str, floor: bool) -> Stri
         e.select(&is_m1, &zero, &m, t)
     };
     e.select(&is0, &zero, &r, t)
+}
+
+/// numpy's integer `fmod(a, b)`: `remsi` (the dividend's sign), 0 for a
+/// zero divisor, and for -1 (where `remsi` of the smallest integer is
+/// undefined; the remainder is 0 anyway).
+fn int_fmod(e: &mut FnEmitter, t: &str, a: &str, b: &str) -> String {
+    let zero = e.constant("0", t);
+    let one = e.constant("1", t);
+    let minus = e.constant("-1", t);
+    let is0 = e.cmpi("eq", b, &zero, t);
+    let is_m1 = e.cmpi("eq", b, &minus, t);
+    let special = e.arith("ori", &is0, &is_m1, "i1");
+    let safe_b = e.select(&special, &one, b, t);
+    e.arith("remsi", a, &safe_b, t)
 }
 
 /// numpy's float `divmod(a, b)` (`npy_divmod`): returns (floor quotient, modulo).

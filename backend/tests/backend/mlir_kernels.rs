@@ -255,6 +255,7 @@ fn python_arithmetic_on_ints_and_floats() {
     let ops = [
         (BinaryOp::FloorDiv, "np.floor_divide(a, b)"),
         (BinaryOp::Mod, "np.mod(a, b)"),
+        (BinaryOp::FMod, "np.fmod(a, b)"),
         (BinaryOp::Pow, "np.power(a, b)"),
         (BinaryOp::Max, "np.maximum(a, b)"),
         (BinaryOp::Min, "np.minimum(a, b)"),

@@ -183,6 +183,12 @@ pub(super) fn binary(op: BinaryOp, a: f64, b: f64, dtype: DType) -> R<f64> {
         BinaryOp::Xor => (a as i64 ^ b as i64) as f64,
         BinaryOp::Shl | BinaryOp::Shr => shift(op, a as i64, b as i64, dtype),
         BinaryOp::Atan2 => a.atan2(b),
+        // Rust's `%` is C's fmod for floats and truncating for integers.
+        BinaryOp::FMod if int => match b as i64 {
+            0 => 0.0,
+            d => (a as i64).wrapping_rem(d) as f64,
+        },
+        BinaryOp::FMod => a % b,
     })
 }
 

@@ -41,6 +41,7 @@ const FUNCTIONS: &[&str] = &[
     "floor_divide",
     "mod",
     "remainder",
+    "fmod",
     "power",
     "maximum",
     "minimum",
@@ -279,7 +280,7 @@ impl Stager {
                 self.expm1(&t, span)
             }
             "add" | "subtract" | "multiply" | "divide" | "true_divide" | "floor_divide" | "mod"
-            | "remainder" | "power" | "maximum" | "minimum" => {
+            | "remainder" | "fmod" | "power" | "maximum" | "minimum" => {
                 let op = match f {
                     "add" => BinaryOp::Add,
                     "subtract" => BinaryOp::Sub,
@@ -287,6 +288,7 @@ impl Stager {
                     "divide" | "true_divide" => BinaryOp::Div,
                     "floor_divide" => BinaryOp::FloorDiv,
                     "mod" | "remainder" => BinaryOp::Mod,
+                    "fmod" => BinaryOp::FMod,
                     "power" => BinaryOp::Pow,
                     "maximum" => BinaryOp::Max,
                     _ => BinaryOp::Min,

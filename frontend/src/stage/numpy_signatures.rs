@@ -102,6 +102,7 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "floor_divide", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "fmax", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "fmin", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
+    Signature { name: "fmod", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "full", params: &["shape", "fill_value", "dtype", "order", "device", "like"], max_positional: Some(4), any_keyword: false },
     Signature { name: "full_like", params: &["a", "fill_value", "dtype", "order", "subok", "shape", "device"], max_positional: Some(6), any_keyword: false },
     Signature { name: "greater", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },

@@ -447,7 +447,7 @@ impl Stager {
             (BinaryOp::Sub, DType::Bool) => {
                 return Err(Diagnostic::error(span, "numpy boolean subtract, the `-` operator, is not supported; use `^` or logical_xor"))
             }
-            (BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::Pow, DType::Bool) => {
+            (BinaryOp::FloorDiv | BinaryOp::Mod | BinaryOp::FMod | BinaryOp::Pow, DType::Bool) => {
                 d = DType::I64;
                 op
             }

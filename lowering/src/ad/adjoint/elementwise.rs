@@ -149,6 +149,20 @@ pub(crate) fn binary(r: &mut Rule, op: BinaryOp) -> Result<DenseGrads, RuleError
             })?;
             (Some(g), db)
         }
+        BinaryOp::FMod => {
+            // fmod(a, b) = a - trunc(a / b) * b, trunc(q) = sign(q) * floor(|q|)
+            let db = r.when(1, |r| {
+                let b = &mut r.b;
+                let q = b.binary(BinaryOp::Div, a, bb)?;
+                let mag = b.unary(UnaryOp::Abs, q);
+                let fl = b.unary(UnaryOp::Floor, mag);
+                let sign = b.unary(UnaryOp::Sign, q);
+                let tr = b.mul(sign, fl)?;
+                let gt = b.mul(g, tr)?;
+                Ok(b.unary(UnaryOp::Neg, gt))
+            })?;
+            (Some(g), db)
+        }
         BinaryOp::Atan2 => {
             // atan2(a, b): (b, -a) / (a² + b²)
             let b = &mut r.b;
