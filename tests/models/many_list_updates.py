@@ -1,5 +1,5 @@
-"""Functions with many run-time-indexed updates (more than the backend writes with loops, so
-each is a slice): a staged loop appending to lists 12 to 24 times per iteration (scalars, rows of
+"""Staged loop bodies with many run-time-indexed updates (more than the backend writes with
+loops, so each is a slice): a staged loop appending to lists 12 to 24 times per iteration (scalars, rows of
 a run-time length, rows under a staged `if`), element and row assignments into a matrix, and an
 assignment whose index may be out of range (numpy's IndexError: an error status)."""
 import agc

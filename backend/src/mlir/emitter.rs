@@ -81,9 +81,9 @@ pub struct FnEmitter<'f> {
     /// Lines for the entry block of the function, before its body
     /// ([`Self::stack_slot`]).
     entry: String,
-    /// The `dyn_update` ops of the function (the form
-    /// [`super::index::dyn_update`] takes depends on how many there are).
-    pub updates: usize,
+    /// The results of the `dyn_update`s written as slices
+    /// ([`super::index::sliced_updates`]).
+    pub sliced_updates: std::collections::HashSet<Value>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -110,11 +110,7 @@ impl<'f> FnEmitter<'f> {
             rank0_elements: HashMap::new(),
             weights: Default::default(),
             entry: String::new(),
-            updates: f
-                .ops_within(f.body)
-                .into_iter()
-                .filter(|&op| matches!(f.op(op).kind, agc_ir::OpKind::DynUpdate { .. }))
-                .count(),
+            sliced_updates: super::index::sliced_updates(f),
         }
     }
 

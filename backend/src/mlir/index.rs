@@ -13,7 +13,7 @@
 //! `dyn_index` is a gather `linalg.generic` over the result; `dyn_update`
 //! writes the sub-tensor with `tensor.insert` in a nest of `scf.for` loops
 //! (which bufferization turns into an in-place update when the old tensor
-//! is dead, as in a loop that appends to a staged list). In a function of
+//! is dead, as in a loop that appends to a staged list). In a loop body of
 //! more than [`MAX_LOOPED_UPDATES`] updates, a write of a whole sub-tensor
 //! is a `tensor.insert_slice` instead (a strided copy through the runtime's
 //! `memrefCopy`, slower for small rows but cheap to analyse).
@@ -21,20 +21,53 @@
 use super::emitter::FnEmitter;
 use super::types;
 use crate::BackendError;
-use agc_ir::{DType, Dim, OpData};
+use agc_ir::{DType, Dim, Function, OpData, OpKind, RegionId, Value};
+use std::collections::HashSet;
 
 /// The symbol of the runtime's index error (`(index, size, axis, line)`, all `i64`).
 pub const RAISE_INDEX: &str = "agc_rt_raise_index";
 
-/// The most `dyn_update`s a function writes with loops. Each loop threading
-/// a tensor doubles the time MLIR's one-shot bufferization spends on the
-/// updates after it (a chain of n takes 2^n: 24 list appends in one staged
-/// loop took minutes), so beyond this many, every update that writes a
-/// whole sub-tensor is a `tensor.insert_slice`, whose analysis cost stays
-/// polynomial. The loops stay where few enough: they run faster (small
-/// rows and elements are written in place of a call of the runtime's
-/// `memrefCopy` and, for an element, a one-element buffer).
+/// The most `dyn_update`s a staged loop's body writes with loops. Inside a
+/// loop body, each loop threading a tensor derived from the loop's state
+/// doubles the time MLIR's one-shot bufferization spends on the updates
+/// after it (a chain of n takes 2^n: 24 list appends in one staged loop
+/// took minutes), so beyond this many, every update of that body that
+/// writes a whole sub-tensor is a `tensor.insert_slice`, whose analysis
+/// cost stays polynomial. The loops stay elsewhere: they run faster (small
+/// rows and elements are written without a call of the runtime's
+/// `memrefCopy` or, for an element, a one-element buffer), and outside a
+/// loop body (a function's top level, where an unrolled loop appends
+/// hundreds of times) they are also cheaper to analyse than slices.
 const MAX_LOOPED_UPDATES: usize = 8;
+
+/// The results of the `dyn_update`s of `f` to write as slices: those of
+/// each staged loop body (and the branches inside it, not the bodies of
+/// loops nested in it) that holds more than [`MAX_LOOPED_UPDATES`].
+pub(super) fn sliced_updates(f: &Function) -> HashSet<Value> {
+    let mut sliced = HashSet::new();
+    for op in f.ops_within(f.body) {
+        let od = f.op(op);
+        if od.kind != OpKind::While {
+            continue;
+        }
+        let mut updates = Vec::new();
+        let mut stack: Vec<RegionId> = od.regions.clone();
+        while let Some(r) = stack.pop() {
+            for &inner in &f.region(r).ops {
+                let id = f.op(inner);
+                match id.kind {
+                    OpKind::DynUpdate { .. } => updates.push(id.results[0]),
+                    OpKind::While => {}
+                    _ => stack.extend(id.regions.iter().copied()),
+                }
+            }
+        }
+        if updates.len() > MAX_LOOPED_UPDATES {
+            sliced.extend(updates);
+        }
+    }
+    sliced
+}
 
 /// A checked index: the normalised index clamped into range (0 when out of
 /// range) as an `index`, and the `i1` that says it was in range.
@@ -242,10 +275,10 @@ pub fn dyn_update(
     let (x_t, v_t) = (types::tensor(x_ty), types::tensor(v_ty));
     let dtype = x_ty.dtype;
     let el = types::elem(dtype);
-    // In a function of many updates, a write of a whole sub-tensor is a
-    // slice, not a loop (see `insert_slice`).
+    // In a loop body of many updates, a write of a whole sub-tensor is a
+    // slice, not a loop (see `sliced_updates`).
     let whole = !accumulate && v_ty.dims == sub && (all_ok.is_some() || !sub.is_empty());
-    if whole && e.updates > MAX_LOOPED_UPDATES {
+    if whole && e.sliced_updates.contains(&od.results[0]) {
         return Ok(insert_slice(
             e, &x, &x_t, &v, &v_t, &at, &sizes, all_ok, dtype,
         ));

@@ -90,9 +90,10 @@ fn updates() -> Vec<Function> {
     out
 }
 
-/// `put_many(x, v3, v0, i, j)`: `x[i] = v3; x[i, j] = v0` five times on a
-/// copy of `x: f32[B, 3]`, then that and its sum with `x`. Ten updates: more
-/// than the backend writes with loops (the slice form).
+/// `put_many(x, v3, v0, i, j)`: in the body of a loop of one trip,
+/// `x[i] = v3; x[i, j] = v0` five times on a copy of `x: f32[B, 3]`; then
+/// that and its sum with `x`. Ten updates in a loop body: more than the
+/// backend writes with loops (the slice form).
 fn put_many() -> Function {
     let x = ty(F32, &["B", "3"]);
     let params = [
@@ -103,7 +104,16 @@ fn put_many() -> Function {
         st(I64, &[]),
     ];
     let (mut b, p) = Fb::new("put_many", &params);
-    let mut r = p[0];
+    let state = [st(I64, &[]), x.clone()];
+    let zero = b.op(OpKind::Const(ConstData::Int(vec![0])), &[], st(I64, &[]));
+    let one = b.op(OpKind::Const(ConstData::Int(vec![1])), &[], st(I64, &[]));
+    let (before, bp) = b.region(&state);
+    let (after, ap) = b.region(&state);
+    let body = b.at(before);
+    let c = b.ew(OpKind::Compare(CmpOp::Lt), &[bp[0], one], Bool);
+    b.term(OpKind::Condition, &[c, bp[0], bp[1]]);
+    b.at(after);
+    let mut r = ap[1];
     for _ in 0..5 {
         let update = |axes| OpKind::DynUpdate {
             axes,
@@ -112,8 +122,12 @@ fn put_many() -> Function {
         r = b.op(update(1), &[r, p[1], p[3]], x.clone());
         r = b.op(update(2), &[r, p[2], p[3], p[4]], x.clone());
     }
-    let s = b.ew(OpKind::Binary(BinaryOp::Add), &[r, p[0]], F32);
-    b.ret(&[r, s])
+    let next = b.ew(OpKind::Binary(BinaryOp::Add), &[ap[0], one], I64);
+    b.term(OpKind::Yield, &[next, r]);
+    b.at(body);
+    let out = b.op_multi(OpKind::While, &[zero, p[0]], &state, vec![before, after]);
+    let s = b.ew(OpKind::Binary(BinaryOp::Add), &[out[1], p[0]], F32);
+    b.ret(&[out[1], s])
 }
 
 /// `def stack_rows(x): out = zeros((T, 3)); for t in range(T): out[t] = x[T-1-t] * 2; g = zeros_like(x); for t: g[t] += x[t]; return out, g`
@@ -361,6 +375,10 @@ fn run_time_updates_follow_numpy_and_raise_out_of_range() {
     let empty = Tensor::new(F32, &[0, 3], &[]);
     expect_index_error(lib.try_call("put", &[&empty, &v3, &scalar_i64(0)]), 0, 0, 0);
 
+    assert!(
+        lib.mlir.contains("tensor.insert_slice"),
+        "put_many: no slice"
+    );
     for (i, j) in [(0i64, 0i64), (3, 2), (-1, -3), (-4, 1)] {
         let r = lib
             .try_call("put_many", &[&x, &v3, &v0, &scalar_i64(i), &scalar_i64(j)])

@@ -2,7 +2,7 @@
 loop that appends a run-time-length row to one list 50 times per iteration (a compile-time loop,
 unrolled). MLIR's one-shot bufferization took minutes while each of the 50 updates threaded the
 list through an `scf.for` (every such loop doubled the work of the analysis of the buffer's
-type); a function of more than 8 updates now writes them as `tensor.insert_slice`s."""
+type); a loop body of more than 8 updates now writes them as `tensor.insert_slice`s."""
 import agc
 import agc.numpy as np
 
