@@ -208,12 +208,7 @@ impl FnEmitter<'_> {
 /// gives 0 and `b == -1` never reaches the trapping hardware division.
 fn int_divmod(e: &mut FnEmitter, t: &str, a: &str, b: &str, floor: bool) -> String {
     let zero = e.constant("0", t);
-    let one = e.constant("1", t);
-    let minus = e.constant("-1", t);
-    let is0 = e.cmpi("eq", b, &zero, t);
-    let is_m1 = e.cmpi("eq", b, &minus, t);
-    let special = e.arith("ori", &is0, &is_m1, "i1");
-    let safe_b = e.select(&special, &one, b, t);
+    let SafeDivisor { safe_b, is0, is_m1 } = safe_divisor(e, t, b);
     let r = if floor {
         let q = e.arith("floordivsi", a, &safe_b, t);
         let neg = e.arith("subi", &zero, a, t);
@@ -237,6 +232,21 @@ fn int_divmod(e: &mut FnEmitter, t: &str, a: &str, b: &str, floor: bool) -> Stri
 /// zero divisor, and for -1 (where `remsi` of the smallest integer is
 /// undefined; the remainder is 0 anyway).
 fn int_fmod(e: &mut FnEmitter, t: &str, a: &str, b: &str) -> String {
+    let safe_b = safe_divisor(e, t, b).safe_b;
+    e.arith("remsi", a, &safe_b, t)
+}
+
+/// An integer divisor made safe for `divsi`/`remsi`: 1 in place of 0 and
+/// -1 (the smallest integer divided by -1 overflows), with the flags of
+/// those two cases for the caller's result.
+struct SafeDivisor {
+    safe_b: String,
+    is0: String,
+    is_m1: String,
+}
+
+/// The [`SafeDivisor`] of the integer `b` of MLIR type `t`.
+fn safe_divisor(e: &mut FnEmitter, t: &str, b: &str) -> SafeDivisor {
     let zero = e.constant("0", t);
     let one = e.constant("1", t);
     let minus = e.constant("-1", t);
@@ -244,7 +254,7 @@ fn int_fmod(e: &mut FnEmitter, t: &str, a: &str, b: &str) -> String {
     let is_m1 = e.cmpi("eq", b, &minus, t);
     let special = e.arith("ori", &is0, &is_m1, "i1");
     let safe_b = e.select(&special, &one, b, t);
-    e.arith("remsi", a, &safe_b, t)
+    SafeDivisor { safe_b, is0, is_m1 }
 }
 
 /// numpy's float `divmod(a, b)` (`npy_divmod`): returns (floor quotient, modulo).
