@@ -1,5 +1,5 @@
 """More of numpy staged as compositions: ufunc methods (add/multiply/maximum/minimum/logical_*
-.reduce with their default axis 0, add/multiply.accumulate, .outer), reductions with where= and
+.reduce with their default axis 0, add/multiply/maximum/minimum.accumulate, .outer), reductions with where= and
 initial= (mean over the mask's count), itemsize/nbytes, fliplr, flipud, rot90, append, hsplit,
 vsplit, dsplit, logspace, meshgrid, tri, copysign, signbit and rint. Against numpy at run-time
 sizes."""
@@ -12,7 +12,9 @@ def ufunc_methods(x: agc.f32["N", "M"], k: agc.i64["M"]):
     return (np.add.reduce(x), np.add.reduce(x, axis=1), np.multiply.reduce(x, axis=None), np.maximum.reduce(x, axis=1),
             np.minimum.reduce(k), np.logical_and.reduce(x > 0, axis=0), np.logical_or.reduce(x > 1),
             np.add.accumulate(x, axis=1), np.multiply.accumulate(k), np.multiply.outer(x[0], k),
-            np.subtract.outer(k, k), np.greater.outer(x[:, 0], x[0]))
+            np.subtract.outer(k, k), np.greater.outer(x[:, 0], x[0]), np.maximum.accumulate(x),
+            np.minimum.accumulate(x, axis=-1), np.maximum.accumulate(k), np.minimum.accumulate(k * -3),
+            np.maximum.accumulate(x > 0.5, axis=1))
 
 
 @agc.export

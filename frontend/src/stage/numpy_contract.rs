@@ -18,6 +18,23 @@ use agc_ir::{infer, BinaryOp, CmpOp, DType, Dim, OpKind, ReduceKind, Span, Unary
 /// The functions this module stages, by their `np.` name (`linalg.norm` is `np.linalg.norm`).
 pub const FUNCTIONS: &[&str] = &["tensordot", "einsum", "cumsum", "cumprod", "count_nonzero"];
 
+/// The identity of a reduction of `dtype` elements (the lowest value for a
+/// maximum, the highest for a minimum).
+fn reduction_identity(kind: ReduceKind, dtype: DType) -> f64 {
+    let (lowest, highest) = match dtype {
+        DType::Bool => (0.0, 1.0),
+        DType::I32 => (f64::from(i32::MIN), f64::from(i32::MAX)),
+        DType::I64 => (i64::MIN as f64, i64::MAX as f64),
+        DType::F32 | DType::F64 => (f64::NEG_INFINITY, f64::INFINITY),
+    };
+    match kind {
+        ReduceKind::Prod => 1.0,
+        ReduceKind::Max => lowest,
+        ReduceKind::Min => highest,
+        _ => 0.0,
+    }
+}
+
 /// The dtype `sum` gives (and `cumsum`, `cumprod`, `trace`): bools and int32 widen to int64.
 fn sum_dtype(d: DType) -> DType {
     match d {
@@ -193,10 +210,16 @@ impl Stager {
         self.reshape_to(&m, out, span)
     }
 
-    /// The running sum of `t` along `axis`: `out[i] = sum_j where(j <= i, t[j], 0)`.
-    /// Running sums or products of `t` along `axis`: element `i` reduces the
-    /// elements `j <= i` (the others are the reduction's identity).
-    fn cumulative(&mut self, kind: ReduceKind, t: &Tensor, axis: usize, span: Span) -> R<Tensor> {
+    /// Running sums, products, maxima or minima of `t` along `axis`:
+    /// element `i` reduces the elements `j <= i` (the others are the
+    /// reduction's identity).
+    pub(super) fn cumulative(
+        &mut self,
+        kind: ReduceKind,
+        t: &Tensor,
+        axis: usize,
+        span: Span,
+    ) -> R<Tensor> {
         let rank = t.ty.rank();
         let perm: Vec<usize> = (0..rank).filter(|&a| a != axis).chain([axis]).collect();
         let moved = self.permute(t, perm.clone(), span)?;
@@ -206,7 +229,7 @@ impl Stager {
         let column = self.reshape_to(&moved, column, span)?;
         let grid = Value::Tensor(self.offset_grid(&n, &n, span)?);
         let upper = self.compare(CmpOp::Ge, &grid, &Value::Int(0), span)?;
-        let identity = if kind == ReduceKind::Prod { 1.0 } else { 0.0 };
+        let identity = reduction_identity(kind, t.ty.dtype);
         let identity = Value::Tensor(self.scalar(identity, t.ty.dtype, span)?);
         let terms = staged(
             self.select(&upper, &Value::Tensor(column), &identity, span)?,

@@ -10,7 +10,7 @@ use super::tensor::staged;
 use super::value::{Tensor, Value};
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
-use agc_ir::{DType, Dim, Span};
+use agc_ir::{DType, Dim, ReduceKind, Span};
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &["average", "ptp", "inner", "vdot", "kron", "cov", "corrcoef"];
@@ -35,6 +35,11 @@ const UFUNC_METHODS: &[(&str, &str, Option<&str>)] = &[
     ("less_equal", "", None),
 ];
 
+/// The ufuncs whose `accumulate` is a running maximum or minimum (numpy
+/// has no function for those).
+const RUNNING_EXTREMES: &[(&str, ReduceKind)] =
+    &[("maximum", ReduceKind::Max), ("minimum", ReduceKind::Min)];
+
 /// Whether `np.<ufunc>.<method>` is a staged ufunc method.
 pub fn is_ufunc_method(ufunc: &str, method: &str) -> bool {
     UFUNC_METHODS.iter().any(|(u, reduce, accumulate)| {
@@ -42,7 +47,9 @@ pub fn is_ufunc_method(ufunc: &str, method: &str) -> bool {
             && match method {
                 "outer" => true,
                 "reduce" => !reduce.is_empty(),
-                "accumulate" => accumulate.is_some(),
+                "accumulate" => {
+                    accumulate.is_some() || RUNNING_EXTREMES.iter().any(|(r, _)| r == u)
+                }
                 _ => false,
             }
     })
@@ -121,6 +128,7 @@ impl Stager {
                 let a = Value::Tensor(self.reshape_to(&a, dims, span)?);
                 self.np2(ufunc, &a, &Value::Tensor(b), span)
             }
+            "accumulate" if accumulate.is_none() => self.running_extreme(ufunc, args),
             _ => {
                 let f = if method == "reduce" {
                     *reduce
@@ -134,6 +142,43 @@ impl Stager {
                 self.call_numpy(&format!("np.{f}"), None, forwarded)
             }
         }
+    }
+
+    /// `np.maximum.accumulate(array, axis=0)` / `np.minimum.accumulate`: the
+    /// running maximum or minimum along `axis`, in `array`'s dtype (NaN
+    /// propagates, as in numpy).
+    fn running_extreme(&mut self, ufunc: &str, args: &Args) -> R<Value> {
+        let span = args.span;
+        let kind = RUNNING_EXTREMES
+            .iter()
+            .find(|(u, _)| *u == ufunc)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| Diagnostic::internal(span, format!("np.{ufunc}.accumulate")))?;
+        for (i, name) in [(2, "dtype"), (3, "out")] {
+            if args.get_some(i, name).is_some() {
+                return Err(Diagnostic::unsupported(
+                    span,
+                    format!("np.{ufunc}.accumulate() with {name}= is not supported by agc"),
+                ));
+            }
+        }
+        let t = self.to_tensor(&args.req(0, "array", "accumulate")?, None, span)?;
+        if t.ty.rank() == 0 {
+            return Err(Diagnostic::raises(
+                span,
+                "ValueError",
+                "cannot accumulate on a scalar",
+            ));
+        }
+        let axis = match args.get_some(1, "axis") {
+            None => 0,
+            Some(v) => v
+                .as_int()
+                .ok_or_else(|| Diagnostic::unsupported(span, "axis must be a compile-time int"))?,
+        };
+        let axis = agc_ir::infer::normalize_axis(axis, t.ty.rank())
+            .map_err(|e| super::tensor::type_error(span, e))?;
+        self.cumulative(kind, &t, axis, span).map(Value::Tensor)
     }
 
     /// A reduction given `where=` or `initial=` (function form, or method
