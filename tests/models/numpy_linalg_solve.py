@@ -24,6 +24,12 @@ def least_squares(x: agc.f64["N", 3], y: agc.f64["N"], lam: agc.f64[()]):
     return np.linalg.solve(gram, x.T @ y), np.linalg.det(gram)
 
 
+@agc.export
+def empty_matrices(a: agc.f64[0, 0], c: agc.f32["B", 0, 0], b: agc.f64[0, 2]):
+    """numpy: the determinant of a 0x0 matrix is 1; inverses and solutions are empty."""
+    return np.linalg.det(a), np.linalg.det(c), np.linalg.inv(c), np.linalg.solve(a, b)
+
+
 def agc_test_inputs(name, rng, dims):
     """`inverse_and_solve`: a well-conditioned matrix for the first dims, a singular one (a zero
     row: an exact zero pivot whatever the order of elimination) for the second; `least_squares`: a positive ridge weight."""

@@ -141,6 +141,10 @@ pub(super) fn static_slice(
     let Some(sizes) = view_sizes(in_ty, out_ty, dims) else {
         return slice(e, od, dims);
     };
+    if sizes.contains(&0) {
+        // No element to view (MLIR rejects the offset 0 into an empty axis).
+        return e.empty(out_ty);
+    }
     let x = e.val(od.operands[0])?;
     let offsets: Vec<String> = in_ty
         .dims

@@ -8,11 +8,10 @@
 //! `solve` and `inv`, an error status at run time; `det` is then 0.
 
 use super::args::Args;
-use super::value::{SliceValue, Value};
+use super::value::Value;
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{DType, Dim, Span};
-use std::rc::Rc;
 
 /// The largest matrix eliminated (the steps are unrolled: `n` of them).
 const MAX_SIZE: i64 = 256;
@@ -25,37 +24,24 @@ struct Axes {
 impl Axes {
     /// `m[..., :, j]`.
     fn column(&self, j: i64) -> Value {
-        let mut items = vec![all(); self.rank - 1];
+        let mut items = vec![Value::slice(Value::None, Value::None); self.rank - 1];
         items.push(Value::Int(j));
         Value::tuple(items)
     }
 
     /// `m[..., i, :]`.
     fn row(&self, i: i64) -> Value {
-        let mut items = vec![all(); self.rank - 2];
-        items.extend([Value::Int(i), all()]);
+        let mut items = vec![Value::slice(Value::None, Value::None); self.rank - 2];
+        items.extend([Value::Int(i), Value::slice(Value::None, Value::None)]);
         Value::tuple(items)
     }
 
     /// `m[..., :, start:]`.
     fn columns_from(&self, start: i64) -> Value {
-        let mut items = vec![all(); self.rank - 1];
-        items.push(Value::Slice(Rc::new(SliceValue {
-            start: Value::Int(start),
-            stop: Value::None,
-            step: Value::None,
-        })));
+        let mut items = vec![Value::slice(Value::None, Value::None); self.rank - 1];
+        items.push(Value::slice(Value::Int(start), Value::None));
         Value::tuple(items)
     }
-}
-
-/// The slice `:`.
-fn all() -> Value {
-    Value::Slice(Rc::new(SliceValue {
-        start: Value::None,
-        stop: Value::None,
-        step: Value::None,
-    }))
 }
 
 impl Stager {
@@ -97,7 +83,7 @@ impl Stager {
                 let x = self.gauss_jordan(&a, Some(&b2), n, true, span)?.0;
                 if b_rank == 1 {
                     let last = self.to_tensor(&x, None, span)?.ty.rank() - 1;
-                    let mut items = vec![all(); last];
+                    let mut items = vec![Value::slice(Value::None, Value::None); last];
                     items.push(Value::Int(0));
                     return self.get_item(&x, &Value::tuple(items), span);
                 }
@@ -215,7 +201,7 @@ impl Stager {
             m = self.np("where", vec![is_j.clone(), row_p, swapped], vec![], span)?;
             // The determinant: the pivot, negated by a swap.
             let pivot_column = self.get_item(&m, &at.column(j), span)?;
-            let pivot = self.get_item(&pivot_column, &last_index(rank - 1, j), span)?;
+            let pivot = self.get_item(&pivot_column, &Axes { rank: rank - 1 }.column(j), span)?;
             let moved = self.np2("not_equal", &p, &Value::Int(j), span)?;
             let neg = self.np1("negative", &pivot, span)?;
             let signed = self.np("where", vec![moved, neg, pivot.clone()], vec![], span)?;
@@ -251,7 +237,7 @@ impl Stager {
             let eliminated = self.np2("subtract", &m, &update, span)?;
             m = self.np("where", vec![is_j, row, eliminated], vec![], span)?;
         }
-        if singular_fails {
+        if singular_fails && !nonzero.is_empty() {
             let all_nonzero = self.np1("stack", &Value::tuple(nonzero), span)?;
             let ok = self.np1("all", &all_nonzero, span)?;
             let ok = super::tensor::staged(ok, span)?;
@@ -261,13 +247,16 @@ impl Stager {
             None => m,
             Some(_) => self.get_item(&m, &at.columns_from(n), span)?,
         };
-        Ok((x, det.expect("n > 0 steps")))
+        let det = match det {
+            Some(d) => d,
+            // A 0x0 matrix: 1 (numpy), in the shape of the stack.
+            None => {
+                let axes = Value::tuple(vec![Value::Int(-2), Value::Int(-1)]);
+                let empty = self.np("sum", vec![a.clone()], vec![("axis", axes)], span)?;
+                let zero = self.np2("multiply", &empty, &Value::Float(0.0), span)?;
+                self.np2("add", &zero, &Value::Float(1.0), span)?
+            }
+        };
+        Ok((x, det))
     }
-}
-
-/// `v[..., j]` of a tensor of `rank` axes.
-fn last_index(rank: usize, j: i64) -> Value {
-    let mut items = vec![all(); rank - 1];
-    items.push(Value::Int(j));
-    Value::tuple(items)
 }

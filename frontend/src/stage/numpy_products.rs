@@ -4,11 +4,10 @@
 //! sizes and gradients come from the ops they are made of.
 
 use super::args::Args;
-use super::value::{SliceValue, Value};
+use super::value::Value;
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{Dim, Span};
-use std::rc::Rc;
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &["cross"];
@@ -45,7 +44,7 @@ impl Stager {
             if i >= n {
                 return Ok(None);
             }
-            let mut items = vec![all(); rank - 1];
+            let mut items = vec![Value::slice(Value::None, Value::None); rank - 1];
             items.push(Value::Int(i));
             s.get_item(v, &Value::tuple(items), span).map(Some)
         };
@@ -218,13 +217,4 @@ impl Stager {
         }
         Ok(result.expect("n > 0 has a set bit"))
     }
-}
-
-/// The slice `:`.
-fn all() -> Value {
-    Value::Slice(Rc::new(SliceValue {
-        start: Value::None,
-        stop: Value::None,
-        step: Value::None,
-    }))
 }

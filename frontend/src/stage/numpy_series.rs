@@ -4,11 +4,10 @@
 //! `cumulative_sum` and `cumulative_prod`.
 
 use super::args::Args;
-use super::value::{SliceValue, Value};
+use super::value::Value;
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{infer, Dim, Span};
-use std::rc::Rc;
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &[
@@ -21,19 +20,10 @@ pub const FUNCTIONS: &[&str] = &[
 
 /// The index `x[..., start:stop, ...]` with the slice on `axis` of `rank` axes.
 fn slice_on(axis: usize, rank: usize, start: Value, stop: Value) -> Value {
-    let all = || {
-        Value::Slice(Rc::new(SliceValue {
-            start: Value::None,
-            stop: Value::None,
-            step: Value::None,
-        }))
-    };
-    let mut items: Vec<Value> = (0..rank).map(|_| all()).collect();
-    items[axis] = Value::Slice(Rc::new(SliceValue {
-        start,
-        stop,
-        step: Value::None,
-    }));
+    let mut items: Vec<Value> = (0..rank)
+        .map(|_| Value::slice(Value::None, Value::None))
+        .collect();
+    items[axis] = Value::slice(start, stop);
     Value::tuple(items)
 }
 

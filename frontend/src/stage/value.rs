@@ -327,6 +327,15 @@ impl Value {
         }
     }
 
+    /// The slice `start:stop` (no step; `Value::None` for an open end).
+    pub fn slice(start: Value, stop: Value) -> Value {
+        Value::Slice(Rc::new(SliceValue {
+            start,
+            stop,
+            step: Value::None,
+        }))
+    }
+
     /// A tuple from a vector.
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(items))
