@@ -7,11 +7,10 @@
 use super::args::Args;
 use super::pyops::truthy;
 use super::tensor::staged;
-use super::value::{SliceValue, Value};
+use super::value::Value;
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
 use agc_ir::{DType, Dim};
-use std::rc::Rc;
 
 /// The functions this module stages, by their `np.` name.
 pub const FUNCTIONS: &[&str] = &[
@@ -362,20 +361,7 @@ impl Stager {
         };
         let axis = agc_ir::infer::normalize_axis(axis, rank)
             .map_err(|e| super::tensor::type_error(span, e))?;
-        let slice = |start: Value, stop: Value| {
-            let full = SliceValue {
-                start: Value::None,
-                stop: Value::None,
-                step: Value::None,
-            };
-            let mut items = vec![Value::Slice(Rc::new(full)); rank];
-            items[axis] = Value::Slice(Rc::new(SliceValue {
-                start,
-                stop,
-                step: Value::None,
-            }));
-            Value::tuple(items)
-        };
+        let slice = |start, stop| super::numpy_series::slice_on(axis, rank, start, stop);
         let op = if t.ty.dtype == DType::Bool {
             "not_equal"
         } else {

@@ -54,14 +54,7 @@ impl Stager {
         match name {
             "det" => Ok(self.gauss_jordan(&a, None, n, false, span)?.1),
             "inv" => {
-                let ix = self.np1("arange", &Value::Int(n), span)?;
-                let eye = self.ufunc_method(
-                    "equal",
-                    "outer",
-                    &Args::positional(vec![ix.clone(), ix], span),
-                )?;
-                let shape = self.get_attr(&a, "shape", span)?;
-                let eye = self.np2("broadcast_to", &eye, &shape, span)?;
+                let eye = self.identity_like(&a, &Value::Int(n), span)?;
                 Ok(self.gauss_jordan(&a, Some(&eye), n, true, span)?.0)
             }
             _ => {

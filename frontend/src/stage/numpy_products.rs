@@ -96,6 +96,22 @@ impl Stager {
         self.np("stack", vec![parts], vec![("axis", Value::Int(-1))], span)
     }
 
+    /// Identity matrices of size `m` (a compile-time or run-time size) in the
+    /// dtype and (stacked) shape of `a`: `equal.outer(arange(m), arange(m))`,
+    /// which, unlike `np.eye`, takes a run-time `m`.
+    pub(super) fn identity_like(&mut self, a: &Value, m: &Value, span: Span) -> R<Value> {
+        let ix = self.np1("arange", m, span)?;
+        let eye = self.ufunc_method(
+            "equal",
+            "outer",
+            &Args::positional(vec![ix.clone(), ix], span),
+        )?;
+        let dtype = Value::DType(self.to_tensor(a, None, span)?.ty.dtype);
+        let eye = self.np("asarray", vec![eye], vec![("dtype", dtype)], span)?;
+        let zeros = self.np1("zeros_like", a, span)?;
+        self.np2("add", &zeros, &eye, span)
+    }
+
     /// The number of components (2 or 3, the last axis) and the rank of a
     /// `cross` operand.
     fn components(&mut self, v: &Value, span: Span) -> R<(i64, usize)> {
@@ -187,17 +203,7 @@ impl Stager {
         if n == 0 {
             let size = self.np1("shape", &a, span)?;
             let m = self.get_item(&size, &Value::Int(-1), span)?;
-            // `eye(m)` for a run-time `m` too: `equal.outer(arange(m), arange(m))`.
-            let ix = self.np1("arange", &m, span)?;
-            let eye = self.ufunc_method(
-                "equal",
-                "outer",
-                &Args::positional(vec![ix.clone(), ix], span),
-            )?;
-            let dtype = Value::DType(t.ty.dtype);
-            let eye = self.np("asarray", vec![eye], vec![("dtype", dtype)], span)?;
-            let zeros = self.np1("zeros_like", &a, span)?;
-            return self.np2("add", &zeros, &eye, span);
+            return self.identity_like(&a, &m, span);
         }
         let (mut n, mut z, mut result): (i64, Option<Value>, Option<Value>) = (n, None, None);
         while n > 0 {

@@ -19,7 +19,7 @@ pub const FUNCTIONS: &[&str] = &[
 ];
 
 /// The index `x[..., start:stop, ...]` with the slice on `axis` of `rank` axes.
-fn slice_on(axis: usize, rank: usize, start: Value, stop: Value) -> Value {
+pub(super) fn slice_on(axis: usize, rank: usize, start: Value, stop: Value) -> Value {
     let mut items: Vec<Value> = (0..rank)
         .map(|_| Value::slice(Value::None, Value::None))
         .collect();
