@@ -28,12 +28,7 @@ TIMEOUT_S = 30  # per agc run; the slowest test model (tree_lstm) builds in ~9 s
 # Reproducers of open findings (tests/fuzz_frontend/FINDINGS.md), kept in the corpus but not
 # compiled here: they take minutes. Remove an entry (and mark the finding fixed) once the file
 # compiles in seconds to exit 0 or a located diagnostic.
-OPEN = {
-    "open_unrolled_loops_appending.py": "O7: 255 unrolled staged loops appending to one list build in "
-    "about 100 s (tests/fuzz_frontend/FINDINGS.md)",
-    "open_chained_staged_loops_in_loop.py": "O8: 24 staged loops in a staged loop's body, each appending "
-    "to one list, take minutes in MLIR's one-shot bufferization (tests/fuzz_frontend/FINDINGS.md)",
-}
+OPEN: dict[str, str] = {}
 
 
 def load_fuzzer():

@@ -163,3 +163,91 @@ fn cuts_that_many_values_would_cross_are_not_made() {
     }
     check_same(&before, &after, 12, 3);
 }
+
+/// `ops` products of `a` by alternating constants (any length).
+fn scale_chain(b: &mut Builder, mut a: Value, ops: usize) -> Value {
+    for i in 0..ops {
+        a = b.mul_const(a, if i % 2 == 0 { 0.5 } else { 2.5 }).unwrap();
+    }
+    a
+}
+
+/// Region `r` computing a long chain, then a value of a size no parameter
+/// binds (`a` or `a` twice, by the sign of a sum: an `if` of type
+/// `f64[grown#1]`), then a long chain on it: yields its sum.
+fn grow_between_chains(b: &mut Builder, x: Value) -> Value {
+    let a = scale_chain(b, x, 700);
+    let s = b.reduce(ReduceKind::Sum, a, vec![0], false);
+    let zero = b.scalar(DType::F64, 0.0);
+    let c = b.compare(agc_ir::CmpOp::Gt, s, zero).unwrap();
+    let twice = b.f.new_region(&[]);
+    let mut inner = b.at(twice);
+    let v = inner.concat(vec![a, a], 0).unwrap();
+    inner.terminate(OpKind::Yield, vec![v]);
+    let once = b.f.new_region(&[]);
+    let mut inner = b.at(once);
+    inner.terminate(OpKind::Yield, vec![a]);
+    let grown = b.op(
+        OpKind::If,
+        vec![c],
+        vec![ty(DType::F64, &["grown#1"])],
+        vec![twice, once],
+    )[0];
+    let g = scale_chain(b, grown, 700);
+    b.reduce(ReduceKind::Sum, g, vec![0], false)
+}
+
+/// Whether a function of `m` other than the first returns a value of size
+/// `grown#1` that no parameter of it has.
+fn makes_grown(m: &Module) -> bool {
+    let grown = |t: &agc_ir::Type| format!("{t}").contains("grown#1");
+    m.funcs[1..]
+        .iter()
+        .any(|f| f.result_types.iter().any(grown) && !f.params().iter().any(|&p| grown(f.ty(p))))
+}
+
+#[test]
+fn only_top_level_segments_return_values_of_new_sizes() {
+    // At the top level a segment runs once per call: it may return a value
+    // whose size it made (a list it grew).
+    let top = module(&[f64n()], |b, p| vec![grow_between_chains(b, p[0])]);
+    let mut after = top.clone();
+    run_pass(&OutlineLongRegions, &mut after);
+    assert!(
+        makes_grown(&after),
+        "{}",
+        agc_ir::print::print_module(&after)
+    );
+    assert_bounded(&after);
+    check_same(&top, &after, 30, 13);
+
+    // In a branch (as in a loop body) it may not: the callee would copy
+    // such a value at every call.
+    let nested = module(&[f64n()], |b, p| {
+        let s = b.reduce(ReduceKind::Sum, p[0], vec![0], false);
+        let zero = b.scalar(DType::F64, 0.0);
+        let c = b.compare(agc_ir::CmpOp::Ge, s, zero).unwrap();
+        let long = b.f.new_region(&[]);
+        let mut inner = b.at(long);
+        let v = grow_between_chains(&mut inner, p[0]);
+        inner.terminate(OpKind::Yield, vec![v]);
+        let short = b.f.new_region(&[]);
+        let mut inner = b.at(short);
+        inner.terminate(OpKind::Yield, vec![s]);
+        b.op(
+            OpKind::If,
+            vec![c],
+            vec![ty(DType::F64, &[])],
+            vec![long, short],
+        )
+    });
+    let mut after = nested.clone();
+    run_pass(&OutlineLongRegions, &mut after);
+    assert!(after.funcs.len() > 1);
+    assert!(
+        !makes_grown(&after),
+        "{}",
+        agc_ir::print::print_module(&after)
+    );
+    check_same(&nested, &after, 30, 17);
+}

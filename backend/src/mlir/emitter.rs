@@ -84,6 +84,9 @@ pub struct FnEmitter<'f> {
     /// The results of the `dyn_update`s written as slices
     /// ([`super::index::sliced_updates`]).
     pub sliced_updates: std::collections::HashSet<Value>,
+    /// The control ops whose results go through chain breaks
+    /// ([`super::chain_break::broken_chains`]).
+    pub broken_chains: std::collections::HashSet<agc_ir::OpId>,
 }
 
 impl<'f> FnEmitter<'f> {
@@ -111,6 +114,7 @@ impl<'f> FnEmitter<'f> {
             weights: Default::default(),
             entry: String::new(),
             sliced_updates: super::index::sliced_updates(f),
+            broken_chains: super::chain_break::broken_chains(f),
         }
     }
 

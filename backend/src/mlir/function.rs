@@ -16,9 +16,9 @@
 use super::continuation::{self, ContTable};
 use super::emitter::FnEmitter;
 use super::{
-    alloc_size, approx, capture_lifetime, checks, constant, contraction, control, counted_loop,
-    elementwise, fusion, gather, index, layout, pairwise_sum, reduce, result_alias, take, types,
-    weight,
+    alloc_size, approx, capture_lifetime, chain_break, checks, constant, contraction, control,
+    counted_loop, elementwise, fusion, gather, index, layout, pairwise_sum, reduce, result_alias,
+    take, types, weight,
 };
 use crate::BackendError;
 use agc_ir::{BinaryOp, Function, Module, OpData, OpId, OpKind, RegionId};
@@ -418,7 +418,12 @@ pub(super) fn emit_region(
                 .collect::<Result<_, _>>()?;
             return Ok((od.kind.clone(), names));
         }
-        let results = emit_op(e, od).map_err(|err| in_op(err, op, od))?;
+        let mut results = emit_op(e, od).map_err(|err| in_op(err, op, od))?;
+        if e.broken_chains.contains(&op) {
+            results = (od.results.iter().zip(results))
+                .map(|(&v, t)| chain_break::break_chain(e, t, f.ty(v).tensor()))
+                .collect();
+        }
         for (&v, name) in od.results.iter().zip(results) {
             e.def_depth.insert(v, e.loop_depth);
             e.set_val(v, name.clone());

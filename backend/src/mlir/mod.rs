@@ -89,6 +89,7 @@
 mod alloc_size;
 mod approx;
 mod capture_lifetime;
+mod chain_break;
 mod checks;
 mod constant;
 mod continuation;

@@ -10,7 +10,9 @@
 //!    signatures, identity layouts where a type cannot be inferred (an
 //!    `scf.if` result would otherwise get a fully dynamic layout, and copying
 //!    that into a result is a `memrefCopy` runtime call), new buffers allowed
-//!    to flow out of loops; then the ownership-based deallocation pipeline
+//!    to flow out of loops (long chains of control flow arrive broken into
+//!    pieces the analysis types without recursion: [`super::chain_break`]);
+//!    then the ownership-based deallocation pipeline
 //!    (frees every temporary; results stay owned by the caller), and
 //!    [`super::dealloc_scratch`]: the scratch arrays of the run-time alias
 //!    checks it lowers to live on the stack instead of the heap;

@@ -265,3 +265,97 @@ fn control_flow_frees_every_buffer_under_valgrind() {
     ];
     run_under_valgrind(&module(), &calls, 20);
 }
+
+/// `def chained(x, n): acc = x; for _ in range(n): for j in range(k): acc = acc * 0.5 if
+/// np.sum(acc) > j else acc + x; return acc` with the `k` `if`s unrolled in the loop body: a
+/// chain of control ops threading one tensor, which the backend breaks for bufferization
+/// beyond 8.
+fn chained_ifs(name: &str, k: usize) -> agc_ir::Function {
+    let x = ty(F64, &["B"]);
+    let state = [st(I64, &[]), x.clone()];
+    let (mut b, p) = Fb::new(name, &[x.clone(), st(I64, &[])]);
+    let zero = b.op(OpKind::Const(ConstData::Int(vec![0])), &[], st(I64, &[]));
+    let (before, bp) = b.region(&state);
+    let (after, ap) = b.region(&state);
+    let body = b.at(before);
+    let c = b.ew(OpKind::Compare(CmpOp::Lt), &[bp[0], p[1]], Bool);
+    b.term(OpKind::Condition, &[c, bp[0], bp[1]]);
+    b.at(after);
+    let sum = OpKind::Reduce {
+        kind: ReduceKind::Sum,
+        axes: vec![0],
+        keepdims: false,
+    };
+    let float = |v: f64| OpKind::Const(ConstData::Float(vec![v]));
+    let mut acc = ap[1];
+    for j in 0..k {
+        let total = b.op(sum.clone(), &[acc], st(F64, &[]));
+        let bound = b.op(float(j as f64), &[], st(F64, &[]));
+        let c = b.ew(OpKind::Compare(CmpOp::Gt), &[total, bound], Bool);
+        let (halve, _) = b.region(&[]);
+        let (grow, _) = b.region(&[]);
+        b.at(halve);
+        let half = b.op(float(0.5), &[], st(F64, &[]));
+        let h = b.ew(OpKind::Binary(BinaryOp::Mul), &[acc, half], F64);
+        b.term(OpKind::Yield, &[h]);
+        b.at(grow);
+        let g = b.ew(OpKind::Binary(BinaryOp::Add), &[acc, p[0]], F64);
+        b.term(OpKind::Yield, &[g]);
+        b.at(after);
+        acc = b.op_multi(
+            OpKind::If,
+            &[c],
+            std::slice::from_ref(&x),
+            vec![halve, grow],
+        )[0];
+    }
+    let one = b.op(OpKind::Const(ConstData::Int(vec![1])), &[], st(I64, &[]));
+    let i1 = b.ew(OpKind::Binary(BinaryOp::Add), &[ap[0], one], I64);
+    b.term(OpKind::Yield, &[i1, acc]);
+    b.at(body);
+    let r = b.op_multi(OpKind::While, &[zero, p[0]], &state, vec![before, after]);
+    b.ret(&[r[1]])
+}
+
+/// [`chained_ifs`] run here.
+fn chained_ifs_here(x: &[f64], n: i64, k: usize) -> Vec<f64> {
+    let mut acc = x.to_vec();
+    for _ in 0..n {
+        for j in 0..k {
+            let halve = acc.iter().sum::<f64>() > j as f64;
+            for (a, xv) in acc.iter_mut().zip(x) {
+                *a = if halve { *a * 0.5 } else { *a + xv };
+            }
+        }
+    }
+    acc
+}
+
+#[test]
+fn long_chains_of_ifs_in_a_loop_body_are_broken_and_compute_the_same() {
+    // 4 ifs: no chain breaks; 12: one per `if` result, and one for the loop's.
+    for (k, breaks) in [(4, 0), (12, 13)] {
+        let name = format!("chained{k}");
+        let lib = build(vec![chained_ifs(&name, k)]);
+        let found = lib.mlir.matches("memref.reinterpret_cast").count();
+        assert_eq!(found, breaks, "chain breaks for {k} ifs:\n{}", lib.mlir);
+        for (n, steps) in [(5, 3), (1, 7), (0, 2), (4, 0)] {
+            let x = Tensor::rand(F64, &[n], 3);
+            let r = lib.call(&name, &[&x, &Tensor::new(I64, &[], &[steps as f64])]);
+            let want = chained_ifs_here(&x.values(), steps, k);
+            assert_close(
+                &format!("{name} n={n} steps={steps}"),
+                &r[0],
+                &Tensor::new(F64, &[n], &want),
+            );
+        }
+    }
+    run_under_valgrind(
+        &[chained_ifs("chained12", 12)],
+        &[(
+            "chained12",
+            vec![Tensor::rand(F64, &[6], 4), Tensor::new(I64, &[], &[5.0])],
+        )],
+        20,
+    );
+}
