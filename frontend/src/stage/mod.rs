@@ -51,6 +51,7 @@ pub mod numpy_products;
 pub mod numpy_reductions;
 pub mod numpy_series;
 pub mod numpy_shape;
+pub mod numpy_signal;
 pub mod numpy_signatures;
 pub mod numpy_sized;
 pub mod numpy_sort;
