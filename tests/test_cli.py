@@ -125,6 +125,15 @@ def test_missing_c_compiler_is_a_user_error(agc_bin, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_successful_build_prints_nothing(agc_bin, tmp_path):
+    """LLVM reports each loop agc asked it to vectorise that it could not (numpy_signal.py has
+    such loops): facts about the generated code, logged at debug level, never printed to users."""
+    model = harness.TESTS / "models" / "numpy_signal.py"
+    proc = harness.run_agc(agc_bin, "build", model, "-o", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "" and proc.stderr == "", proc.stdout + proc.stderr
+
+
 def test_verbose_output_into_a_pipe_has_no_colour_codes(agc_bin, tmp_path):
     proc = harness.run_agc(agc_bin, "build", MODEL, "-o", tmp_path / "out", "-v")
     assert proc.returncode == 0, proc.stderr

@@ -91,6 +91,7 @@ pub fn optimise_and_emit(
     texts: Texts,
 ) -> Result<Part, BackendError> {
     let module = m.get_name().to_string_lossy().into_owned();
+    crate::llvm_diagnostics::route_to_tracing(&m.get_context());
     let passes = format!("default<O{}>", opt_level.min(3));
     let optimising = std::time::Instant::now();
     m.run_passes(&passes, tm, PassBuilderOptions::create())

@@ -18,6 +18,7 @@ pub mod header;
 pub mod header_cpp;
 pub mod link;
 pub mod llvm;
+pub mod llvm_diagnostics;
 pub mod metadata;
 pub mod mlir;
 pub mod multiversion;
