@@ -49,6 +49,7 @@ pub mod numpy_moments;
 pub mod numpy_order;
 pub mod numpy_products;
 pub mod numpy_reductions;
+pub mod numpy_sampled;
 pub mod numpy_series;
 pub mod numpy_shape;
 pub mod numpy_signal;

@@ -6,8 +6,8 @@ use super::tensor::type_error;
 use super::value::{Tensor, Value};
 use super::{
     gather, keywords, numpy_arrays, numpy_choice, numpy_composite, numpy_contract, numpy_diag,
-    numpy_join, numpy_math, numpy_order, numpy_products, numpy_reductions, numpy_series,
-    numpy_shape, numpy_signal, numpy_sort, pyops,
+    numpy_join, numpy_math, numpy_order, numpy_products, numpy_reductions, numpy_sampled,
+    numpy_series, numpy_shape, numpy_signal, numpy_sort, pyops,
 };
 use super::{Stager, R};
 use crate::diagnostics::Diagnostic;
@@ -135,6 +135,7 @@ pub fn all_functions() -> impl Iterator<Item = &'static str> {
         numpy_series::FUNCTIONS,
         numpy_products::FUNCTIONS,
         numpy_signal::FUNCTIONS,
+        numpy_sampled::FUNCTIONS,
     ]
     .into_iter()
     .flatten()
@@ -518,6 +519,7 @@ impl Stager {
             f if numpy_series::FUNCTIONS.contains(&f) => self.numpy_series(f, &args),
             f if numpy_products::FUNCTIONS.contains(&f) => self.numpy_products(f, &args),
             f if numpy_signal::FUNCTIONS.contains(&f) => self.numpy_signal(f, &args),
+            f if numpy_sampled::FUNCTIONS.contains(&f) => self.numpy_sampled(f, &args),
             f if f
                 .split_once('.')
                 .is_some_and(|(u, m)| numpy_reductions::is_ufunc_method(u, m)) =>

@@ -107,6 +107,8 @@ pub const SIGNATURES: &[Signature] = &[
     Signature { name: "fmod", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "full", params: &["shape", "fill_value", "dtype", "order", "device", "like"], max_positional: Some(4), any_keyword: false },
     Signature { name: "full_like", params: &["a", "fill_value", "dtype", "order", "subok", "shape", "device"], max_positional: Some(6), any_keyword: false },
+    Signature { name: "geomspace", params: &["start", "stop", "num", "endpoint", "dtype", "axis"], max_positional: Some(6), any_keyword: false },
+    Signature { name: "gradient", params: &["f", "axis", "edge_order"], max_positional: None, any_keyword: false },
     Signature { name: "greater", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "greater_equal", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
     Signature { name: "heaviside", params: &["x1", "x2", "out", "where", "casting", "order", "dtype", "subok", "signature"], max_positional: Some(3), any_keyword: false },
