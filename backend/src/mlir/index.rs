@@ -187,6 +187,11 @@ pub fn dyn_index(e: &mut FnEmitter, od: &OpData, line: u32) -> Result<String, Ba
         .map(Dim::as_static)
         .collect::<Option<Vec<i64>>>();
     if let Some(out_sizes) = static_sizes.filter(|_| rank > 0 && !lead.contains(&Dim::Static(0))) {
+        if out_sizes.contains(&0) {
+            // No element to view (MLIR rejects a slice at offset 0 of an
+            // empty axis); the range check has raised already.
+            return e.empty(out_ty);
+        }
         let src = match all_ok {
             None => x,
             Some(ok) => e.scf_if(

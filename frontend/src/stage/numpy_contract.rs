@@ -292,8 +292,16 @@ impl Stager {
                         ))
                     }
                 };
-                if axes.len() == 1 {
-                    return self.vector_norm(&t, p, axes[0], keepdims, span);
+                match axes.len() {
+                    1 => return self.vector_norm(&t, p, axes[0], keepdims, span),
+                    2 => {}
+                    _ => {
+                        return Err(Diagnostic::raises(
+                            span,
+                            "ValueError",
+                            "Improper number of dimensions to norm.",
+                        ))
+                    }
                 }
                 // The matrix norm's (row, column) axes in the order given.
                 let ordered = match &axis {
