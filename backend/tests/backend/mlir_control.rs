@@ -57,29 +57,41 @@ fn ifsel() -> agc_ir::Function {
     b.ret(&[r[0], sum])
 }
 
-/// `def loop(x, n): i, acc = 0, x; while i < n: i, acc = i + 1, acc * 1.5 + x; return i, acc`
-fn while_loop() -> agc_ir::Function {
-    let state = [st(I64, &[]), ty(F64, &["B"])];
-    let (mut b, p) = Fb::new("loop", &[ty(F64, &["B"]), st(I64, &[])]);
+/// `i, acc = 0, init; while i < n: i, acc = i + 1, step(acc)`: the loop's results `[i, acc]`.
+fn counted_while(
+    b: &mut Fb,
+    init: agc_ir::Value,
+    n: agc_ir::Value,
+    step: impl FnOnce(&mut Fb, agc_ir::Value) -> agc_ir::Value,
+) -> Vec<agc_ir::Value> {
+    let state = [st(I64, &[]), b.t(init)];
     let zero = b.op(OpKind::Const(ConstData::Int(vec![0])), &[], st(I64, &[]));
     let (before, bp) = b.region(&state);
     let (after, ap) = b.region(&state);
     let body = b.at(before);
-    let c = b.ew(OpKind::Compare(CmpOp::Lt), &[bp[0], p[1]], Bool);
+    let c = b.ew(OpKind::Compare(CmpOp::Lt), &[bp[0], n], Bool);
     b.term(OpKind::Condition, &[c, bp[0], bp[1]]);
     b.at(after);
     let one = b.op(OpKind::Const(ConstData::Int(vec![1])), &[], st(I64, &[]));
     let i1 = b.ew(OpKind::Binary(BinaryOp::Add), &[ap[0], one], I64);
-    let k = b.op(
-        OpKind::Const(ConstData::Float(vec![1.5])),
-        &[],
-        st(F64, &[]),
-    );
-    let m = b.ew(OpKind::Binary(BinaryOp::Mul), &[ap[1], k], F64);
-    let acc = b.ew(OpKind::Binary(BinaryOp::Add), &[m, p[0]], F64);
+    let acc = step(b, ap[1]);
     b.term(OpKind::Yield, &[i1, acc]);
     b.at(body);
-    let r = b.op_multi(OpKind::While, &[zero, p[0]], &state, vec![before, after]);
+    b.op_multi(OpKind::While, &[zero, init], &state, vec![before, after])
+}
+
+/// `def loop(x, n): i, acc = 0, x; while i < n: i, acc = i + 1, acc * 1.5 + x; return i, acc`
+fn while_loop() -> agc_ir::Function {
+    let (mut b, p) = Fb::new("loop", &[ty(F64, &["B"]), st(I64, &[])]);
+    let r = counted_while(&mut b, p[0], p[1], |b, acc| {
+        let k = b.op(
+            OpKind::Const(ConstData::Float(vec![1.5])),
+            &[],
+            st(F64, &[]),
+        );
+        let m = b.ew(OpKind::Binary(BinaryOp::Mul), &[acc, k], F64);
+        b.ew(OpKind::Binary(BinaryOp::Add), &[m, p[0]], F64)
+    });
     b.ret(&[r[1], r[0]])
 }
 
@@ -272,48 +284,37 @@ fn control_flow_frees_every_buffer_under_valgrind() {
 /// beyond 8.
 fn chained_ifs(name: &str, k: usize) -> agc_ir::Function {
     let x = ty(F64, &["B"]);
-    let state = [st(I64, &[]), x.clone()];
     let (mut b, p) = Fb::new(name, &[x.clone(), st(I64, &[])]);
-    let zero = b.op(OpKind::Const(ConstData::Int(vec![0])), &[], st(I64, &[]));
-    let (before, bp) = b.region(&state);
-    let (after, ap) = b.region(&state);
-    let body = b.at(before);
-    let c = b.ew(OpKind::Compare(CmpOp::Lt), &[bp[0], p[1]], Bool);
-    b.term(OpKind::Condition, &[c, bp[0], bp[1]]);
-    b.at(after);
     let sum = OpKind::Reduce {
         kind: ReduceKind::Sum,
         axes: vec![0],
         keepdims: false,
     };
     let float = |v: f64| OpKind::Const(ConstData::Float(vec![v]));
-    let mut acc = ap[1];
-    for j in 0..k {
-        let total = b.op(sum.clone(), &[acc], st(F64, &[]));
-        let bound = b.op(float(j as f64), &[], st(F64, &[]));
-        let c = b.ew(OpKind::Compare(CmpOp::Gt), &[total, bound], Bool);
-        let (halve, _) = b.region(&[]);
-        let (grow, _) = b.region(&[]);
-        b.at(halve);
-        let half = b.op(float(0.5), &[], st(F64, &[]));
-        let h = b.ew(OpKind::Binary(BinaryOp::Mul), &[acc, half], F64);
-        b.term(OpKind::Yield, &[h]);
-        b.at(grow);
-        let g = b.ew(OpKind::Binary(BinaryOp::Add), &[acc, p[0]], F64);
-        b.term(OpKind::Yield, &[g]);
-        b.at(after);
-        acc = b.op_multi(
-            OpKind::If,
-            &[c],
-            std::slice::from_ref(&x),
-            vec![halve, grow],
-        )[0];
-    }
-    let one = b.op(OpKind::Const(ConstData::Int(vec![1])), &[], st(I64, &[]));
-    let i1 = b.ew(OpKind::Binary(BinaryOp::Add), &[ap[0], one], I64);
-    b.term(OpKind::Yield, &[i1, acc]);
-    b.at(body);
-    let r = b.op_multi(OpKind::While, &[zero, p[0]], &state, vec![before, after]);
+    let r = counted_while(&mut b, p[0], p[1], |b, mut acc| {
+        for j in 0..k {
+            let total = b.op(sum.clone(), &[acc], st(F64, &[]));
+            let bound = b.op(float(j as f64), &[], st(F64, &[]));
+            let c = b.ew(OpKind::Compare(CmpOp::Gt), &[total, bound], Bool);
+            let (halve, _) = b.region(&[]);
+            let (grow, _) = b.region(&[]);
+            let here = b.at(halve);
+            let half = b.op(float(0.5), &[], st(F64, &[]));
+            let h = b.ew(OpKind::Binary(BinaryOp::Mul), &[acc, half], F64);
+            b.term(OpKind::Yield, &[h]);
+            b.at(grow);
+            let g = b.ew(OpKind::Binary(BinaryOp::Add), &[acc, p[0]], F64);
+            b.term(OpKind::Yield, &[g]);
+            b.at(here);
+            acc = b.op_multi(
+                OpKind::If,
+                &[c],
+                std::slice::from_ref(&x),
+                vec![halve, grow],
+            )[0];
+        }
+        acc
+    });
     b.ret(&[r[1]])
 }
 

@@ -95,13 +95,16 @@ impl Stager {
         let rank = self.to_tensor(&r, None, span)?.ty.rank();
         let mut parts = Vec::new();
         if count > 0 {
-            let first = self.np(
-                "expand_dims",
-                vec![from.clone()],
-                vec![("axis", Value::Int(0))],
-                span,
-            )?;
-            parts.push(first);
+            // An end as a one-element leading axis.
+            let as_row = |s: &mut Self, v: &Value| {
+                s.np(
+                    "expand_dims",
+                    vec![v.clone()],
+                    vec![("axis", Value::Int(0))],
+                    span,
+                )
+            };
+            parts.push(as_row(self, &from)?);
             let (lo_cut, hi_cut) = match (count, super::pyops::truthy(&endpoint)) {
                 (1, _) => (None, None),
                 (_, Some(true)) => (Some(1), Some(-1)),
@@ -113,13 +116,7 @@ impl Stager {
                 parts.push(mid);
             }
             if hi_cut.is_some() {
-                let last = self.np(
-                    "expand_dims",
-                    vec![to.clone()],
-                    vec![("axis", Value::Int(0))],
-                    span,
-                )?;
-                parts.push(last);
+                parts.push(as_row(self, &to)?);
             }
         } else {
             parts.push(r.clone());
