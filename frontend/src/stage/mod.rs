@@ -39,6 +39,7 @@ pub mod namedtuple;
 pub mod numpy;
 pub mod numpy_arrays;
 pub mod numpy_choice;
+pub mod numpy_cholesky;
 pub mod numpy_composite;
 pub mod numpy_contract;
 pub mod numpy_diag;

@@ -114,7 +114,16 @@ const FUNCTIONS: &[&str] = &[
 /// Every `np.linalg.<name>` function of the supported surface (`norm` in
 /// [`numpy_contract`], the products in [`numpy_products`], the
 /// eliminations in [`super::numpy_linalg`]).
-pub const LINALG_FUNCTIONS: &[&str] = &["norm", "multi_dot", "matrix_power", "solve", "inv", "det"];
+pub const LINALG_FUNCTIONS: &[&str] = &[
+    "norm",
+    "multi_dot",
+    "matrix_power",
+    "solve",
+    "inv",
+    "det",
+    "slogdet",
+    "cholesky",
+];
 
 /// Every `np.<name>` function of the supported surface.
 pub fn all_functions() -> impl Iterator<Item = &'static str> {
@@ -529,7 +538,10 @@ impl Stager {
             }
             "linalg.norm" => self.numpy_contract(f, &args),
             "linalg.multi_dot" | "linalg.matrix_power" => self.numpy_products(f, &args),
-            "linalg.solve" | "linalg.inv" | "linalg.det" => self.numpy_linalg(f, &args),
+            "linalg.solve" | "linalg.inv" | "linalg.det" | "linalg.slogdet" => {
+                self.numpy_linalg(f, &args)
+            }
+            "linalg.cholesky" => self.cholesky(&args),
             _ => Err(Diagnostic::unsupported(
                 span,
                 format!("np.{f} is not supported by agc"),

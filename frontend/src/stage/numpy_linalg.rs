@@ -1,11 +1,13 @@
-//! `np.linalg.solve`, `inv` and `det` of matrices of a static size (stacks
+//! `np.linalg.solve`, `inv`, `det` and `slogdet` of matrices of a static size (stacks
 //! of them too), by Gauss-Jordan elimination with partial pivoting staged
 //! as whole-matrix ops: `n` steps, each choosing the first row of largest
 //! magnitude in the pivot column (as LAPACK's `getrf`), swapping it up,
 //! scaling it and eliminating the column from every other row. Composed of
 //! the supported surface, it runs on any batch size and differentiates as
 //! written. A zero pivot is numpy's `LinAlgError` ("Singular matrix") for
-//! `solve` and `inv`, an error status at run time; `det` is then 0.
+//! `solve` and `inv`, an error status at run time; `det` is then 0, and
+//! `slogdet` (the product of the pivots' signs and the sum of their
+//! `log|.|`) `(0, -inf)`.
 
 use super::args::Args;
 use super::value::Value;
@@ -45,14 +47,42 @@ impl Axes {
 }
 
 impl Stager {
-    /// Calls `np.linalg.<f>` for `f` in `solve`, `inv`, `det`.
+    /// Calls `np.linalg.<f>` for `f` in `solve`, `inv`, `det`, `slogdet`.
     pub(super) fn numpy_linalg(&mut self, f: &str, args: &Args) -> R<Value> {
         let span = args.span;
         let name = f.trim_start_matches("linalg.");
         let a = self.np1("asarray", &args.req(0, "a", name)?, span)?;
         let (a, n) = self.square_float(&a, name, span)?;
         match name {
-            "det" => Ok(self.gauss_jordan(&a, None, n, false, span)?.1),
+            "det" => {
+                let pivots = self.gauss_jordan(&a, None, n, false, span)?.1;
+                self.over_pivots(&a, pivots, "multiply", |_, p| Ok(p), 1.0, span)
+            }
+            "slogdet" => {
+                let pivots = self.gauss_jordan(&a, None, n, false, span)?.1;
+                let sign = self.over_pivots(
+                    &a,
+                    pivots.clone(),
+                    "multiply",
+                    |s, p| s.np1("sign", &p, span),
+                    1.0,
+                    span,
+                )?;
+                let log_abs = |s: &mut Self, p: Value| {
+                    let m = s.np1("abs", &p, span)?;
+                    s.np1("log", &m, span)
+                };
+                let logabsdet = self.over_pivots(&a, pivots, "add", log_abs, 0.0, span)?;
+                let class = std::rc::Rc::new(super::value::TupleClass {
+                    name: "SlogdetResult".into(),
+                    fields: vec!["sign".into(), "logabsdet".into()],
+                    defaults: Vec::new(),
+                });
+                Ok(Value::NamedTuple(
+                    class,
+                    std::rc::Rc::new(vec![sign, logabsdet]),
+                ))
+            }
             "inv" => {
                 let eye = self.identity_like(&a, &Value::Int(n), span)?;
                 Ok(self.gauss_jordan(&a, Some(&eye), n, true, span)?.0)
@@ -87,7 +117,7 @@ impl Stager {
 
     /// `a` as floats (ints and bools become float64, as in numpy) and its
     /// static size `n`; an error unless it is a (stack of) square matrices.
-    fn square_float(&mut self, a: &Value, name: &str, span: Span) -> R<(Value, i64)> {
+    pub(super) fn square_float(&mut self, a: &Value, name: &str, span: Span) -> R<(Value, i64)> {
         let t = self.to_tensor(a, None, span)?;
         let rank = t.ty.rank();
         if rank < 2 {
@@ -133,7 +163,8 @@ impl Stager {
 
     /// Eliminates `[a | b]` (`a`: `(..., n, n)`, `b`: `(..., n, k)`); returns
     /// the solution `x` of `a x = b` (`a` itself, reduced, when `b` is
-    /// `None`) and the determinant of `a`. With `singular_fails`, a zero
+    /// `None`) and the pivots, each negated where its step swapped rows
+    /// (their product is the determinant). With `singular_fails`, a zero
     /// pivot fails the call with numpy's message.
     fn gauss_jordan(
         &mut self,
@@ -142,7 +173,7 @@ impl Stager {
         n: i64,
         singular_fails: bool,
         span: Span,
-    ) -> R<(Value, Value)> {
+    ) -> R<(Value, Vec<Value>)> {
         let mut m = match b {
             None => a.clone(),
             Some(b) => self.np(
@@ -157,7 +188,7 @@ impl Stager {
         let idx = self.np1("arange", &Value::Int(n), span)?;
         // `idx` as a column, to select rows of `(..., n, w)`.
         let idx_col = self.np2("expand_dims", &idx, &Value::Int(-1), span)?;
-        let mut det: Option<Value> = None;
+        let mut pivots = Vec::new();
         let mut nonzero = Vec::new();
         for j in 0..n {
             let col = self.get_item(&m, &at.column(j), span)?;
@@ -197,11 +228,7 @@ impl Stager {
             let pivot = self.get_item(&pivot_column, &Axes { rank: rank - 1 }.column(j), span)?;
             let moved = self.np2("not_equal", &p, &Value::Int(j), span)?;
             let neg = self.np1("negative", &pivot, span)?;
-            let signed = self.np("where", vec![moved, neg, pivot.clone()], vec![], span)?;
-            det = Some(match det {
-                None => signed,
-                Some(d) => self.np2("multiply", &d, &signed, span)?,
-            });
+            pivots.push(self.np("where", vec![moved, neg, pivot.clone()], vec![], span)?);
             nonzero.push(self.np2("not_equal", &pivot, &Value::Float(0.0), span)?);
             // Scale row j, eliminate column j from the others.
             let row = self.get_item(&m, &at.row(j), span)?;
@@ -240,16 +267,36 @@ impl Stager {
             None => m,
             Some(_) => self.get_item(&m, &at.columns_from(n), span)?,
         };
-        let det = match det {
-            Some(d) => d,
-            // A 0x0 matrix: 1 (numpy), in the shape of the stack.
+        Ok((x, pivots))
+    }
+
+    /// `combine` (`"multiply"`, `"add"`) over `term` of each pivot of `a`,
+    /// in order; `empty` (in the shape of the stack) for a 0x0 matrix.
+    fn over_pivots(
+        &mut self,
+        a: &Value,
+        pivots: Vec<Value>,
+        combine: &str,
+        mut term: impl FnMut(&mut Self, Value) -> R<Value>,
+        empty: f64,
+        span: Span,
+    ) -> R<Value> {
+        let mut total: Option<Value> = None;
+        for p in pivots {
+            let t = term(self, p)?;
+            total = Some(match total {
+                None => t,
+                Some(acc) => self.np2(combine, &acc, &t, span)?,
+            });
+        }
+        match total {
+            Some(t) => Ok(t),
             None => {
                 let axes = Value::tuple(vec![Value::Int(-2), Value::Int(-1)]);
-                let empty = self.np("sum", vec![a.clone()], vec![("axis", axes)], span)?;
-                let zero = self.np2("multiply", &empty, &Value::Float(0.0), span)?;
-                self.np2("add", &zero, &Value::Float(1.0), span)?
+                let none = self.np("sum", vec![a.clone()], vec![("axis", axes)], span)?;
+                let zero = self.np2("multiply", &none, &Value::Float(0.0), span)?;
+                self.np2("add", &zero, &Value::Float(empty), span)
             }
-        };
-        Ok((x, det))
+        }
     }
 }
