@@ -6,10 +6,11 @@
 //! through both branches of an `if` and through both the init and the
 //! yield of a loop, with no memo: a body holding a chain of `k` such ops
 //! threading one tensor (a list appended to by `k` inner loops) costs about
-//! `3^k` (fuzz finding O8: 14 chained loops took 18 s, 16 took 164 s).
+//! `3^k` (fuzz finding F21: 14 chained loops took 18 s, 16 took 164 s).
 //!
-//! In a function with more than [`MAX_NESTED_CONTROL`] such nested ops,
-//! each of their tensor results goes through a *chain break*:
+//! In a function with more than [`MAX_THREADING_OPS`] loops and `if`s in
+//! loop bodies ([`broken_chains`]), each of their tensor results goes
+//! through a *chain break*:
 //! `to_buffer` (a read and a write of the tensor, so the analysis copies it
 //! first if anything reads it later), an identity `memref.reinterpret_cast`
 //! (which canonicalisation does not fold, unlike `to_tensor(to_buffer(t))`)
@@ -22,31 +23,40 @@ use super::types;
 use agc_ir::{Dim, Function, OpId, OpKind, TensorType};
 use std::collections::HashSet;
 
-/// Nested control ops with tensor results a function may hold before
-/// their results get chain breaks (below it, at most about `3^8` buffer
-/// type queries).
-const MAX_NESTED_CONTROL: usize = 8;
-
-/// Whether an op is control flow whose results one-shot bufferization
-/// types through its regions.
-fn is_control(kind: &OpKind) -> bool {
-    matches!(kind, OpKind::If | OpKind::While)
-}
+/// Loops and `if`s in loop bodies with tensor results a function may hold
+/// before their results get chain breaks (below it, at most about `3^8`
+/// buffer type queries).
+const MAX_THREADING_OPS: usize = 8;
 
 /// The control ops of `f` whose tensor results get chain breaks: every
-/// `if`/`while` inside another op's region with a result of rank ≥ 1,
-/// when `f` holds more than [`MAX_NESTED_CONTROL`] of them.
+/// counted loop (an `scf.for`), and every `if` inside a loop's body, with a
+/// result of rank ≥ 1, when `f` holds more than [`MAX_THREADING_OPS`] of them.
+///
+/// Those are where a list is threaded (a loop appending to it, and the `if`
+/// that grows it at each append). An `if` outside loops is left alone: one
+/// that may pass a function parameter through (`return x if ... else
+/// f(x)`) would make the break's write copy the parameter (6 copies in
+/// `tests/models/cf_if_in_helper.py` when all its `if`s were broken).
 pub(super) fn broken_chains(f: &Function) -> HashSet<OpId> {
-    let nested: HashSet<OpId> = f
-        .ops_within(f.body)
-        .into_iter()
-        .filter(|&op| {
+    let mut chained = HashSet::new();
+    let mut stack = vec![(f.body, false)];
+    while let Some((r, in_loop)) = stack.pop() {
+        for &op in &f.region(r).ops {
             let od = f.op(op);
-            is_control(&od.kind) && od.results.iter().any(|&r| f.ty(r).tensor().rank() > 0)
-        })
-        .collect();
-    if nested.len() > MAX_NESTED_CONTROL {
-        nested
+            let is_loop = od.kind == OpKind::While;
+            // Not an `scf.while`'s results: its condition forwards the
+            // state as the results, and a write of them after the loop
+            // makes bufferization copy the state at every iteration.
+            let counted = is_loop && super::counted_loop::counted(f, od).is_some();
+            let threads = counted || (od.kind == OpKind::If && in_loop);
+            if threads && od.results.iter().any(|&v| f.ty(v).tensor().rank() > 0) {
+                chained.insert(op);
+            }
+            stack.extend(od.regions.iter().map(|&inner| (inner, in_loop || is_loop)));
+        }
+    }
+    if chained.len() > MAX_THREADING_OPS {
+        chained
     } else {
         HashSet::new()
     }

@@ -701,9 +701,10 @@ impl Stager {
             Some(i) => pyops::py_str(&kwargs.remove(i).1),
             None => c.name.clone(),
         };
-        if !name
-            .chars()
-            .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
             || name.starts_with(|ch: char| ch.is_ascii_digit())
         {
             return Err(Diagnostic::error(

@@ -142,7 +142,7 @@ impl Outliner {
     /// The values `op` reads from outside itself, if it can be outlined.
     fn inputs(f: &Function, op: OpId) -> Option<Vec<Value>> {
         let inputs = reads(f, op);
-        can_pass(f, &inputs, &f.op(op).results, false).then_some(inputs)
+        can_pass(f, &inputs, &f.op(op).results).then_some(inputs)
     }
 }
 
@@ -166,20 +166,13 @@ pub(super) fn reads(f: &Function, op: OpId) -> Vec<Value> {
 }
 
 /// Whether a function of `inputs` can return `outputs`: every value
-/// [`passable`], and every symbolic dim of an output bound by an input
-/// unless `fresh_dims` (then the caller binds an output's new dims from the
-/// call's results, as from any op's).
-pub(super) fn can_pass(
-    f: &Function,
-    inputs: &[Value],
-    outputs: &[Value],
-    fresh_dims: bool,
-) -> bool {
+/// [`passable`], and every symbolic dim of an output bound by an input.
+pub(super) fn can_pass(f: &Function, inputs: &[Value], outputs: &[Value]) -> bool {
     let bound: BTreeSet<&str> = inputs.iter().flat_map(|v| symbols(f.ty(*v))).collect();
     inputs.iter().all(|v| passable(f.ty(*v)))
-        && outputs.iter().all(|v| {
-            passable(f.ty(*v)) && (fresh_dims || symbols(f.ty(*v)).all(|s| bound.contains(s)))
-        })
+        && outputs
+            .iter()
+            .all(|v| passable(f.ty(*v)) && symbols(f.ty(*v)).all(|s| bound.contains(s)))
 }
 
 /// A new function `<src name>.outlined<index>` of `inputs` that runs `ops`

@@ -13,9 +13,7 @@
 //! costs nothing measurable; shorter regions are unchanged.
 //!
 //! A segment ends where every value crossing its boundary can be passed
-//! ([`super::outline::can_pass`]; at a function's top level a segment may
-//! also return a value of a size it made, such as a list it grew) and they
-//! are at most [`MAX_CROSSING`]; it
+//! ([`super::outline::can_pass`]) and they are at most [`MAX_CROSSING`]; it
 //! never holds the region's terminator
 //! or a continuation op. A function whose segments are moved out is
 //! visited again for long regions nested inside them.
@@ -123,12 +121,11 @@ fn plan_region(f: &Function, r: RegionId, segments: &mut Vec<Segment>) {
     }
     // The terminator (the last op) stays in the region.
     let end = ops.len() - 1;
-    let top_level = r == f.body;
     let mut s = 0;
     while s + SEGMENT <= end {
         let found = (s + SEGMENT..=(s + SEGMENT + MAX_GROWTH).min(end))
             .filter(|&e| !continuation[s..e].contains(&true))
-            .find_map(|e| segment(f, &ops[s..e], &reads[s..e], &last_read, e, top_level));
+            .find_map(|e| segment(f, &ops[s..e], &reads[s..e], &last_read, e));
         match found {
             Some(seg) => {
                 s += seg.ops.len();
@@ -140,18 +137,13 @@ fn plan_region(f: &Function, r: RegionId, segments: &mut Vec<Segment>) {
 }
 
 /// The segment of `ops` (whose outside reads are `reads`; the op after
-/// them is op `end` of the region), if its boundary can be passed. Only a
-/// segment of the function's body (`top_level`: it runs once per call) may
-/// return values of sizes its inputs do not bind, such as a list it grows:
-/// a call takes read-only buffers, so the callee copies the list before
-/// its first append, once per call; in a loop body, once per iteration.
+/// them is op `end` of the region), if its boundary can be passed.
 fn segment(
     f: &Function,
     ops: &[OpId],
     reads: &[Vec<Value>],
     last_read: &HashMap<Value, usize>,
     end: usize,
-    top_level: bool,
 ) -> Option<Segment> {
     let defined: HashSet<Value> = ops
         .iter()
@@ -170,7 +162,7 @@ fn segment(
         .filter(|v| last_read.get(v).is_some_and(|&i| i >= end))
         .collect();
     let few = inputs.len() + outputs.len() <= MAX_CROSSING;
-    (few && can_pass(f, &inputs, &outputs, top_level)).then(|| Segment {
+    (few && can_pass(f, &inputs, &outputs)).then(|| Segment {
         ops: ops.to_vec(),
         inputs,
         outputs,
