@@ -248,6 +248,13 @@ impl Stager {
                 "np.gradient() with coordinates and edge_order=2 is not supported by agc",
             ));
         }
+        // First-order differences at the ends, over the first and last steps.
+        let one_sided =
+            |s: &mut Self, first_step: &Value, last_step: &Value| -> R<(Value, Value)> {
+                let first = sub(s, &f1, &f0)?;
+                let last = sub(s, &fl, &fl1)?;
+                Ok((div(s, &first, first_step)?, div(s, &last, last_step)?))
+            };
         let (inside, first, last) = if coordinates {
             let dx = self.np1("diff", &h, span)?;
             let dx = column(self, &dx)?;
@@ -271,10 +278,7 @@ impl Stager {
             let ab = add(self, &terms[0], &terms[1])?;
             let inside = add(self, &ab, &terms[2])?;
             let (dx0, dxl) = (at(self, &dx, 0)?, at(self, &dx, -1)?);
-            let first = sub(self, &f1, &f0)?;
-            let first = div(self, &first, &dx0)?;
-            let last = sub(self, &fl, &fl1)?;
-            let last = div(self, &last, &dxl)?;
+            let (first, last) = one_sided(self, &dx0, &dxl)?;
             (inside, first, last)
         } else {
             // Python arithmetic, as numpy's: a scalar spacing stays a Python float.
@@ -282,10 +286,7 @@ impl Stager {
             let inside = sub(self, &f_hi, &f_lo)?;
             let inside = div(self, &inside, &two_h)?;
             if edge_order == 1 {
-                let first = sub(self, &f1, &f0)?;
-                let first = div(self, &first, &h)?;
-                let last = sub(self, &fl, &fl1)?;
-                let last = div(self, &last, &h)?;
+                let (first, last) = one_sided(self, &h, &h)?;
                 (inside, first, last)
             } else {
                 // numpy's a f0 + b f1 + c f2 with (a, b, c) = (-1.5, 2, -0.5) / h,
